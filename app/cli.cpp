@@ -1,0 +1,120 @@
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <regex>
+
+#include "lessons/registry.hpp"
+
+namespace cudalab {
+namespace {
+
+std::string lessonIds() {
+  std::string ids;
+  for (const LessonEntry& e : lessonRegistry()) ids += (ids.empty() ? "" : ", ") + std::string(e.info->id);
+  return ids;
+}
+
+std::string oneSentence(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+CliParse parseCommandLine(int argc, const char* const* argv) {
+  CliParse r;
+  CliOptions& o = r.options;
+  CLI::App app{"cudalab: learn CUDA by running real kernels and seeing what they do.", "cudalab"};
+  app.footer(
+      "Examples:\n"
+      "  cudalab                                   open the window\n"
+      "  cudalab --lesson device                   open on the Device lesson\n"
+      "  cudalab --headless --lesson device --screenshot device.png --size 1600x900 --scale 2\n"
+      "  cudalab list\n"
+      "  cudalab device --json\n"
+      "Without an NVIDIA GPU the app still opens; lessons use CPU references and models.");
+  std::string size;
+  bool headless = false;
+  app.add_option("--lesson", o.lesson, "Open on this lesson (see `cudalab list`)");
+  app.add_flag("--headless", headless, "Render without a window (EGL), for servers and CI");
+  app.add_option("--screenshot", o.screenshot, "Write the UI to this PNG file, then exit");
+  app.add_option("--panel", o.panel, "With --screenshot: save only this panel of the lesson");
+  app.add_option("--size", size, "Canvas size WIDTHxHEIGHT in logical pixels (default 1600x900)");
+  app.add_option("--scale", o.scale, "Pixel scale of the screenshot: 2 gives twice the pixels")
+      ->check(CLI::Range(1, 4));
+  app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3)")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--wait", o.waitSeconds,
+                 "Seconds a screenshot waits for a lesson's measurement (default 60)")
+      ->check(CLI::Range(0.0, 3600.0));
+  std::string theme;
+  app.add_option("--theme", theme, "dark or light (default: your saved setting)")
+      ->check(CLI::IsMember({"dark", "light"}));
+  float uiScale = 0;
+  app.add_option("--ui-scale", uiScale, "Size of text and widgets, 0.75 to 3 (2 = projector)")
+      ->check(CLI::Range(0.75, 3.0));
+  app.add_flag("--transparent", o.transparent, "Screenshot with a transparent background");
+
+  CLI::App* list = app.add_subcommand("list", "Print the lessons (id and title)");
+  list->add_flag("--ids", o.idsOnly, "Print only the ids, one per line");
+  CLI::App* device = app.add_subcommand("device", "Print what the Device lesson shows");
+  device->add_flag("--json", o.json, "As JSON");
+  device->add_flag("--measure", o.measure, "Also measure copy bandwidths (takes a few seconds)");
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    r.exitCode = 0;
+    r.output = app.help();
+    return r;
+  } catch (const CLI::CallForAllHelp&) {
+    r.exitCode = 0;
+    r.output = app.help("", CLI::AppFormatMode::All);
+    return r;
+  } catch (const CLI::ParseError& e) {
+    r.exitCode = 2;
+    r.error = "cudalab: " + oneSentence(e.what()) + " (see cudalab --help).";
+    return r;
+  }
+  auto fail = [&](const std::string& sentence) {
+    r.exitCode = 2;
+    r.error = "cudalab: " + sentence;
+    return r;
+  };
+  if (!theme.empty()) o.theme = theme;
+  if (uiScale > 0) o.uiScale = uiScale;
+  if (*list) o.command = Command::List;
+  if (*device) o.command = Command::Device;
+  if (o.command == Command::Window && headless) o.command = Command::Headless;
+
+  if (!o.lesson.empty() && !findLesson(o.lesson))
+    return fail("there is no lesson \"" + o.lesson + "\"; the lessons are: " + lessonIds() + ".");
+  if (!size.empty()) {
+    std::smatch m;
+    if (!std::regex_match(size, m, std::regex(R"((\d{1,5})x(\d{1,5}))")))
+      return fail("--size must look like 1600x900 (width x height in pixels), not \"" + size + "\".");
+    o.width = std::stoi(m[1]);
+    o.height = std::stoi(m[2]);
+    if (o.width < 320 || o.height < 240 || o.width > 8192 || o.height > 8192)
+      return fail("--size must be between 320x240 and 8192x8192; " + size + " is not.");
+  }
+  if (o.command == Command::Headless && o.screenshot.empty())
+    return fail("--headless needs --screenshot FILE.png: without a window, the PNG is the output.");
+  if (!o.screenshot.empty()) {
+    const auto& s = o.screenshot;
+    if (s.size() < 5 || s.substr(s.size() - 4) != ".png")
+      return fail("the screenshot file must end in .png; \"" + s + "\" does not.");
+  }
+  if (!o.panel.empty() && o.screenshot.empty())
+    return fail("--panel only makes sense with --screenshot FILE.png.");
+  if ((o.command == Command::List || o.command == Command::Device) &&
+      (headless || !o.screenshot.empty()))
+    return fail("`list` and `device` print text; --headless and --screenshot are for the UI.");
+  return r;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,46 @@
+// The command line, parsed into options without side effects so every bad input is testable.
+//
+//   cudalab [--lesson ID]                               open the window
+//   cudalab --headless --screenshot F.png [...]         render without a window (EGL)
+//   cudalab list                                        the lessons
+//   cudalab device [--json]                             what the Device lesson shows
+//
+// parseCommandLine() never exits: it returns what to print and the exit code (2 for a bad
+// argument, with one sentence for stderr).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+enum class Command { Window, Headless, List, Device };
+
+struct CliOptions {
+  Command command = Command::Window;
+  std::string lesson;       // empty: the last one used (window) or the first (headless)
+  std::string screenshot;   // write a PNG after `frames` frames and exit
+  std::string panel;        // with --screenshot: only this panel
+  int width = 1600, height = 900;  // logical size of the headless canvas
+  int scale = 1;                   // pixel scale of the screenshot (2 = twice the pixels)
+  int frames = 3;
+  double waitSeconds = 60;  // how long a screenshot waits for a busy lesson
+  std::optional<std::string> theme;
+  std::optional<float> uiScale;
+  bool transparent = false;
+  bool json = false;     // device --json
+  bool measure = false;  // device --measure
+  bool idsOnly = false;  // list --ids
+};
+
+struct CliParse {
+  int exitCode = -1;   // -1: run with `options`; otherwise exit with this code
+  std::string output;  // for stdout (help)
+  std::string error;   // one sentence for stderr
+  CliOptions options;
+};
+
+CliParse parseCommandLine(int argc, const char* const* argv);
+
+}  // namespace cudalab

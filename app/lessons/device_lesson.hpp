@@ -1,0 +1,14 @@
+// Lesson "device": what the CUDA runtime reports about each GPU, the peaks derived from it, and
+// measured copy bandwidths (course file 002: PyCUDA's device query).
+#pragma once
+
+#include <memory>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+extern const LessonInfo kDeviceLessonInfo;
+std::unique_ptr<Lesson> makeDeviceLesson();
+
+}  // namespace cudalab

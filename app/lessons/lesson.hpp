@@ -1,0 +1,67 @@
+// The lesson interface. A lesson is one panel file in app/lessons/ plus its computation in
+// kernels/<lesson>/; adding one means writing those and adding one line to registry.cpp.
+//
+// The shell calls, every frame, drawParameters() inside the left-hand parameter panel and
+// drawMain() inside the main view. A lesson never blocks the UI thread on the GPU: long work runs
+// on a worker (see kernels/common/async_job.hpp) and busy() says so, which lets headless
+// screenshots wait for results.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/params.hpp"
+#include "common/runtime_info.hpp"
+#include "common/status.hpp"
+
+namespace cudalab {
+
+class Theme;
+class PanelRegistry;
+
+struct LessonInfo {
+  const char* id;       // command-line name: `cudalab --lesson device`
+  const char* title;    // shown in the lesson list
+  const char* course;   // what the learner has just read in the course material
+  const char* summary;  // one or two sentences: what this lesson lets you see
+};
+
+// One row of a lesson's variants table, as the shell and tests see it. The lesson's own table in
+// kernels/<lesson>/ has more columns; this is derived from it, never written twice.
+struct VariantRow {
+  std::string id;
+  std::string label;
+  std::string help;
+};
+
+// What a lesson may use while drawing.
+struct LessonContext {
+  const RuntimeInfo& runtime;
+  const Theme& theme;
+  PanelRegistry& panels;  // beginPanel()/endPanel() register exportable panels here
+  float scale;     // UI scale times export pixel scale: multiply hand-made sizes by it
+  bool exporting;  // drawing a figure for export: leave out buttons that make no sense on paper
+  // Reports in the status bar: an error (shown in the error colour) or an information line.
+  std::function<void(const Status&, const std::string&)> report;
+
+  void error(const Status& s) const { report(s, ""); }
+  void info(const std::string& message) const { report(Status{}, message); }
+};
+
+class Lesson {
+ public:
+  virtual ~Lesson() = default;
+  virtual const LessonInfo& info() const = 0;
+  virtual std::span<const ParamSpec> parameters() const { return {}; }
+  virtual std::vector<VariantRow> variants() const { return {}; }
+  // Called the first time the lesson is shown, e.g. to start a quick measurement.
+  virtual void onShow(LessonContext&) {}
+  virtual void drawParameters(LessonContext& ctx) = 0;
+  virtual void drawMain(LessonContext& ctx) = 0;
+  // True while work started by the lesson has not finished.
+  virtual bool busy() const { return false; }
+};
+
+}  // namespace cudalab

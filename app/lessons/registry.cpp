@@ -1,0 +1,21 @@
+#include "lessons/registry.hpp"
+
+#include "lessons/device_lesson.hpp"
+
+namespace cudalab {
+
+namespace {
+const LessonEntry kLessons[] = {
+    {&kDeviceLessonInfo, &makeDeviceLesson},
+};
+}  // namespace
+
+std::span<const LessonEntry> lessonRegistry() { return kLessons; }
+
+const LessonEntry* findLesson(std::string_view id) {
+  for (const LessonEntry& e : kLessons)
+    if (id == e.info->id) return &e;
+  return nullptr;
+}
+
+}  // namespace cudalab

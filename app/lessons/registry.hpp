@@ -1,0 +1,21 @@
+// The list of lessons, in teaching order. One line per lesson in registry.cpp.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+struct LessonEntry {
+  const LessonInfo* info;
+  std::unique_ptr<Lesson> (*make)();
+};
+
+std::span<const LessonEntry> lessonRegistry();
+// nullptr when no lesson has this id.
+const LessonEntry* findLesson(std::string_view id);
+
+}  // namespace cudalab

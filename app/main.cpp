@@ -1,0 +1,214 @@
+// cudalab's entry point: parse the command line, then run one of
+//   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
+// Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
+#include <cstdio>
+#include <iostream>
+
+#include "cli.hpp"
+#include "common/runtime_info.hpp"
+#include "device/device_bandwidth.hpp"
+#include "device/device_query.hpp"
+#include "lessons/registry.hpp"
+#include "platform/framebuffer.hpp"
+#include "platform/glfw_window.hpp"
+#include "platform/headless_egl.hpp"
+#include "ui/renderer.hpp"
+#include "ui/settings.hpp"
+#include "ui/shell.hpp"
+
+using namespace cudalab;
+
+namespace {
+
+void applyOverrides(const CliOptions& o, Settings& s) {
+  if (!o.lesson.empty()) s.lesson = o.lesson;
+  if (o.theme) s.theme = *o.theme;
+  if (o.uiScale) s.uiScale = *o.uiScale;
+  sanitize(s);
+}
+
+int runList(const CliOptions& o) {
+  for (const LessonEntry& e : lessonRegistry()) {
+    if (o.idsOnly)
+      std::printf("%s\n", e.info->id);
+    else
+      std::printf("%-14s %s\n", e.info->id, e.info->title);
+  }
+  return 0;
+}
+
+int runDevice(const CliOptions& o) {
+  RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) {
+    if (o.json) {
+      nlohmann::json j = {{"devices", nlohmann::json::array()},
+                          {"runtime_version", cudaVersionString(rt.runtimeVersion)},
+                          {"error", rt.status.sentence()}};
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
+      std::printf("%s\n", rt.summary().c_str());
+    }
+    return 1;
+  }
+  Result<std::vector<DeviceInfo>> devs = queryDevices();
+  if (!devs) {
+    std::fprintf(stderr, "cudalab: %s\n", devs.status().sentence().c_str());
+    return 1;
+  }
+  nlohmann::json all = nlohmann::json::array();
+  int rc = 0;
+  for (const DeviceInfo& d : *devs) {
+    nlohmann::json j = deviceJson(d);
+    std::string measured;
+    if (o.measure) {
+      Result<BandwidthReport> rep = measureBandwidth(d.index, BandwidthParams{}, nullptr, nullptr);
+      if (!rep) {
+        std::fprintf(stderr, "cudalab: %s\n", rep.status().sentence().c_str());
+        rc = 1;
+      } else {
+        for (const CopyResult& r : rep->results) {
+          const CopyVariant& v = copyVariant(r.kind);
+          j["measured"][v.id] = {{"gbps_median", r.gbpsMedian}, {"ms_median", r.msMedian},
+                                 {"ms_min", r.msMin}, {"ms_max", r.msMax}, {"bytes", r.bytes}};
+          char line[200];
+          std::snprintf(line, sizeof line, "  %-34s %9.1f GB/s  (median of %d, %.3f ms)\n",
+                        v.label, r.gbpsMedian, BandwidthParams{}.repetitions, r.msMedian);
+          measured += line;
+        }
+      }
+    }
+    if (o.json) {
+      all.push_back(j);
+    } else {
+      std::printf("%s", deviceText(d).c_str());
+      if (!measured.empty()) std::printf("\nMeasured copy bandwidth\n%s", measured.c_str());
+      std::printf("\n");
+    }
+  }
+  if (o.json) {
+    nlohmann::json out = {{"runtime_version", cudaVersionString(rt.runtimeVersion)},
+                          {"driver_version", cudaVersionString(rt.driverVersion)},
+                          {"devices", all}};
+    std::printf("%s\n", out.dump(2).c_str());
+  }
+  return rc;
+}
+
+int runHeadless(const CliOptions& o) {
+  RuntimeInfo rt = queryRuntime();
+  HeadlessContext gl;  // declared first: destroyed after everything that uses GL
+  if (Status s = gl.create(rt.hasDevice() ? 0 : -1); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  Settings settings;  // headless runs ignore saved settings, so figures are reproducible
+  settings.lesson = lessonRegistry().front().info->id;
+  applyOverrides(o, settings);
+  Shell shell(settings, rt, gl.description(), /*headless=*/true);
+  UiRenderer renderer(shell, settings);
+  if (Status s = renderer.init(nullptr); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  Result<Image> img = renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel,
+                                       o.frames, o.waitSeconds);
+  if (!img) {
+    std::fprintf(stderr, "cudalab: %s\n", img.status().sentence().c_str());
+    return 1;
+  }
+  if (Status s = writePng(*img, o.screenshot); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  if (shell.busy())
+    std::fprintf(stderr, "cudalab: the lesson was still working after %.0f s; the picture shows "
+                 "it unfinished.\n", o.waitSeconds);
+  std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img->width, img->height,
+              shell.current().info().id, gl.description().c_str());
+  return 0;
+}
+
+int runWindow(const CliOptions& o) {
+  const bool scripted = !o.screenshot.empty();  // a screenshot run neither reads nor saves settings
+  Status settingsProblem;
+  Settings settings = scripted ? Settings{} : loadSettings(settingsPath(), &settingsProblem);
+  applyOverrides(o, settings);
+  if (scripted) {
+    settings.window.width = o.width;
+    settings.window.height = o.height;
+  }
+  RuntimeInfo rt = queryRuntime();
+  GlfwWindow window;
+  if (Status s = window.open(settings.window, "cudalab"); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  Shell shell(settings, rt, window.glDescription(), /*headless=*/false);
+  if (!settingsProblem) shell.report(settingsProblem, "");
+  UiRenderer renderer(shell, settings);
+  if (Status s = renderer.init(window.handle()); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  int frame = 0;
+  double waited = 0;
+  int rc = 0;
+  while (!window.shouldClose() && !shell.quitRequested()) {
+    window.poll();
+    renderer.frame(0, 0, 1.0f, false, false, 0);
+    if (scripted) {
+      ++frame;
+      waited += 1.0 / 60.0;
+      if (frame >= o.frames && (!shell.busy() || waited > o.waitSeconds)) {
+        int fw = 0, fh = 0;
+        window.framebufferSize(fw, fh);
+        Image img = readCurrentFramebuffer(fw, fh);
+        if (!o.panel.empty()) {
+          auto r = shell.panels().rect(o.panel);
+          img = r ? crop(img, *r) : Image{};
+        }
+        Status s = writePng(img, o.screenshot);
+        if (!s) {
+          std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+          rc = 1;
+        } else {
+          std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img.width,
+                      img.height, shell.current().info().id, window.glDescription().c_str());
+        }
+        break;
+      }
+    }
+    if (auto job = shell.takeExportJob()) {
+      int w = 0, h = 0;
+      window.size(w, h);
+      Result<Image> img =
+          renderer.capture(w, h, job->pixelScale, job->transparent, job->panelId, 2, 0.0);
+      shell.finishExport(img ? writePng(*img, job->path) : img.status(), job->path);
+    }
+    window.swap();
+  }
+  if (!scripted) {
+    settings.window = window.geometry();
+    if (Status s = saveSettings(settings, settingsPath()); !s)
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+  }
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CliParse p = parseCommandLine(argc, argv);
+  if (p.exitCode >= 0) {
+    if (!p.output.empty()) std::cout << p.output;
+    if (!p.error.empty()) std::cerr << p.error << "\n";
+    return p.exitCode;
+  }
+  switch (p.options.command) {
+    case Command::List: return runList(p.options);
+    case Command::Device: return runDevice(p.options);
+    case Command::Headless: return runHeadless(p.options);
+    case Command::Window: return runWindow(p.options);
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+// An off-screen render target (framebuffer object with an RGBA8 colour texture).
+//
+// Used for headless rendering and for figure export from the window, where a frame is drawn again
+// at 2x its pixel size (not upscaled) so text and lines stay sharp on slides.
+//
+//   Framebuffer fb;
+//   CUDALAB_TRY(fb.resize(w, h));
+//   fb.bind();  ... draw ...
+//   Image img = fb.read();   // top row first
+//   Framebuffer::unbind();
+#pragma once
+
+#include "common/status.hpp"
+#include "platform/image.hpp"
+
+namespace cudalab {
+
+class Framebuffer {
+ public:
+  Framebuffer() = default;
+  ~Framebuffer();
+  Framebuffer(const Framebuffer&) = delete;
+  Framebuffer& operator=(const Framebuffer&) = delete;
+
+  // (Re)creates the target; needs a current GL context.
+  Status resize(int width, int height);
+  void bind() const;
+  static void unbind();
+  Image read() const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  void release();
+  unsigned fbo_ = 0, tex_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+// Reads the currently bound read framebuffer (e.g. a window's back buffer) into an image.
+Image readCurrentFramebuffer(int width, int height);
+
+}  // namespace cudalab

@@ -1,0 +1,78 @@
+#include "platform/glfw_window.hpp"
+
+#include "platform/gl.hpp"  // before GLFW, which must not include a system GL header
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+namespace cudalab {
+namespace {
+
+std::string lastGlfwError() {
+  const char* desc = nullptr;
+  glfwGetError(&desc);
+  return desc ? desc : "unknown GLFW error";
+}
+
+}  // namespace
+
+GlfwWindow::~GlfwWindow() {
+  if (window_) glfwDestroyWindow(window_);
+  if (glfwReady_) glfwTerminate();
+}
+
+Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
+  if (!glfwInit()) {
+    return Status::error("cudalab could not open a window (" + lastGlfwError() +
+                         "). Without a display, use --headless --screenshot FILE.png.");
+  }
+  glfwReady_ = true;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_MAXIMIZED, g.maximized ? GLFW_TRUE : GLFW_FALSE);
+  window_ = glfwCreateWindow(g.width, g.height, title.c_str(), nullptr, nullptr);
+  if (!window_) {
+    return Status::error("cudalab could not create an OpenGL 3.3 window (" + lastGlfwError() +
+                         "). Without a display, use --headless --screenshot FILE.png.");
+  }
+  if (g.x >= 0 && g.y >= 0) glfwSetWindowPos(window_, g.x, g.y);
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(1);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    return Status::error("The OpenGL functions could not be loaded for the window.");
+  }
+  return {};
+}
+
+bool GlfwWindow::shouldClose() const { return glfwWindowShouldClose(window_); }
+void GlfwWindow::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void GlfwWindow::poll() { glfwPollEvents(); }
+void GlfwWindow::swap() { glfwSwapBuffers(window_); }
+void GlfwWindow::size(int& w, int& h) const { glfwGetWindowSize(window_, &w, &h); }
+void GlfwWindow::framebufferSize(int& w, int& h) const {
+  glfwGetFramebufferSize(window_, &w, &h);
+}
+
+WindowGeometry GlfwWindow::geometry() const {
+  WindowGeometry g;
+  g.maximized = glfwGetWindowAttrib(window_, GLFW_MAXIMIZED) == GLFW_TRUE;
+  glfwGetWindowPos(window_, &g.x, &g.y);
+  glfwGetWindowSize(window_, &g.width, &g.height);
+  return g;
+}
+
+float GlfwWindow::contentScale() const {
+  float sx = 1, sy = 1;
+  glfwGetWindowContentScale(window_, &sx, &sy);
+  return sx > 0 ? sx : 1.0f;
+}
+
+std::string GlfwWindow::glDescription() const {
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  return std::string("window, ") + (renderer ? renderer : "?") + ", OpenGL " +
+         (version ? version : "?");
+}
+
+}  // namespace cudalab

@@ -1,0 +1,50 @@
+// The desktop window: GLFW with an OpenGL 3.3 core context and the ImGui GLFW backend.
+//
+//   GlfwWindow win;
+//   if (Status s = win.open(settings.window, "cudalab"); !s) { report(s); return 1; }
+//   while (!win.shouldClose()) { win.poll(); ... draw ...; win.swap(); }
+//
+// Opening fails with a Status (never a crash) when there is no display or no usable GL.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+
+struct GLFWwindow;
+
+namespace cudalab {
+
+struct WindowGeometry {
+  int x = -1, y = -1;  // -1: let the window manager place it
+  int width = 1440, height = 900;
+  bool maximized = false;
+};
+
+class GlfwWindow {
+ public:
+  GlfwWindow() = default;
+  ~GlfwWindow();
+  GlfwWindow(const GlfwWindow&) = delete;
+  GlfwWindow& operator=(const GlfwWindow&) = delete;
+
+  Status open(const WindowGeometry& geometry, const std::string& title);
+  bool shouldClose() const;
+  void requestClose();
+  void poll();
+  void swap();
+  // Size in screen coordinates (what layout uses) and in framebuffer pixels (HiDPI may differ).
+  void size(int& w, int& h) const;
+  void framebufferSize(int& w, int& h) const;
+  WindowGeometry geometry() const;
+  // Monitor content scale (e.g. 2 on a HiDPI laptop), a hint for the default UI scale.
+  float contentScale() const;
+  GLFWwindow* handle() const { return window_; }
+  std::string glDescription() const;
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  bool glfwReady_ = false;
+};
+
+}  // namespace cudalab

@@ -1,0 +1,41 @@
+// A GL context without a window, through EGL.
+//
+// On a machine with an NVIDIA GPU it uses the EGL device platform on the GPU that CUDA calls
+// `cudaDevice`, so CUDA-OpenGL interop works on a server with no display. Elsewhere it takes Mesa
+// (its software device, or the surfaceless platform). Rendering goes into a Framebuffer.
+//
+//   HeadlessContext ctx;
+//   if (Status s = ctx.create(0); !s) { report(s); return; }
+//   std::puts(ctx.description().c_str());   // "EGL device platform, NVIDIA H200 (NVIDIA ...)"
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+
+namespace cudalab {
+
+class HeadlessContext {
+ public:
+  HeadlessContext() = default;
+  ~HeadlessContext();
+  HeadlessContext(const HeadlessContext&) = delete;
+  HeadlessContext& operator=(const HeadlessContext&) = delete;
+
+  // Creates the context and makes it current on this thread; `cudaDevice` < 0 means "any".
+  Status create(int cudaDevice);
+  // Which EGL platform and device, and the GL renderer string.
+  const std::string& description() const { return description_; }
+  // True when the context runs on an NVIDIA GPU (the EGL device carries a CUDA device id).
+  bool onNvidiaDevice() const { return nvidia_; }
+
+ private:
+  void destroy();
+  void* display_ = nullptr;
+  void* context_ = nullptr;
+  void* surface_ = nullptr;
+  std::string description_;
+  bool nvidia_ = false;
+};
+
+}  // namespace cudalab

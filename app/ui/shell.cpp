@@ -1,0 +1,320 @@
+// [SECTION] index
+//   construction and lesson selection
+//   per-frame drawing: menu bar, sidebar (lessons + parameters), main view, status bar
+//   keyboard shortcuts
+//   figure export requests
+#include "ui/shell.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
+
+#include "lessons/registry.hpp"
+#include "ui/theme.hpp"
+
+namespace cudalab {
+
+// [SECTION] construction and lesson selection
+
+Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool headless)
+    : settings_(settings), runtime_(std::move(runtime)), glInfo_(std::move(glInfo)),
+      headless_(headless) {
+  for (const LessonEntry& e : lessonRegistry()) lessons_.push_back(e.make());
+  shown_.assign(lessons_.size(), false);
+  if (!selectLesson(settings_.lesson)) current_ = 0;
+}
+
+Shell::~Shell() = default;
+
+bool Shell::selectLesson(std::string_view id) {
+  for (size_t i = 0; i < lessons_.size(); ++i) {
+    if (id == lessons_[i]->info().id) {
+      current_ = i;
+      settings_.lesson = std::string(id);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Shell::busy() const {
+  return std::any_of(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->busy(); });
+}
+
+void Shell::report(const Status& s, const std::string& info) {
+  if (!s) {
+    lastError_ = s;
+    lastInfo_.clear();
+  } else {
+    lastError_ = Status{};
+    lastInfo_ = info;
+  }
+}
+
+LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
+  return LessonContext{runtime_, theme, panels_, scale_, t.exporting,
+                       [this](const Status& s, const std::string& i) { report(s, i); }};
+}
+
+// [SECTION] per-frame drawing
+
+void Shell::draw(Theme& theme, const FrameTarget& t) {
+  scale_ = theme.scale();
+  panels_.beginFrame();
+  if (!t.exporting) handleKeys();
+  LessonContext ctx = makeContext(theme, t);
+  if (!shown_[current_]) {
+    shown_[current_] = true;
+    current().onShow(ctx);
+  }
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  drawMenuBar(theme);
+  const float menuH = ImGui::GetFrameHeight();
+  const float statusH = ImGui::GetFrameHeight() + 4.0f * scale_;
+  const float sideW = std::min(settings_.sidebarWidth * scale_, t.width * 0.45f);
+  const float bodyH = std::max(1.0f, t.height - menuH - statusH);
+
+  drawSidebar(theme, ctx, ImVec2(0, menuH), ImVec2(sideW, bodyH));
+  drawMainView(theme, ctx, ImVec2(sideW, menuH), ImVec2(t.width - sideW, bodyH));
+  drawStatusBar(theme, ImVec2(0, t.height - statusH), ImVec2(t.width, statusH));
+
+  // The splitter between the sidebar and the main view: drag to resize (persisted).
+  if (!t.exporting) {
+    ImGui::SetNextWindowPos(ImVec2(sideW - 3 * scale_, menuH));
+    ImGui::SetNextWindowSize(ImVec2(6 * scale_, bodyH));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::Begin("##splitter", nullptr, fixed | ImGuiWindowFlags_NoBackground);
+    ImGui::InvisibleButton("##split", ImVec2(6 * scale_, bodyH));
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive())
+      ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    if (ImGui::IsItemActive())
+      settings_.sidebarWidth =
+          std::clamp(settings_.sidebarWidth + ImGui::GetIO().MouseDelta.x / scale_, 160.0f, 900.0f);
+    ImGui::End();
+    ImGui::PopStyleVar();
+  }
+  if (showAbout_ && !t.exporting) drawAbout(theme);
+  if (auto id = panels_.takeRequest())
+    exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
+}
+
+void Shell::drawMenuBar(Theme& theme) {
+  (void)theme;
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Save window as PNG (1x)", "F12")) requestWindowExport(1);
+    if (ImGui::MenuItem("Save window as PNG (2x)", "Shift+F12")) requestWindowExport(2);
+    ImGui::Separator();
+    ImGui::TextDisabled("Panels' \"Save PNG\" buttons use:");
+    int scale = settings_.exportScale;
+    if (ImGui::RadioButton("1x", &scale, 1)) settings_.exportScale = 1;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("2x (slides)", &scale, 2)) settings_.exportScale = 2;
+    ImGui::MenuItem("Transparent background", nullptr, &settings_.exportTransparent);
+    const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
+    ImGui::TextDisabled("Figures go to %s", dir.c_str());
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Dark theme", nullptr, settings_.theme == "dark")) settings_.theme = "dark";
+    if (ImGui::MenuItem("Light theme (projector)", nullptr, settings_.theme == "light"))
+      settings_.theme = "light";
+    ImGui::Separator();
+    struct Preset {
+      const char* name;
+      float scale;
+    };
+    for (const Preset& p : {Preset{"Normal (1x)", 1.0f}, Preset{"Large (1.5x)", 1.5f},
+                            Preset{"Projector (2x)", 2.0f}, Preset{"Lecture hall (2.5x)", 2.5f}}) {
+      if (ImGui::MenuItem(p.name, nullptr, std::abs(settings_.uiScale - p.scale) < 0.01f))
+        settings_.uiScale = p.scale;
+    }
+    float s = settings_.uiScale;
+    ImGui::SetNextItemWidth(160 * scale_);
+    if (ImGui::SliderFloat("UI scale", &s, Settings::kMinScale, Settings::kMaxScale, "%.2fx"))
+      settings_.uiScale = s;
+    ImGui::TextDisabled("Ctrl+= and Ctrl+- change the scale");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Lesson")) {
+    for (const auto& l : lessons_)
+      if (ImGui::MenuItem(l->info().title, nullptr, l.get() == &current()))
+        selectLesson(l->info().id);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("About cudalab")) showAbout_ = true;
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::Begin("##sidebar", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PushFont(theme.fonts().bold);
+  ImGui::TextUnformatted("Lessons");
+  ImGui::PopFont();
+  for (const auto& l : lessons_) {
+    if (ImGui::Selectable(l->info().title, l.get() == &current())) selectLesson(l->info().id);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+      ImGui::TextUnformatted(l->info().summary);
+      ImGui::TextDisabled("Follows: %s", l->info().course);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::Spacing();
+  ImGui::Separator();
+  ImGui::PushFont(theme.fonts().bold);
+  ImGui::TextUnformatted("Parameters");
+  ImGui::PopFont();
+  current().drawParameters(ctx);
+  ImGui::End();
+}
+
+void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::Begin("##main", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const LessonInfo& info = current().info();
+  ImGui::PushFont(theme.fonts().heading);
+  ImGui::TextUnformatted(info.title);
+  ImGui::PopFont();
+  mutedText(theme, info.summary);
+  if (!runtime_.hasDevice()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+    ImGui::TextWrapped("%s", runtime_.summary().c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::Spacing();
+  current().drawMain(ctx);
+  ImGui::End();
+}
+
+void Shell::drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_MenuBarBg));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (runtime_.hasDevice()) {
+    ImGui::Text("%s  |  driver %s, runtime %s", runtime_.firstDeviceName.c_str(),
+                cudaVersionString(runtime_.driverVersion).c_str(),
+                cudaVersionString(runtime_.runtimeVersion).c_str());
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+    ImGui::Text("No CUDA device (%s)  |  runtime %s", runtime_.status.cudaName().c_str(),
+                cudaVersionString(runtime_.runtimeVersion).c_str());
+    ImGui::PopStyleColor();
+  }
+  helpTooltip(glInfo_.c_str());
+  ImGui::SameLine();
+  ImGui::Text(" |  %.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(" |  ");
+  ImGui::SameLine();
+  if (!lastError_) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
+    ImGui::TextUnformatted(lastError_.sentence().c_str());
+    ImGui::PopStyleColor();
+    helpTooltip(lastError_.sentence().c_str());
+  } else if (!lastInfo_.empty()) {
+    ImGui::TextUnformatted(lastInfo_.c_str());
+    helpTooltip(lastInfo_.c_str());
+  } else {
+    ImGui::TextDisabled("F12 saves the window as PNG; View > UI scale for projectors");
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
+void Shell::drawAbout(Theme& theme) {
+  ImGui::SetNextWindowSize(ImVec2(560 * scale_, 0), ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (ImGui::Begin("About cudalab", &showAbout_, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::TextWrapped(
+        "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
+        "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
+    ImGui::Separator();
+    ImGui::Text("CUDA: %s", runtime_.summary().c_str());
+    ImGui::TextWrapped("Graphics: %s", glInfo_.c_str());
+    ImGui::TextWrapped("Font: %s", theme.fonts().source.c_str());
+    ImGui::TextWrapped("Settings: %s", settingsPath().c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted("F12  save the window as PNG (Shift+F12: 2x)");
+    ImGui::TextUnformatted("Ctrl+=  /  Ctrl+-  UI scale up / down");
+    ImGui::TextUnformatted("Ctrl+Q  quit");
+  }
+  ImGui::End();
+}
+
+// [SECTION] keyboard shortcuts
+
+void Shell::handleKeys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestWindowExport(io.KeyShift ? 2 : 1);
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false)))
+    settings_.uiScale = std::min(Settings::kMaxScale, settings_.uiScale + 0.25f);
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
+    settings_.uiScale = std::max(Settings::kMinScale, settings_.uiScale - 0.25f);
+}
+
+// [SECTION] figure export requests
+
+void Shell::requestWindowExport(int pixelScale) {
+  exportJob_ = ExportJob{"", pixelScale, settings_.exportTransparent, ""};
+}
+
+std::optional<ExportJob> Shell::takeExportJob() {
+  if (!exportJob_) return std::nullopt;
+  ExportJob job = *exportJob_;
+  exportJob_.reset();
+  const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  job.path = (std::filesystem::path(dir) / exportFileName(job.panelId)).string();
+  return job;
+}
+
+std::string Shell::exportFileName(const std::string& panelId) const {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::string name = std::string("cudalab-") + lessons_[current_]->info().id;
+  if (!panelId.empty()) name += "-" + panelId;
+  return name + "-" + stamp + ".png";
+}
+
+void Shell::finishExport(const Status& s, const std::string& path) {
+  if (s)
+    report(s, "Saved " + path);
+  else
+    report(s, "");
+}
+
+}  // namespace cudalab

@@ -1,0 +1,92 @@
+// The shell around the lessons: menu bar, lesson list, the current lesson's parameter panel, its
+// main view and the status bar (device, driver and runtime versions, frame rate, last message).
+//
+// The layout is computed from the display size every frame (no free-floating windows), so the same
+// UI can be drawn again off-screen at 2x for figure export or headless screenshots.
+//
+//   Shell shell(settings, queryRuntime(), "Mesa llvmpipe", /*headless=*/false);
+//   shell.selectLesson("device");
+//   ... each frame, between ImGui::NewFrame() and ImGui::Render():
+//   shell.draw(theme, target);
+//   if (auto job = shell.takeExportJob()) { ...render off-screen...; shell.finishExport(...); }
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/runtime_info.hpp"
+#include "lessons/lesson.hpp"
+#include "ui/settings.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+class Theme;
+
+struct FrameTarget {
+  float width = 0, height = 0;  // in pixels of the target
+  float pixelScale = 1;         // 2 when drawing a 2x figure; multiplies the UI scale
+  bool exporting = false;
+  bool transparent = false;
+};
+
+struct ExportJob {
+  std::string panelId;  // empty: the whole window
+  int pixelScale = 2;
+  bool transparent = false;
+  std::string path;
+};
+
+class Shell {
+ public:
+  Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool headless);
+  ~Shell();
+
+  bool selectLesson(std::string_view id);
+  Lesson& current() { return *lessons_[current_]; }
+  const std::vector<std::unique_ptr<Lesson>>& lessons() const { return lessons_; }
+
+  void draw(Theme& theme, const FrameTarget& target);
+  bool busy() const;
+  bool quitRequested() const { return quit_; }
+
+  // A figure the user asked for (menu, key or a panel's button), to be rendered by the caller.
+  std::optional<ExportJob> takeExportJob();
+  void requestWindowExport(int pixelScale);
+  void finishExport(const Status& s, const std::string& path);
+
+  PanelRegistry& panels() { return panels_; }
+  void report(const Status& s, const std::string& info);
+  const Status& lastError() const { return lastError_; }
+  // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
+  std::string exportFileName(const std::string& panelId) const;
+
+ private:
+  void drawMenuBar(Theme& theme);
+  void drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
+  void drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
+  void drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size);
+  void drawAbout(Theme& theme);
+  void handleKeys();
+  LessonContext makeContext(const Theme& theme, const FrameTarget& t);
+
+  Settings& settings_;
+  RuntimeInfo runtime_;
+  std::string glInfo_;
+  bool headless_;
+  std::vector<std::unique_ptr<Lesson>> lessons_;
+  std::vector<bool> shown_;
+  size_t current_ = 0;
+  PanelRegistry panels_;
+  std::optional<ExportJob> exportJob_;
+  Status lastError_;
+  std::string lastInfo_;
+  bool quit_ = false;
+  bool showAbout_ = false;
+  float scale_ = 1;
+};
+
+}  // namespace cudalab

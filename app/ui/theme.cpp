@@ -1,0 +1,139 @@
+#include "ui/theme.hpp"
+
+#include <fontconfig/fontconfig.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cudalab {
+
+ImU32 paletteColour(int i, float alpha) {
+  static const ImU32 kOkabeIto[] = {
+      IM_COL32(0, 114, 178, 255),   // blue
+      IM_COL32(230, 159, 0, 255),   // orange
+      IM_COL32(0, 158, 115, 255),   // bluish green
+      IM_COL32(204, 121, 167, 255), // reddish purple
+      IM_COL32(86, 180, 233, 255),  // sky blue
+      IM_COL32(213, 94, 0, 255),    // vermillion
+      IM_COL32(240, 228, 66, 255),  // yellow
+      IM_COL32(120, 120, 120, 255), // grey
+  };
+  ImU32 c = kOkabeIto[((i % 8) + 8) % 8];
+  const auto a = static_cast<ImU32>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f);
+  return (c & ~IM_COL32_A_MASK) | (a << IM_COL32_A_SHIFT);
+}
+
+std::string findFontFile(const char* family, bool bold) {
+  if (!FcInit()) return "";
+  FcPattern* pat = FcPatternCreate();
+  FcPatternAddString(pat, FC_FAMILY, reinterpret_cast<const FcChar8*>(family));
+  FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+  FcPatternAddBool(pat, FC_SCALABLE, FcTrue);
+  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
+  FcDefaultSubstitute(pat);
+  FcResult result = FcResultNoMatch;
+  FcPattern* match = FcFontMatch(nullptr, pat, &result);
+  std::string path;
+  if (match) {
+    FcChar8* file = nullptr;
+    FcBool scalable = FcFalse;
+    FcPatternGetBool(match, FC_SCALABLE, 0, &scalable);
+    if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch && scalable) {
+      path = reinterpret_cast<const char*>(file);
+      // ImGui's rasteriser reads TrueType outlines; skip other formats.
+      const auto dot = path.rfind('.');
+      std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+      std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+      if (ext != ".ttf") path.clear();
+    }
+    FcPatternDestroy(match);
+  }
+  FcPatternDestroy(pat);
+  return path;
+}
+
+void Theme::buildFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  const float base = std::round(16.0f * scale);
+  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+  const std::string sans = findFontFile("DejaVu Sans", false);
+  const std::string sansBold = findFontFile("DejaVu Sans", true);
+  const std::string mono = findFontFile("DejaVu Sans Mono", false);
+  auto load = [&](const std::string& file, float size) -> ImFont* {
+    if (file.empty()) return nullptr;
+    ImFontConfig cfg;
+    cfg.OversampleH = 2;
+    cfg.PixelSnapH = false;
+    return io.Fonts->AddFontFromFileTTF(file.c_str(), size, &cfg, kRanges);
+  };
+  fonts_ = {};
+  fonts_.regular = load(sans, base);
+  if (!fonts_.regular) {
+    // No scalable font: ImGui's built-in bitmap font still works, only less crisp when scaled.
+    ImFontConfig cfg;
+    cfg.SizePixels = std::round(13.0f * scale);
+    fonts_.regular = io.Fonts->AddFontDefault(&cfg);
+    fonts_.source = "built-in bitmap font (install fonts-dejavu-core for crisp text)";
+  } else {
+    fonts_.source = sans;
+  }
+  fonts_.bold = load(sansBold, base);
+  fonts_.mono = load(mono, base);
+  fonts_.heading = load(sansBold.empty() ? sans : sansBold, std::round(22.0f * scale));
+  if (!fonts_.bold) fonts_.bold = fonts_.regular;
+  if (!fonts_.mono) fonts_.mono = fonts_.regular;
+  if (!fonts_.heading) fonts_.heading = fonts_.regular;
+  io.FontDefault = fonts_.regular;
+  io.Fonts->Build();
+}
+
+bool Theme::apply(const std::string& name, float scale) {
+  const bool rebuild = std::fabs(scale - scale_) > 1e-4f;
+  if (!rebuild && name == name_) return false;
+  name_ = name;
+  ImGuiStyle style;
+  if (light())
+    ImGui::StyleColorsLight(&style);
+  else
+    ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 0.0f;
+  style.ChildRounding = 4.0f;
+  style.FrameRounding = 3.0f;
+  style.GrabRounding = 3.0f;
+  style.WindowBorderSize = 0.0f;
+  style.FramePadding = ImVec2(6, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  if (light()) {
+    // Projector-friendly: stronger contrast than ImGui's light defaults.
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.98f, 0.98f, 0.98f, 1.0f);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+    style.Colors[ImGuiCol_Text] = ImVec4(0.05f, 0.05f, 0.08f, 1.0f);
+    style.Colors[ImGuiCol_Border] = ImVec4(0.70f, 0.72f, 0.76f, 1.0f);
+  } else {
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.16f, 1.0f);
+  }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+  if (rebuild) {
+    scale_ = scale;
+    buildFonts(scale);
+  }
+  return rebuild;
+}
+
+ImVec4 Theme::errorColour() const {
+  return light() ? ImVec4(0.75f, 0.10f, 0.05f, 1) : ImVec4(1.0f, 0.45f, 0.40f, 1);
+}
+ImVec4 Theme::warningColour() const {
+  return light() ? ImVec4(0.60f, 0.38f, 0.0f, 1) : ImVec4(0.95f, 0.75f, 0.30f, 1);
+}
+ImVec4 Theme::mutedColour() const {
+  return light() ? ImVec4(0.35f, 0.37f, 0.42f, 1) : ImVec4(0.62f, 0.64f, 0.70f, 1);
+}
+ImVec4 Theme::goodColour() const {
+  return light() ? ImVec4(0.0f, 0.45f, 0.30f, 1) : ImVec4(0.35f, 0.85f, 0.60f, 1);
+}
+
+}  // namespace cudalab

@@ -1,0 +1,51 @@
+// Look and feel: dark and light themes, fonts found through fontconfig and rasterised at the UI
+// scale (so text stays crisp at projector size rather than being a bitmap zoom), and the
+// colour-blind-safe palette (Okabe-Ito) that every chart uses.
+//
+//   Theme theme;
+//   theme.apply("light", 2.0f);   // between frames: rebuilds fonts when the scale changed
+//   ImGui::PushFont(theme.fonts().heading);
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+namespace cudalab {
+
+struct Fonts {
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;
+  ImFont* mono = nullptr;
+  ImFont* heading = nullptr;
+  std::string source;  // which font files, for the About box
+};
+
+// Eight colours distinguishable with the common colour-vision deficiencies (Okabe & Ito 2008).
+ImU32 paletteColour(int i, float alpha = 1.0f);
+
+// Finds a scalable font file through fontconfig ("" when none).
+std::string findFontFile(const char* family, bool bold);
+
+class Theme {
+ public:
+  // Applies theme colours and sizes for `scale`; rebuilds the font atlas when the scale changed
+  // (the caller recreates the GL font texture when this returns true).
+  bool apply(const std::string& name, float scale);
+  float scale() const { return scale_; }
+  bool light() const { return name_ == "light"; }
+  const Fonts& fonts() const { return fonts_; }
+  // Colours for text that must stand out in both themes.
+  ImVec4 errorColour() const;
+  ImVec4 warningColour() const;
+  ImVec4 mutedColour() const;
+  ImVec4 goodColour() const;
+
+ private:
+  void buildFonts(float scale);
+  std::string name_;
+  float scale_ = 0.0f;
+  Fonts fonts_;
+};
+
+}  // namespace cudalab

@@ -1,0 +1,52 @@
+// Small widgets every lesson uses: exportable panels, help tooltips, label/value rows.
+//
+// A panel is a titled, framed group whose picture can be saved on its own as a PNG:
+//
+//   if (beginPanel(ctx, "bandwidth", "Measured bandwidth")) { ...draw...; }
+//   endPanel(ctx);            // always call, like ImGui::EndGroup
+//
+// The panel's rectangle is recorded every frame in a PanelRegistry; its "PNG" button asks the
+// shell to render the whole window off-screen at the export scale and crop that rectangle.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "platform/image.hpp"
+
+namespace cudalab {
+
+class PanelRegistry {
+ public:
+  void beginFrame();
+  void record(const std::string& id, ImVec2 min, ImVec2 max);
+  std::optional<PixelRect> rect(const std::string& id) const;
+  void requestExport(const std::string& id) { request_ = id; }
+  std::optional<std::string> takeRequest();
+  std::vector<std::string> ids() const;
+
+  // Open-panel stack (beginPanel/endPanel nest).
+  std::vector<std::string> open;
+  std::vector<ImVec2> openStart;
+
+ private:
+  std::map<std::string, PixelRect> rects_;
+  std::optional<std::string> request_;
+};
+
+bool beginPanel(LessonContext& ctx, const char* id, const char* title);
+void endPanel(LessonContext& ctx);
+
+// Shows `text` as a wrapped tooltip when the previous item is hovered.
+void helpTooltip(const char* text);
+// A muted "(?)" whose tooltip is `text`.
+void helpMarker(const char* text);
+// Wrapped text in the muted colour.
+void mutedText(const Theme& theme, const char* text);
+
+}  // namespace cudalab

@@ -1,0 +1,105 @@
+// Runs one piece of work on a worker thread so the UI thread never waits on the GPU.
+//
+//   AsyncJob<Report> job;
+//   job.start([params](AsyncJob<Report>::Control& c) -> Result<Report> {
+//     c.progress(0.5f, "copying");            // shown by the UI while it runs
+//     if (c.cancelled()) return Status::error("Measurement cancelled.");
+//     return measure(params);
+//   });
+//   ... each frame:
+//   if (job.running()) drawProgress(job.progress());
+//   if (auto r = job.take()) show(*r);          // once, when it has finished
+//
+// The destructor cancels and joins, so a lesson can be destroyed while its job runs.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "common/status.hpp"
+
+namespace cudalab {
+
+struct JobProgress {
+  float fraction = 0;
+  std::string what;
+};
+
+template <class T>
+class AsyncJob {
+ public:
+  class Control {
+   public:
+    explicit Control(AsyncJob& job) : job_(job) {}
+    bool cancelled() const { return job_.cancel_.load(); }
+    const std::atomic<bool>* cancelFlag() const { return &job_.cancel_; }
+    void progress(float fraction, std::string what) {
+      std::lock_guard<std::mutex> lock(job_.mutex_);
+      job_.progress_ = {fraction, std::move(what)};
+    }
+
+   private:
+    AsyncJob& job_;
+  };
+
+  AsyncJob() = default;
+  ~AsyncJob() {
+    cancel();
+    join();
+  }
+  AsyncJob(const AsyncJob&) = delete;
+  AsyncJob& operator=(const AsyncJob&) = delete;
+
+  // Starts `work` unless a job is already running (then returns false).
+  bool start(std::function<Result<T>(Control&)> work) {
+    if (running()) return false;
+    join();
+    cancel_ = false;
+    running_ = true;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      result_.reset();
+      progress_ = {};
+    }
+    thread_ = std::thread([this, work = std::move(work)] {
+      Control control(*this);
+      Result<T> r = work(control);
+      std::lock_guard<std::mutex> lock(mutex_);
+      result_.emplace(std::move(r));
+      running_ = false;
+    });
+    return true;
+  }
+
+  bool running() const { return running_.load(); }
+  void cancel() { cancel_ = true; }
+  JobProgress progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return progress_;
+  }
+  // The result, once, after the job has finished.
+  std::optional<Result<T>> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<Result<T>> r = std::move(result_);
+    result_.reset();
+    return r;
+  }
+
+ private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  std::thread thread_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> running_{false};
+  mutable std::mutex mutex_;
+  JobProgress progress_;
+  std::optional<Result<T>> result_;
+};
+
+}  // namespace cudalab

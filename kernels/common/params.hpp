@@ -1,0 +1,57 @@
+// Lesson parameters: one table per lesson says what can be changed, in which range, and why.
+//
+// A lesson's header declares its parameters as a constexpr array of ParamSpec; the app builds its
+// controls from that table, the command line its options, and the tests their bad inputs. Values
+// are validated by pure functions, so a refusal (with a sentence that teaches) is testable on any
+// machine.
+//
+//   inline constexpr ParamSpec kCopyMiB{"copy_mib", "Copy size", 1, 4096, 256, "MiB", "..."};
+//   if (Status s = checkRange(kCopyMiB, v); !s) show(s.sentence());
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "common/status.hpp"
+
+namespace cudalab {
+
+struct ParamSpec {
+  const char* id;     // stable name for the command line, presets and saved settings
+  const char* label;  // what the UI shows
+  double min;
+  double max;
+  double defaultValue;
+  const char* unit;   // "" when unitless
+  const char* help;   // a tooltip written for a learner
+  bool integer = true;
+  bool logScale = false;  // slider and sweeps move in powers rather than steps
+};
+
+inline std::string formatParamValue(const ParamSpec& p, double v) {
+  char buf[64];
+  if (p.integer)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%g", v);
+  std::string s = buf;
+  if (p.unit && *p.unit) s += std::string(" ") + p.unit;
+  return s;
+}
+
+// Refuses a value outside [min, max] (or not a whole number for integer parameters).
+inline Status checkRange(const ParamSpec& p, double v) {
+  if (!std::isfinite(v) || v < p.min || v > p.max) {
+    return Status::error(std::string(p.label) + " must be between " + formatParamValue(p, p.min) +
+                         " and " + formatParamValue(p, p.max) + "; " + formatParamValue(p, v) +
+                         " is outside that range.");
+  }
+  if (p.integer && std::floor(v) != v) {
+    return Status::error(std::string(p.label) + " must be a whole number; " +
+                         formatParamValue(p, v) + " is not.");
+  }
+  return {};
+}
+
+}  // namespace cudalab

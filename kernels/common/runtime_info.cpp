@@ -1,0 +1,43 @@
+#include "common/runtime_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "common/cuda_check.hpp"
+
+namespace cudalab {
+
+std::string cudaVersionString(int v) {
+  if (v <= 0) return "none";
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+std::string RuntimeInfo::summary() const {
+  if (hasDevice()) {
+    return "CUDA runtime " + cudaVersionString(runtimeVersion) + ", driver " +
+           cudaVersionString(driverVersion) + ", " + std::to_string(deviceCount) +
+           (deviceCount == 1 ? " device" : " devices");
+  }
+  return "No CUDA device can be used (" + status.cudaName() + ": " + status.message() +
+         "). Lessons show CPU references and analytic models instead, labelled as such.";
+}
+
+RuntimeInfo queryRuntime() {
+  RuntimeInfo info;
+  cudaRuntimeGetVersion(&info.runtimeVersion);
+  if (cudaDriverGetVersion(&info.driverVersion) != cudaSuccess) info.driverVersion = 0;
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear it: the app goes on without a GPU
+    info.status = cudaStatus(e, "cudaGetDeviceCount(&count)", __FILE__, __LINE__);
+    return info;
+  }
+  info.deviceCount = count;
+  if (count > 0) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, 0) == cudaSuccess) info.firstDeviceName = p.name;
+  }
+  return info;
+}
+
+}  // namespace cudalab

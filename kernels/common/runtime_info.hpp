@@ -1,0 +1,31 @@
+// What CUDA runtime and driver this process sees, and whether there is a device at all.
+//
+// Call queryRuntime() once at start-up (it is cheap and never throws). When no device can be used,
+// `status` carries CUDA's own reason (no driver, driver too old, no device) and `summary()` says in
+// one sentence what happened and what in the app still works.
+#pragma once
+
+#include <string>
+
+#include "common/status.hpp"
+
+namespace cudalab {
+
+struct RuntimeInfo {
+  int runtimeVersion = 0;  // e.g. 13000 for CUDA 13.0
+  int driverVersion = 0;   // 0 when no driver is installed
+  int deviceCount = 0;
+  Status status;           // why deviceCount is 0, when it is
+  std::string firstDeviceName;
+
+  bool hasDevice() const { return deviceCount > 0; }
+  // "CUDA 13.0 runtime, driver 13.0, 1 device" or "No CUDA device: <reason>. ..."
+  std::string summary() const;
+};
+
+// Formats CUDA's integer versions: 13000 -> "13.0", 12080 -> "12.8".
+std::string cudaVersionString(int v);
+
+RuntimeInfo queryRuntime();
+
+}  // namespace cudalab

@@ -1,0 +1,59 @@
+#include "common/status.hpp"
+
+#include <cstring>
+
+namespace cudalab {
+
+Status Status::error(std::string message) {
+  Status s;
+  s.failed_ = true;
+  s.message_ = std::move(message);
+  return s;
+}
+
+Status Status::cuda(int code, std::string name, std::string message, std::string expr,
+                    std::string file, int line, bool sticky) {
+  Status s;
+  s.failed_ = true;
+  s.code_ = code;
+  s.name_ = std::move(name);
+  s.message_ = std::move(message);
+  s.expr_ = std::move(expr);
+  s.file_ = std::move(file);
+  s.line_ = line;
+  s.sticky_ = sticky;
+  return s;
+}
+
+std::string Status::sentence() const {
+  if (ok()) return "ok";
+  std::string out;
+  if (code_ != 0) {
+    out = "CUDA error " + name_ + " (" + message_ + ")";
+    if (!expr_.empty()) out += " in " + expr_;
+    if (!file_.empty()) out += " at " + file_ + ":" + std::to_string(line_);
+    if (sticky_) out += "; the device must be reset before it can be used again";
+  } else {
+    out = message_;
+    if (!file_.empty()) out += " (" + file_ + ":" + std::to_string(line_) + ")";
+  }
+  return out;
+}
+
+Status Status::context(const std::string& what) const {
+  if (ok()) return *this;
+  Status s = *this;
+  s.message_ = code_ != 0 ? message_ : what + ": " + message_;
+  if (code_ != 0) s.expr_ = what + ": " + expr_;
+  return s;
+}
+
+const char* projectPath(const char* file) {
+  // Paths are compiled in as absolute paths; show them from the project's top folders.
+  for (const char* top : {"/kernels/", "/app/", "/tests/"}) {
+    if (const char* p = std::strstr(file, top)) return p + 1;
+  }
+  return file;
+}
+
+}  // namespace cudalab

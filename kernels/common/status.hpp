@@ -1,0 +1,96 @@
+// Status: errors as values.
+//
+// Every fallible call in cudalab returns a Status (or a Result<T>, which is a value or a Status).
+// The app shows Status::sentence() to the user; it never exits or aborts on an error. A Status made
+// from a CUDA error keeps the failing expression, the file and line, CUDA's error name and message,
+// and whether the error is sticky (the context is unusable until the device is reset).
+//
+//   Status s = doSomething();
+//   if (!s) showError(s.sentence());
+//
+//   Result<int> r = countThings();
+//   if (!r) return r.status();
+//   use(*r);
+//
+// CUDA calls are checked with CUDALAB_CUDA_TRY (see cuda_check.hpp); other Status-returning calls
+// are chained with CUDALAB_TRY.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace cudalab {
+
+class Status {
+ public:
+  Status() = default;  // success
+
+  // A failure described by one sentence written for the user (validation, I/O, bad input).
+  static Status error(std::string message);
+  // A failure returned by the CUDA runtime; `expr`, `file` and `line` locate the failing call.
+  static Status cuda(int code, std::string name, std::string message, std::string expr,
+                     std::string file, int line, bool sticky);
+
+  bool ok() const { return !failed_; }
+  explicit operator bool() const { return ok(); }
+
+  const std::string& message() const { return message_; }
+  const std::string& expression() const { return expr_; }
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  int cudaCode() const { return code_; }  // 0 when the error did not come from CUDA
+  const std::string& cudaName() const { return name_; }
+  bool sticky() const { return sticky_; }
+
+  // One line for the status bar and stderr, e.g.
+  // "CUDA error cudaErrorMemoryAllocation (out of memory) in cudaMalloc(&p, bytes) at
+  // kernels/device/device.cu:88".
+  std::string sentence() const;
+
+  // Returns a copy whose message is prefixed with what the caller was doing ("measuring: ...").
+  Status context(const std::string& what) const;
+
+ private:
+  bool failed_ = false;
+  bool sticky_ = false;
+  int code_ = 0;
+  int line_ = 0;
+  std::string message_, name_, expr_, file_;
+};
+
+// A value or the Status that explains why there is none.
+template <class T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Status s) : v_(std::move(s)) {}     // NOLINT: implicit on purpose
+
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  explicit operator bool() const { return ok(); }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<Status>(v_);
+  }
+  T& value() { return std::get<T>(v_); }
+  const T& value() const { return std::get<T>(v_); }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+// Strips the build machine's directory from __FILE__ so messages show project paths.
+const char* projectPath(const char* file);
+
+}  // namespace cudalab
+
+#define CUDALAB_TRY(expr)                           \
+  do {                                              \
+    ::cudalab::Status cudalab_try_s_ = (expr);      \
+    if (!cudalab_try_s_) return cudalab_try_s_;     \
+  } while (0)

@@ -1,0 +1,92 @@
+// The command line: every bad input gives exit code 2 and one sentence; good inputs parse.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <vector>
+
+#include "cli.hpp"
+
+namespace cudalab {
+namespace {
+
+CliParse parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"cudalab"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return parseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+void expectRefused(std::initializer_list<const char*> args, const std::string& fragment) {
+  CliParse p = parse(args);
+  EXPECT_EQ(p.exitCode, 2) << fragment;
+  EXPECT_NE(p.error.find(fragment), std::string::npos) << p.error;
+  EXPECT_EQ(p.error.find('\n'), std::string::npos) << "one sentence, one line: " << p.error;
+  EXPECT_EQ(p.error.rfind("cudalab: ", 0), 0u) << p.error;
+}
+
+TEST(Cli, NoArgumentsOpensTheWindow) {
+  CliParse p = parse({});
+  EXPECT_EQ(p.exitCode, -1);
+  EXPECT_EQ(p.options.command, Command::Window);
+  EXPECT_TRUE(p.options.lesson.empty());
+}
+
+TEST(Cli, HeadlessScreenshotWithEverything) {
+  CliParse p = parse({"--headless", "--lesson", "device", "--screenshot", "x.png", "--size",
+                      "1280x720", "--scale", "2", "--frames", "5", "--theme", "light",
+                      "--ui-scale", "1.5", "--transparent"});
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  const CliOptions& o = p.options;
+  EXPECT_EQ(o.command, Command::Headless);
+  EXPECT_EQ(o.lesson, "device");
+  EXPECT_EQ(o.screenshot, "x.png");
+  EXPECT_EQ(o.width, 1280);
+  EXPECT_EQ(o.height, 720);
+  EXPECT_EQ(o.scale, 2);
+  EXPECT_EQ(o.frames, 5);
+  EXPECT_EQ(o.theme.value_or(""), "light");
+  EXPECT_FLOAT_EQ(o.uiScale.value_or(0), 1.5f);
+  EXPECT_TRUE(o.transparent);
+}
+
+TEST(Cli, Subcommands) {
+  EXPECT_EQ(parse({"list"}).options.command, Command::List);
+  EXPECT_TRUE(parse({"list", "--ids"}).options.idsOnly);
+  CliParse d = parse({"device", "--json"});
+  EXPECT_EQ(d.options.command, Command::Device);
+  EXPECT_TRUE(d.options.json);
+}
+
+TEST(Cli, HelpExitsZeroWithUsage) {
+  for (const char* flag : {"--help", "-h"}) {
+    CliParse p = parse({flag});
+    EXPECT_EQ(p.exitCode, 0);
+    EXPECT_NE(p.output.find("--headless"), std::string::npos);
+    EXPECT_NE(p.output.find("--screenshot"), std::string::npos);
+  }
+  CliParse p = parse({"device", "--help"});
+  EXPECT_EQ(p.exitCode, 0);
+  EXPECT_NE(p.output.find("--json"), std::string::npos);
+}
+
+TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
+  expectRefused({"--lesson", "nosuch"}, "there is no lesson \"nosuch\"; the lessons are: device");
+  expectRefused({"--no-such-flag"}, "--no-such-flag");
+  expectRefused({"frobnicate"}, "frobnicate");
+  expectRefused({"--headless"}, "--headless needs --screenshot");
+  expectRefused({"--screenshot", "shot.jpg"}, "must end in .png");
+  expectRefused({"--size", "big", "--screenshot", "a.png"}, "--size must look like 1600x900");
+  expectRefused({"--size", "100x100", "--screenshot", "a.png"}, "between 320x240 and 8192x8192");
+  expectRefused({"--size", "9000x900"}, "between 320x240");
+  expectRefused({"--scale", "7"}, "--scale");
+  expectRefused({"--scale", "two"}, "--scale");
+  expectRefused({"--frames", "0"}, "--frames");
+  expectRefused({"--theme", "pink"}, "--theme");
+  expectRefused({"--ui-scale", "10"}, "--ui-scale");
+  expectRefused({"--panel", "peaks"}, "--panel only makes sense with --screenshot");
+  expectRefused({"--lesson"}, "--lesson");
+  expectRefused({"list", "--headless", "--screenshot", "a.png"}, "print text");
+  expectRefused({"device", "--csv"}, "--csv");
+}
+
+}  // namespace
+}  // namespace cudalab

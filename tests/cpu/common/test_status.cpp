@@ -1,0 +1,102 @@
+// Status and Result: errors as values that keep the failing expression, file and line.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "common/cuda_check.hpp"
+#include "common/runtime_info.hpp"
+#include "common/status.hpp"
+
+namespace cudalab {
+namespace {
+
+Status failingCudaCall() {
+  CUDALAB_CUDA_TRY(cudaErrorInvalidValue);  // stands for any CUDA call that fails
+  return {};
+}
+Status succeedingCudaCall() {
+  CUDALAB_CUDA_TRY(cudaSuccess);
+  return {};
+}
+Status chained(bool fail) {
+  CUDALAB_TRY(fail ? Status::error("inner failed.") : Status{});
+  return Status::error("reached the end.");
+}
+Result<int> half(int v) {
+  if (v % 2) return Status::error(std::to_string(v) + " is odd.");
+  return v / 2;
+}
+
+TEST(Status, DefaultIsOk) {
+  Status s;
+  EXPECT_TRUE(s.ok());
+  EXPECT_TRUE(static_cast<bool>(s));
+  EXPECT_EQ(s.sentence(), "ok");
+}
+
+TEST(Status, CudaTryKeepsExpressionFileLineAndCudaMessage) {
+  const int line = __LINE__ - 13;  // the CUDALAB_CUDA_TRY line in failingCudaCall
+  Status s = failingCudaCall();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.cudaCode(), static_cast<int>(cudaErrorInvalidValue));
+  EXPECT_EQ(s.cudaName(), "cudaErrorInvalidValue");
+  EXPECT_EQ(s.expression(), "cudaErrorInvalidValue");
+  EXPECT_EQ(s.file(), "tests/cpu/common/test_status.cpp");
+  EXPECT_EQ(s.line(), line);
+  EXPECT_FALSE(s.sticky());
+  const std::string text = s.sentence();
+  EXPECT_NE(text.find("cudaErrorInvalidValue"), std::string::npos);
+  EXPECT_NE(text.find("invalid argument"), std::string::npos);
+  EXPECT_NE(text.find("tests/cpu/common/test_status.cpp:" + std::to_string(line)),
+            std::string::npos);
+  EXPECT_TRUE(succeedingCudaCall().ok());
+}
+
+TEST(Status, StickyErrorsSayTheDeviceMustBeReset) {
+  Status s = cudaStatus(cudaErrorIllegalAddress, "kernel<<<1,1>>>()", __FILE__, __LINE__);
+  EXPECT_TRUE(s.sticky());
+  EXPECT_NE(s.sentence().find("reset"), std::string::npos);
+  EXPECT_FALSE(cudaStatus(cudaErrorMemoryAllocation, "cudaMalloc", __FILE__, 1).sticky());
+}
+
+TEST(Status, TryReturnsTheFirstFailure) {
+  EXPECT_EQ(chained(true).message(), "inner failed.");
+  EXPECT_EQ(chained(false).message(), "reached the end.");
+}
+
+TEST(Status, ContextPrefixesWhatWasBeingDone) {
+  Status s = Status::error("disk full.").context("saving the figure");
+  EXPECT_EQ(s.message(), "saving the figure: disk full.");
+  EXPECT_TRUE(Status{}.context("anything").ok());
+}
+
+TEST(Result, HoldsAValueOrAStatus) {
+  Result<int> a = half(8);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(*a, 4);
+  EXPECT_TRUE(a.status().ok());
+  Result<int> b = half(7);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().message(), "7 is odd.");
+}
+
+TEST(RuntimeInfo, VersionStrings) {
+  EXPECT_EQ(cudaVersionString(13000), "13.0");
+  EXPECT_EQ(cudaVersionString(12080), "12.8");
+  EXPECT_EQ(cudaVersionString(0), "none");
+}
+
+TEST(RuntimeInfo, QueryNeverCrashesAndExplainsAMissingDevice) {
+  RuntimeInfo rt = queryRuntime();
+  EXPECT_GT(rt.runtimeVersion, 0);
+  if (!rt.hasDevice()) {
+    EXPECT_FALSE(rt.status.ok());
+    EXPECT_NE(rt.summary().find("No CUDA device"), std::string::npos);
+    EXPECT_NE(rt.summary().find(rt.status.cudaName()), std::string::npos);
+  } else {
+    EXPECT_FALSE(rt.firstDeviceName.empty());
+  }
+}
+
+}  // namespace
+}  // namespace cudalab
