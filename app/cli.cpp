@@ -11,12 +11,14 @@ namespace {
 
 std::string lessonIds() {
   std::string ids;
-  for (const LessonEntry& e : lessonRegistry()) ids += (ids.empty() ? "" : ", ") + std::string(e.info->id);
+  for (const LessonEntry& e : lessonRegistry())
+    ids += (ids.empty() ? "" : ", ") + std::string(e.info->id);
   return ids;
 }
 
 std::string oneSentence(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
   for (char& c : s)
     if (c == '\n') c = ' ';
   return s;
@@ -96,7 +98,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (!size.empty()) {
     std::smatch m;
     if (!std::regex_match(size, m, std::regex(R"((\d{1,5})x(\d{1,5}))")))
-      return fail("--size must look like 1600x900 (width x height in pixels), not \"" + size + "\".");
+      return fail("--size must look like 1600x900 (width x height in pixels), not \"" + size +
+                  "\".");
     o.width = std::stoi(m[1]);
     o.height = std::stoi(m[2]);
     if (o.width < 320 || o.height < 240 || o.width > 8192 || o.height > 8192)

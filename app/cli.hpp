@@ -19,9 +19,9 @@ enum class Command { Window, Headless, List, Device };
 
 struct CliOptions {
   Command command = Command::Window;
-  std::string lesson;       // empty: the last one used (window) or the first (headless)
-  std::string screenshot;   // write a PNG after `frames` frames and exit
-  std::string panel;        // with --screenshot: only this panel
+  std::string lesson;              // empty: the last one used (window) or the first (headless)
+  std::string screenshot;          // write a PNG after `frames` frames and exit
+  std::string panel;               // with --screenshot: only this panel
   int width = 1600, height = 900;  // logical size of the headless canvas
   int scale = 1;                   // pixel scale of the screenshot (2 = twice the pixels)
   int frames = 3;

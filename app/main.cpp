@@ -68,11 +68,14 @@ int runDevice(const CliOptions& o) {
       } else {
         for (const CopyResult& r : rep->results) {
           const CopyVariant& v = copyVariant(r.kind);
-          j["measured"][v.id] = {{"gbps_median", r.gbpsMedian}, {"ms_median", r.msMedian},
-                                 {"ms_min", r.msMin}, {"ms_max", r.msMax}, {"bytes", r.bytes}};
+          j["measured"][v.id] = {{"gbps_median", r.gbpsMedian},
+                                 {"ms_median", r.msMedian},
+                                 {"ms_min", r.msMin},
+                                 {"ms_max", r.msMax},
+                                 {"bytes", r.bytes}};
           char line[200];
-          std::snprintf(line, sizeof line, "  %-34s %9.1f GB/s  (median of %d, %.3f ms)\n",
-                        v.label, r.gbpsMedian, BandwidthParams{}.repetitions, r.msMedian);
+          std::snprintf(line, sizeof line, "  %-34s %9.1f GB/s  (median of %d, %.3f ms)\n", v.label,
+                        r.gbpsMedian, BandwidthParams{}.repetitions, r.msMedian);
           measured += line;
         }
       }
@@ -110,8 +113,8 @@ int runHeadless(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
-  Result<Image> img = renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel,
-                                       o.frames, o.waitSeconds);
+  Result<Image> img =
+      renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
   if (!img) {
     std::fprintf(stderr, "cudalab: %s\n", img.status().sentence().c_str());
     return 1;
@@ -121,8 +124,10 @@ int runHeadless(const CliOptions& o) {
     return 1;
   }
   if (shell.busy())
-    std::fprintf(stderr, "cudalab: the lesson was still working after %.0f s; the picture shows "
-                 "it unfinished.\n", o.waitSeconds);
+    std::fprintf(stderr,
+                 "cudalab: the lesson was still working after %.0f s; the picture shows "
+                 "it unfinished.\n",
+                 o.waitSeconds);
   std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img->width, img->height,
               shell.current().info().id, gl.description().c_str());
   return 0;
@@ -205,10 +210,14 @@ int main(int argc, char** argv) {
     return p.exitCode;
   }
   switch (p.options.command) {
-    case Command::List: return runList(p.options);
-    case Command::Device: return runDevice(p.options);
-    case Command::Headless: return runHeadless(p.options);
-    case Command::Window: return runWindow(p.options);
+    case Command::List:
+      return runList(p.options);
+    case Command::Device:
+      return runDevice(p.options);
+    case Command::Headless:
+      return runHeadless(p.options);
+    case Command::Window:
+      return runWindow(p.options);
   }
   return 0;
 }

@@ -25,9 +25,7 @@ namespace cudalab {
 // [SECTION] lesson text and the lesson object
 
 const LessonInfo kDeviceLessonInfo{
-    "device",
-    "Your GPU",
-    "course file 002: querying the device through PyCUDA",
+    "device", "Your GPU", "course file 002: querying the device through PyCUDA",
     "What the CUDA runtime reports about each GPU, the peak speeds that follow from it, and how "
     "fast copies really are, measured now. Hover over any name to see what it means."};
 
@@ -44,7 +42,8 @@ class DeviceLesson final : public Lesson {
   std::span<const ParamSpec> parameters() const override { return kParams; }
   std::vector<VariantRow> variants() const override {
     std::vector<VariantRow> rows;
-    for (const CopyVariant& v : copyVariants()) rows.push_back({v.id, v.label, v.help});
+    for (const CopyVariant& v : copyVariants())
+      rows.push_back({v.id, v.label, v.help});
     return rows;
   }
   bool busy() const override { return query_.running() || measure_.running(); }
@@ -137,7 +136,8 @@ class DeviceLesson final : public Lesson {
     drawSummary(ctx, d);
     drawPeaks(ctx, d);
     drawBandwidth(ctx, d);
-    for (size_t g = 0; g < d.groups.size(); ++g) drawGroup(ctx, d.groups[g], g < 3);
+    for (size_t g = 0; g < d.groups.size(); ++g)
+      drawGroup(ctx, d.groups[g], g < 3);
     drawArchTable(ctx, d.major, d.minor, false);
   }
 
@@ -215,10 +215,10 @@ class DeviceLesson final : public Lesson {
     ImGui::PopFont();
     const std::string cc = computeCapabilityString(d.major, d.minor);
     const std::string cores =
-        d.arch ? std::to_string(d.sms) + " SMs x " + std::to_string(d.arch->fp32CoresPerSM) +
-                     " FP32 cores = " + std::to_string(d.sms * d.arch->fp32CoresPerSM) +
-                     " CUDA cores"
-               : std::to_string(d.sms) + " SMs (cores per SM unknown for this compute capability)";
+        d.arch
+            ? std::to_string(d.sms) + " SMs x " + std::to_string(d.arch->fp32CoresPerSM) +
+                  " FP32 cores = " + std::to_string(d.sms * d.arch->fp32CoresPerSM) + " CUDA cores"
+            : std::to_string(d.sms) + " SMs (cores per SM unknown for this compute capability)";
     ImGui::Text("Compute capability %s (%s)  |  %s  |  %.1f GiB", cc.c_str(),
                 d.arch ? d.arch->family : "unknown architecture", cores.c_str(),
                 static_cast<double>(d.totalGlobalMem) / (1ull << 30));
@@ -287,7 +287,8 @@ class DeviceLesson final : public Lesson {
 
   static void drawBars(LessonContext& ctx, const DeviceInfo& d, const BandwidthReport& rep) {
     double top = d.bandwidth.known ? d.bandwidth.value : 0.0;
-    for (const CopyResult& r : rep.results) top = std::max(top, r.gbpsMedian);
+    for (const CopyResult& r : rep.results)
+      top = std::max(top, r.gbpsMedian);
     if (!(top > 0)) top = 1;
     const float s = ctx.scale;
     const float labelW = 230 * s, valueW = 330 * s;
@@ -422,6 +423,8 @@ class DeviceLesson final : public Lesson {
 
 }  // namespace
 
-std::unique_ptr<Lesson> makeDeviceLesson() { return std::make_unique<DeviceLesson>(); }
+std::unique_ptr<Lesson> makeDeviceLesson() {
+  return std::make_unique<DeviceLesson>();
+}
 
 }  // namespace cudalab

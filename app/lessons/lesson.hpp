@@ -41,7 +41,7 @@ struct LessonContext {
   const RuntimeInfo& runtime;
   const Theme& theme;
   PanelRegistry& panels;  // beginPanel()/endPanel() register exportable panels here
-  float scale;     // UI scale times export pixel scale: multiply hand-made sizes by it
+  float scale;            // UI scale times export pixel scale: multiply hand-made sizes by it
   bool exporting;  // drawing a figure for export: leave out buttons that make no sense on paper
   // Reports in the status bar: an error (shown in the error colour) or an information line.
   std::function<void(const Status&, const std::string&)> report;

@@ -10,7 +10,9 @@ const LessonEntry kLessons[] = {
 };
 }  // namespace
 
-std::span<const LessonEntry> lessonRegistry() { return kLessons; }
+std::span<const LessonEntry> lessonRegistry() {
+  return kLessons;
+}
 
 const LessonEntry* findLesson(std::string_view id) {
   for (const LessonEntry& e : kLessons)

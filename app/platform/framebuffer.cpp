@@ -6,7 +6,9 @@
 
 namespace cudalab {
 
-Framebuffer::~Framebuffer() { release(); }
+Framebuffer::~Framebuffer() {
+  release();
+}
 
 void Framebuffer::release() {
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -50,7 +52,9 @@ void Framebuffer::bind() const {
   glViewport(0, 0, width_, height_);
 }
 
-void Framebuffer::unbind() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+void Framebuffer::unbind() {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
 
 Image Framebuffer::read() const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);

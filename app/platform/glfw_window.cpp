@@ -45,11 +45,21 @@ Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
   return {};
 }
 
-bool GlfwWindow::shouldClose() const { return glfwWindowShouldClose(window_); }
-void GlfwWindow::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-void GlfwWindow::poll() { glfwPollEvents(); }
-void GlfwWindow::swap() { glfwSwapBuffers(window_); }
-void GlfwWindow::size(int& w, int& h) const { glfwGetWindowSize(window_, &w, &h); }
+bool GlfwWindow::shouldClose() const {
+  return glfwWindowShouldClose(window_);
+}
+void GlfwWindow::requestClose() {
+  glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
+void GlfwWindow::poll() {
+  glfwPollEvents();
+}
+void GlfwWindow::swap() {
+  glfwSwapBuffers(window_);
+}
+void GlfwWindow::size(int& w, int& h) const {
+  glfwGetWindowSize(window_, &w, &h);
+}
 void GlfwWindow::framebufferSize(int& w, int& h) const {
   glfwGetFramebufferSize(window_, &w, &h);
 }

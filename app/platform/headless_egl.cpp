@@ -21,16 +21,26 @@ bool hasExtension(const char* list, const char* name) {
 
 std::string eglErrorName(EGLint e) {
   switch (e) {
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    default: return "EGL error " + std::to_string(e);
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    default:
+      return "EGL error " + std::to_string(e);
   }
 }
 
@@ -67,7 +77,9 @@ std::vector<Candidate> candidateDisplays(int cudaDevice) {
             rest.insert(rest.begin(), c);
         } else {
           const bool sw = hasExtension(ext, "EGL_MESA_device_software");
-          rest.push_back({disp, sw ? "EGL device platform, Mesa software device" : "EGL device platform", false});
+          rest.push_back({disp,
+                          sw ? "EGL device platform, Mesa software device" : "EGL device platform",
+                          false});
         }
       }
     }
@@ -87,7 +99,9 @@ std::vector<Candidate> candidateDisplays(int cudaDevice) {
 
 }  // namespace
 
-HeadlessContext::~HeadlessContext() { destroy(); }
+HeadlessContext::~HeadlessContext() {
+  destroy();
+}
 
 void HeadlessContext::destroy() {
   if (!display_) return;
@@ -117,9 +131,19 @@ Status HeadlessContext::create(int cudaDevice) {
     gladLoadEGL(d, reinterpret_cast<GLADloadfunc>(eglGetProcAddress));
     const char* ext = eglQueryString(d, EGL_EXTENSIONS);
     const bool surfaceless = hasExtension(ext, "EGL_KHR_surfaceless_context");
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                    EGL_OPENGL_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                    EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+    const EGLint configAttribs[] = {EGL_SURFACE_TYPE,
+                                    EGL_PBUFFER_BIT,
+                                    EGL_RENDERABLE_TYPE,
+                                    EGL_OPENGL_BIT,
+                                    EGL_RED_SIZE,
+                                    8,
+                                    EGL_GREEN_SIZE,
+                                    8,
+                                    EGL_BLUE_SIZE,
+                                    8,
+                                    EGL_ALPHA_SIZE,
+                                    8,
+                                    EGL_NONE};
     EGLConfig config = nullptr;
     EGLint numConfigs = 0;
     if (!eglBindAPI(EGL_OPENGL_API) ||
@@ -135,9 +159,13 @@ Status HeadlessContext::create(int cudaDevice) {
     EGLContext ctx = EGL_NO_CONTEXT;
     const EGLint versions[][2] = {{4, 5}, {3, 3}};
     for (const auto& v : versions) {
-      const EGLint ctxAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, v[0], EGL_CONTEXT_MINOR_VERSION,
-                                   v[1], EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                   EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+      const EGLint ctxAttribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                   v[0],
+                                   EGL_CONTEXT_MINOR_VERSION,
+                                   v[1],
+                                   EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                   EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                   EGL_NONE};
       ctx = eglCreateContext(d, config, EGL_NO_CONTEXT, ctxAttribs);
       if (ctx != EGL_NO_CONTEXT) break;
     }
@@ -168,8 +196,8 @@ Status HeadlessContext::create(int cudaDevice) {
     nvidia_ = c.nvidia;
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-    description_ = c.what + ", " + (renderer ? renderer : "?") + ", OpenGL " +
-                   (version ? version : "?");
+    description_ =
+        c.what + ", " + (renderer ? renderer : "?") + ", OpenGL " + (version ? version : "?");
     return {};
   }
   return Status::error("No EGL display could give an OpenGL 3.3 core context" +

@@ -1,7 +1,8 @@
 // RGBA8 images: what the renderer reads back and what figure export writes.
 //
 //   Image img = ...;                       // rows top to bottom
-//   Status s = writePng(img, "fig.png");   // a Status with a sentence if the file cannot be written
+//   Status s = writePng(img, "fig.png");   // a Status with a sentence if the file cannot be
+//   written
 #pragma once
 
 #include <cstdint>

@@ -108,7 +108,8 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   Framebuffer::unbind();
   if (panelId.empty()) return img;
   auto r = shell_.panels().rect(panelId);
-  if (!r) return Status::error("The panel \"" + panelId + "\" is not on screen, so it cannot be saved.");
+  if (!r)
+    return Status::error("The panel \"" + panelId + "\" is not on screen, so it cannot be saved.");
   Image part = crop(img, *r);
   if (part.empty()) return Status::error("The panel \"" + panelId + "\" is outside the window.");
   return part;

@@ -23,9 +23,12 @@ namespace cudalab {
 // [SECTION] construction and lesson selection
 
 Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool headless)
-    : settings_(settings), runtime_(std::move(runtime)), glInfo_(std::move(glInfo)),
+    : settings_(settings),
+      runtime_(std::move(runtime)),
+      glInfo_(std::move(glInfo)),
       headless_(headless) {
-  for (const LessonEntry& e : lessonRegistry()) lessons_.push_back(e.make());
+  for (const LessonEntry& e : lessonRegistry())
+    lessons_.push_back(e.make());
   shown_.assign(lessons_.size(), false);
   if (!selectLesson(settings_.lesson)) current_ = 0;
 }
@@ -58,8 +61,9 @@ void Shell::report(const Status& s, const std::string& info) {
 }
 
 LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
-  return LessonContext{runtime_, theme, panels_, scale_, t.exporting,
-                       [this](const Status& s, const std::string& i) { report(s, i); }};
+  return LessonContext{
+      runtime_, theme,       panels_,
+      scale_,   t.exporting, [this](const Status& s, const std::string& i) { report(s, i); }};
 }
 
 // [SECTION] per-frame drawing
@@ -250,8 +254,9 @@ void Shell::drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size) {
 
 void Shell::drawAbout(Theme& theme) {
   ImGui::SetNextWindowSize(ImVec2(560 * scale_, 0), ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
-                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(
+      ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
+      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (ImGui::Begin("About cudalab", &showAbout_, ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::TextWrapped(
         "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
@@ -276,9 +281,11 @@ void Shell::handleKeys() {
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestWindowExport(io.KeyShift ? 2 : 1);
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false)))
+  if (io.KeyCtrl &&
+      (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false)))
     settings_.uiScale = std::min(Settings::kMaxScale, settings_.uiScale + 0.25f);
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) ||
+                     ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
     settings_.uiScale = std::max(Settings::kMinScale, settings_.uiScale - 0.25f);
 }
 

@@ -9,14 +9,14 @@ namespace cudalab {
 
 ImU32 paletteColour(int i, float alpha) {
   static const ImU32 kOkabeIto[] = {
-      IM_COL32(0, 114, 178, 255),   // blue
-      IM_COL32(230, 159, 0, 255),   // orange
-      IM_COL32(0, 158, 115, 255),   // bluish green
-      IM_COL32(204, 121, 167, 255), // reddish purple
-      IM_COL32(86, 180, 233, 255),  // sky blue
-      IM_COL32(213, 94, 0, 255),    // vermillion
-      IM_COL32(240, 228, 66, 255),  // yellow
-      IM_COL32(120, 120, 120, 255), // grey
+      IM_COL32(0, 114, 178, 255),    // blue
+      IM_COL32(230, 159, 0, 255),    // orange
+      IM_COL32(0, 158, 115, 255),    // bluish green
+      IM_COL32(204, 121, 167, 255),  // reddish purple
+      IM_COL32(86, 180, 233, 255),   // sky blue
+      IM_COL32(213, 94, 0, 255),     // vermillion
+      IM_COL32(240, 228, 66, 255),   // yellow
+      IM_COL32(120, 120, 120, 255),  // grey
   };
   ImU32 c = kOkabeIto[((i % 8) + 8) % 8];
   const auto a = static_cast<ImU32>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f);
@@ -56,7 +56,8 @@ void Theme::buildFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const float base = std::round(16.0f * scale);
-  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x22FF, 0x2500, 0x25FF, 0};
+  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010,
+                                    0x22FF, 0x2500, 0x25FF, 0};
   const std::string sans = findFontFile("DejaVu Sans", false);
   const std::string sansBold = findFontFile("DejaVu Sans", true);
   const std::string mono = findFontFile("DejaVu Sans Mono", false);

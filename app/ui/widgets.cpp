@@ -32,7 +32,8 @@ std::optional<std::string> PanelRegistry::takeRequest() {
 
 std::vector<std::string> PanelRegistry::ids() const {
   std::vector<std::string> out;
-  for (const auto& [id, r] : rects_) out.push_back(id);
+  for (const auto& [id, r] : rects_)
+    out.push_back(id);
   return out;
 }
 

@@ -21,16 +21,16 @@ Status cudaStatus(cudaError_t e, const char* expr, const char* file, int line);
 
 }  // namespace cudalab
 
-#define CUDALAB_CUDA_TRY(expr)                                                     \
-  do {                                                                             \
-    cudaError_t cudalab_e_ = (expr);                                               \
-    if (cudalab_e_ != cudaSuccess)                                                 \
-      return ::cudalab::cudaStatus(cudalab_e_, #expr, __FILE__, __LINE__);         \
+#define CUDALAB_CUDA_TRY(expr)                                             \
+  do {                                                                     \
+    cudaError_t cudalab_e_ = (expr);                                       \
+    if (cudalab_e_ != cudaSuccess)                                         \
+      return ::cudalab::cudaStatus(cudalab_e_, #expr, __FILE__, __LINE__); \
   } while (0)
 
-#define CUDALAB_CUDA_TRY_LAUNCH()                                                  \
-  do {                                                                             \
-    cudaError_t cudalab_e_ = cudaGetLastError();                                   \
-    if (cudalab_e_ != cudaSuccess)                                                 \
+#define CUDALAB_CUDA_TRY_LAUNCH()                                                    \
+  do {                                                                               \
+    cudaError_t cudalab_e_ = cudaGetLastError();                                     \
+    if (cudalab_e_ != cudaSuccess)                                                   \
       return ::cudalab::cudaStatus(cudalab_e_, "kernel launch", __FILE__, __LINE__); \
   } while (0)

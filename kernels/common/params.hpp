@@ -23,8 +23,8 @@ struct ParamSpec {
   double min;
   double max;
   double defaultValue;
-  const char* unit;   // "" when unitless
-  const char* help;   // a tooltip written for a learner
+  const char* unit;  // "" when unitless
+  const char* help;  // a tooltip written for a learner
   bool integer = true;
   bool logScale = false;  // slider and sweeps move in powers rather than steps
 };
@@ -48,8 +48,9 @@ inline Status checkRange(const ParamSpec& p, double v) {
                          " is outside that range.");
   }
   if (p.integer && std::floor(v) != v) {
-    return Status::error(std::string(p.label) + " must be a whole number; " +
-                         formatParamValue(p, v) + " is not.");
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return Status::error(std::string(p.label) + " must be a whole number; " + buf + " is not.");
   }
   return {};
 }

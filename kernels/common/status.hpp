@@ -89,8 +89,8 @@ const char* projectPath(const char* file);
 
 }  // namespace cudalab
 
-#define CUDALAB_TRY(expr)                           \
-  do {                                              \
-    ::cudalab::Status cudalab_try_s_ = (expr);      \
-    if (!cudalab_try_s_) return cudalab_try_s_;     \
+#define CUDALAB_TRY(expr)                       \
+  do {                                          \
+    ::cudalab::Status cudalab_try_s_ = (expr);  \
+    if (!cudalab_try_s_) return cudalab_try_s_; \
   } while (0)

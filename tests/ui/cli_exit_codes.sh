@@ -29,5 +29,6 @@ if [ $rc -ne 0 ]; then
 else
   grep -q "Compute capability" <<<"$out" || { echo "FAIL: device output lacks compute capability"; fail=1; }
 fi
-"$cudalab" device --json | python3 -c 'import json,sys; json.load(sys.stdin)' || { echo "FAIL: device --json is not JSON"; fail=1; }
+json=$("$cudalab" device --json 2>/dev/null)
+python3 -c "import json,sys; json.loads(sys.argv[1])" "$json" || { echo "FAIL: device --json is not JSON: $json"; fail=1; }
 exit $fail

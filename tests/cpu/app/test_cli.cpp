@@ -32,8 +32,8 @@ TEST(Cli, NoArgumentsOpensTheWindow) {
 
 TEST(Cli, HeadlessScreenshotWithEverything) {
   CliParse p = parse({"--headless", "--lesson", "device", "--screenshot", "x.png", "--size",
-                      "1280x720", "--scale", "2", "--frames", "5", "--theme", "light",
-                      "--ui-scale", "1.5", "--transparent"});
+                      "1280x720", "--scale", "2", "--frames", "5", "--theme", "light", "--ui-scale",
+                      "1.5", "--transparent"});
   ASSERT_EQ(p.exitCode, -1) << p.error;
   const CliOptions& o = p.options;
   EXPECT_EQ(o.command, Command::Headless);
@@ -84,7 +84,8 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
   expectRefused({"--ui-scale", "10"}, "--ui-scale");
   expectRefused({"--panel", "peaks"}, "--panel only makes sense with --screenshot");
   expectRefused({"--lesson"}, "--lesson");
-  expectRefused({"list", "--headless", "--screenshot", "a.png"}, "print text");
+  expectRefused({"--headless", "--screenshot", "a.png", "list"}, "print text");
+  expectRefused({"list", "--headless"}, "--headless");
   expectRefused({"device", "--csv"}, "--csv");
 }
 

@@ -12,7 +12,8 @@ namespace {
 Image randomImage(int w, int h, unsigned seed) {
   std::mt19937 rng(seed);
   Image img{w, h, std::vector<std::uint8_t>(static_cast<size_t>(w) * h * 4)};
-  for (auto& b : img.rgba) b = static_cast<std::uint8_t>(rng());
+  for (auto& b : img.rgba)
+    b = static_cast<std::uint8_t>(rng());
   return img;
 }
 
@@ -35,7 +36,8 @@ TEST(Image, FlipTwiceIsIdentityAndFlipSwapsRows) {
   Image img = randomImage(8, 5, std::random_device{}());
   Image f = img;
   flipVertically(f);
-  for (int x = 0; x < 8 * 4; ++x) EXPECT_EQ(f.rgba[x], img.rgba[4 * 8 * 4 + x]);
+  for (int x = 0; x < 8 * 4; ++x)
+    EXPECT_EQ(f.rgba[x], img.rgba[4 * 8 * 4 + x]);
   flipVertically(f);
   EXPECT_EQ(f.rgba, img.rgba);
 }

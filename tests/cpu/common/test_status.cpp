@@ -10,6 +10,7 @@
 namespace cudalab {
 namespace {
 
+constexpr int kFailingLine = __LINE__ + 2;
 Status failingCudaCall() {
   CUDALAB_CUDA_TRY(cudaErrorInvalidValue);  // stands for any CUDA call that fails
   return {};
@@ -35,7 +36,7 @@ TEST(Status, DefaultIsOk) {
 }
 
 TEST(Status, CudaTryKeepsExpressionFileLineAndCudaMessage) {
-  const int line = __LINE__ - 13;  // the CUDALAB_CUDA_TRY line in failingCudaCall
+  const int line = kFailingLine;
   Status s = failingCudaCall();
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.cudaCode(), static_cast<int>(cudaErrorInvalidValue));

@@ -1,0 +1,917 @@
+// The device lesson's data: raw numbers from CUDA, then labelled and explained groups.
+//
+// [SECTION] Formatting helpers
+// [SECTION] Property groups   (pure: describeProperties, makeDeviceInfo)
+// [SECTION] Reports           (pure: deviceText, deviceJson)
+// [SECTION] CUDA query        (the only CUDA calls: queryRawDevice, queryDevice, queryDevices)
+#include "device/device_query.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+
+#include "common/cuda_check.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Formatting helpers
+// ---------------------------------------------------------------------------------------------
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// At most `decimals` decimals, trailing zeros dropped: 79.20 -> "79.2", 48.0 -> "48".
+std::string num(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0')
+      s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+// Binary units, because CUDA sizes (shared memory, L2, allocations) are powers of two:
+// 49152 -> "48 KiB", 85045870592 -> "79.2 GiB".
+std::string formatBytes(double bytes) {
+  constexpr double kKiB = 1024.0, kMiB = kKiB * 1024.0, kGiB = kMiB * 1024.0;
+  if (bytes >= kGiB) return num(bytes / kGiB, 1) + " GiB";
+  if (bytes >= kMiB) return num(bytes / kMiB, 1) + " MiB";
+  if (bytes >= kKiB) return num(bytes / kKiB, 1) + " KiB";
+  return num(bytes, 0) + (bytes == 1 ? " byte" : " bytes");
+}
+
+std::string formatClock(double kHz) {
+  if (!(kHz > 0)) return "not reported";
+  return num(kHz / 1000.0, 1) + " MHz";
+}
+
+std::string hex(unsigned v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%0*x", digits, v);
+  return buf;
+}
+
+// Builders for one property. Each takes the help text last, so the tables below read as
+// key, label, value, explanation.
+DeviceProperty textProp(std::string key, std::string label, std::string value, std::string help) {
+  return {std::move(key), std::move(label), std::move(value), kNaN, std::move(help)};
+}
+
+DeviceProperty countProp(std::string key, std::string label, double v, std::string help,
+                         const char* unit = "") {
+  std::string value = num(v, 0);
+  if (*unit) value += std::string(" ") + unit;
+  return {std::move(key), std::move(label), std::move(value), v, std::move(help)};
+}
+
+DeviceProperty bytesProp(std::string key, std::string label, double v, std::string help) {
+  return {std::move(key), std::move(label), formatBytes(v), v, std::move(help)};
+}
+
+DeviceProperty flagProp(std::string key, std::string label, bool v, std::string help) {
+  return {std::move(key), std::move(label), v ? "yes" : "no", v ? 1.0 : 0.0, std::move(help)};
+}
+
+DeviceProperty clockProp(std::string key, std::string label, double kHz, std::string help) {
+  return {std::move(key), std::move(label), formatClock(kHz), kHz, std::move(help)};
+}
+
+// "1024 x 1024 x 64"; the number is NaN and the dimensions go to `dims` (a JSON array).
+DeviceProperty dimsProp(std::string key, std::string label, std::initializer_list<int> d,
+                        std::string help) {
+  DeviceProperty p{std::move(key), std::move(label), "", kNaN, std::move(help)};
+  for (int v : d) {
+    if (!p.value.empty()) p.value += " x ";
+    p.value += std::to_string(v);
+    p.dims.push_back(v);
+  }
+  return p;
+}
+
+std::string computeModeText(int mode) {
+  switch (mode) {
+    case 0:
+      return "default (shared)";
+    case 1:
+      return "exclusive thread";
+    case 2:
+      return "prohibited";
+    case 3:
+      return "exclusive process";
+    default:
+      return "unknown (" + std::to_string(mode) + ")";
+  }
+}
+
+// cudaMemAllocationHandleType bits: 1 POSIX file descriptor, 2 Win32, 4 Win32 KMT, 8 fabric.
+std::string handleTypesText(unsigned mask) {
+  if (mask == 0) return "none";
+  std::string s;
+  const std::pair<unsigned, const char*> names[] = {
+      {0x1, "POSIX file descriptor"}, {0x2, "Win32 handle"}, {0x4, "Win32 KMT"}, {0x8, "fabric"}};
+  for (auto [bit, name] : names) {
+    if (mask & bit) s += (s.empty() ? "" : ", ") + std::string(name);
+  }
+  if (mask & ~0xFu) s += (s.empty() ? "" : ", ") + std::string("other (0x") + hex(mask, 1) + ")";
+  return s;
+}
+
+// "10de:2330" from CUDA's combined (id << 16 | vendor) value, "not reported" when 0.
+std::string pciIdText(unsigned combined) {
+  if (combined == 0) return "not reported";
+  return hex(combined & 0xFFFFu, 4) + ":" + hex(combined >> 16, 4);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Property groups
+// ---------------------------------------------------------------------------------------------
+
+std::vector<PropertyGroup> describeProperties(const RawDeviceNumbers& r) {
+  const std::optional<ArchInfo> arch = archInfo(r.major, r.minor);
+  const std::string unknownArch = "unknown (compute capability " +
+                                  computeCapabilityString(r.major, r.minor) +
+                                  " is newer than this build's table)";
+  std::vector<PropertyGroup> groups;
+
+  // --- Identity: which GPU this is and how the system shares it ------------------------------
+  {
+    PropertyGroup g{kGroupIdentity, {}};
+    auto& p = g.properties;
+    p.push_back(
+        textProp("name", "Name", r.name,
+                 "The product name the driver reports. Several products can share one chip; "
+                 "the compute capability below says what the chip can do."));
+    p.push_back({"compute_capability", "Compute capability",
+                 computeCapabilityString(r.major, r.minor), r.major + r.minor / 10.0,
+                 "The version of the GPU's instruction set and features (major.minor). nvcc "
+                 "compiles for it with -arch=sm_XY; a kernel built only for a newer compute "
+                 "capability will not load on this GPU."});
+    p.push_back(textProp("architecture", "Architecture", arch ? arch->family : unknownArch,
+                         "The hardware generation behind the compute capability. CUDA does not "
+                         "report it; cudalab looks it up in its own table."));
+    p.push_back(textProp("example_products", "Products with this compute capability",
+                         arch ? arch->examples : "unknown",
+                         "Other GPUs built on the same SM design: they run the same compiled code, "
+                         "though with different numbers of SMs, clocks and memory."));
+    p.push_back(textProp("uuid", "UUID", r.uuid.empty() ? "not reported" : r.uuid,
+                         "A unique identifier of this physical GPU, the same one nvidia-smi -L "
+                         "prints. Use it (through CUDA_VISIBLE_DEVICES) to pick a GPU reliably, "
+                         "because device numbers can change between machines and boots."));
+    char pci[48];
+    std::snprintf(pci, sizeof pci, "%04x:%02x:%02x.0", unsigned(r.pciDomainId),
+                  unsigned(r.pciBusId), unsigned(r.pciDeviceId));
+    p.push_back(textProp("pci_location", "PCI location (domain:bus:device)", pci,
+                         "Where the GPU sits on the PCI Express bus, as lspci and nvidia-smi print "
+                         "it. It tells two identical GPUs apart."));
+    p.push_back(
+        countProp("pci_domain_id", "PCI domain", r.pciDomainId,
+                  "The PCI domain (segment) of the GPU; 0 on most single-socket machines."));
+    p.push_back(countProp("pci_bus_id", "PCI bus", r.pciBusId,
+                          "The PCI bus number of the GPU. GPUs on buses attached to different CPU "
+                          "sockets see host memory at different speeds."));
+    p.push_back(countProp("pci_device_id", "PCI device", r.pciDeviceId,
+                          "The PCI device number of the GPU on its bus."));
+    p.push_back({"pci_vendor_device", "PCI vendor:device id", pciIdText(r.gpuPciDeviceId),
+                 r.gpuPciDeviceId ? double(r.gpuPciDeviceId) : kNaN,
+                 "The PCI identifiers of the chip: vendor 10de is NVIDIA, the device id names "
+                 "the exact chip and board variant."});
+    p.push_back({"pci_subsystem", "PCI subsystem id", pciIdText(r.gpuPciSubsystemId),
+                 r.gpuPciSubsystemId ? double(r.gpuPciSubsystemId) : kNaN,
+                 "Who built the board (subsystem vendor) and which board it is."});
+    p.push_back(
+        flagProp("integrated", "Integrated GPU", r.integrated,
+                 "Yes when the GPU shares the CPU's memory (Jetson, DGX Spark). Then copying "
+                 "between host and device buys nothing: the memory is the same."));
+    p.push_back(flagProp("tcc_driver", "TCC driver (Windows)", r.tccDriver,
+                         "On Windows, yes when the GPU runs the compute-only TCC driver instead of "
+                         "the display driver: no display watchdog and lower launch overhead."));
+    p.push_back(
+        flagProp("multi_gpu_board", "Multi-GPU board", r.multiGpuBoard,
+                 "Yes when this GPU shares a board with others (such as the Tesla K80's two "
+                 "GPUs), which then share the board's power and PCI link."));
+    p.push_back(countProp("multi_gpu_board_group_id", "Multi-GPU board group",
+                          r.multiGpuBoardGroupId,
+                          "GPUs on the same multi-GPU board report the same group number."));
+    p.push_back({"compute_mode", "Compute mode", computeModeText(r.computeMode),
+                 double(r.computeMode),
+                 "Set by the administrator with nvidia-smi -c. Default lets many processes "
+                 "share the GPU; exclusive process allows one process at a time; prohibited "
+                 "allows none, so CUDA programs fail to create a context."});
+    p.push_back(flagProp("mps_enabled", "MPS enabled", r.mpsEnabled,
+                         "Yes when CUDA contexts on this GPU go through the Multi-Process Service, "
+                         "which lets kernels from several processes run at the same time."));
+    groups.push_back(std::move(g));
+  }
+
+  // --- Compute: how much parallel hardware there is and how a launch maps onto it -----------
+  {
+    PropertyGroup g{kGroupCompute, {}};
+    auto& p = g.properties;
+    p.push_back(
+        countProp("multiprocessor_count", "Multiprocessors (SMs)", r.multiProcessorCount,
+                  "Streaming multiprocessors: the GPU's cores in the CPU sense. Each block of "
+                  "a launch runs on one SM, so a grid needs at least this many blocks (better "
+                  "several times more) to keep the whole GPU busy."));
+    const bool coresKnown = arch && arch->fp32CoresPerSM > 0;
+    p.push_back(
+        coresKnown
+            ? countProp("fp32_cores_per_sm", "FP32 cores per SM", arch->fp32CoresPerSM,
+                        "Lanes that each finish one float multiply-add per clock; NVIDIA "
+                        "calls them CUDA cores. CUDA does not report this number: it follows "
+                        "from the compute capability.")
+            : textProp("fp32_cores_per_sm", "FP32 cores per SM", "unknown",
+                       "Lanes that each finish one float multiply-add per clock. CUDA does "
+                       "not report this number and this build's table does not know this "
+                       "compute capability, so it is shown as unknown rather than guessed."));
+    p.push_back(
+        coresKnown
+            ? countProp("cuda_cores", "CUDA cores (total FP32)",
+                        double(r.multiProcessorCount) * arch->fp32CoresPerSM,
+                        "SMs x FP32 cores per SM: how many float operations can start each clock. "
+                        "A warp of 32 threads uses 32 of them for one instruction.")
+            : textProp("cuda_cores", "CUDA cores (total FP32)", "unknown",
+                       "SMs x FP32 cores per SM; unknown because the cores per SM are unknown."));
+    const bool fp64Known = arch && arch->fp64UnitsPerSM > 0;
+    p.push_back(fp64Known
+                    ? countProp("fp64_units_per_sm", "FP64 units per SM", arch->fp64UnitsPerSM,
+                                "Lanes that finish one double multiply-add per clock. Data-centre "
+                                "GPUs have many (64 on Hopper); graphics GPUs only 2, so double "
+                                "precision there is dozens of times slower than float.")
+                    : textProp("fp64_units_per_sm", "FP64 units per SM", "unknown",
+                               "Lanes that finish one double multiply-add per clock; not known for "
+                               "this compute capability."));
+    p.push_back(textProp("fp64_to_fp32_ratio", "FP64 : FP32 throughput",
+                         arch ? fp64RatioText(*arch) : "unknown",
+                         "How many double operations finish for each float operation, from the "
+                         "table above. 1:2 means doubles cost twice as much; 1:64 means a float32 "
+                         "kernel can be 64 times faster."));
+    p.push_back(countProp("single_to_double_perf_ratio", "Single-to-double ratio (reported)",
+                          r.singleToDoublePerfRatio,
+                          "The driver's own figure for float vs double throughput (2 means floats "
+                          "are twice as fast). It can differ from the table when a product limits "
+                          "FP64 below what its chip has."));
+    p.push_back(clockProp("clock_rate", "GPU clock (max boost)", r.clockKHz,
+                          "The highest clock the SMs run at; under load the GPU may run lower to "
+                          "stay within power and temperature. Peak FLOP/s use this clock, so they "
+                          "are an upper bound."));
+    p.push_back(countProp("warp_size", "Warp size", r.warpSize,
+                          "Threads that execute one instruction together. Make block sizes a "
+                          "multiple of it; when threads of a warp take different branches, the "
+                          "warp runs both paths one after the other.",
+                          "threads"));
+    p.push_back(countProp("max_threads_per_block", "Max threads per block", r.maxThreadsPerBlock,
+                          "The largest blockDim.x * blockDim.y * blockDim.z a launch may use; a "
+                          "larger block fails with 'invalid configuration argument'."));
+    p.push_back(
+        countProp("max_threads_per_multiprocessor", "Max resident threads per SM",
+                  r.maxThreadsPerMultiProcessor,
+                  "How many threads one SM can hold at once. Occupancy is the fraction of "
+                  "this a kernel achieves; more resident threads hide more memory latency."));
+    if (r.warpSize > 0) {
+      p.push_back(countProp("max_warps_per_multiprocessor", "Max resident warps per SM",
+                            r.maxThreadsPerMultiProcessor / r.warpSize,
+                            "Resident threads divided by the warp size: the warps an SM's "
+                            "schedulers can switch between to hide latency."));
+    }
+    p.push_back(countProp("max_blocks_per_multiprocessor", "Max resident blocks per SM",
+                          r.maxBlocksPerMultiProcessor,
+                          "How many blocks one SM can hold at once. Very small blocks hit this "
+                          "limit before the thread limit, leaving the SM partly empty."));
+    p.push_back(
+        dimsProp("max_block_dim", "Max block dimensions (x, y, z)",
+                 {r.maxBlockDim[0], r.maxBlockDim[1], r.maxBlockDim[2]},
+                 "The largest blockDim in each direction. The product must also stay within "
+                 "max threads per block, so 1024 x 1024 x 64 is not allowed as a whole."));
+    p.push_back(
+        dimsProp("max_grid_dim", "Max grid dimensions (x, y, z)",
+                 {r.maxGridDim[0], r.maxGridDim[1], r.maxGridDim[2]},
+                 "The largest gridDim in each direction. x is large enough for almost any "
+                 "1D problem; y and z are limited to 65535, so big 2D problems put the long "
+                 "side in x or use a grid-stride loop."));
+    p.push_back(countProp("regs_per_block", "Registers per block", r.regsPerBlock,
+                          "32-bit registers all threads of one block may use together. A kernel "
+                          "using 64 registers per thread can launch at most this / 64 threads per "
+                          "block."));
+    p.push_back(countProp("regs_per_multiprocessor", "Registers per SM", r.regsPerMultiprocessor,
+                          "32-bit registers shared by all resident threads of an SM: registers per "
+                          "thread x resident threads must fit, so heavy register use lowers "
+                          "occupancy. nvcc --resource-usage shows a kernel's count."));
+    p.push_back(flagProp("concurrent_kernels", "Concurrent kernels", r.concurrentKernels,
+                         "Yes when kernels launched into different streams can run at the same "
+                         "time, filling SMs that one small kernel leaves idle."));
+    p.push_back(
+        flagProp("cooperative_launch", "Cooperative launch", r.cooperativeLaunch,
+                 "Yes when cudaLaunchCooperativeKernel is available: all blocks of the grid "
+                 "are resident at once, so they can synchronize with grid.sync()."));
+    p.push_back(flagProp("cluster_launch", "Thread block clusters", r.clusterLaunch,
+                         "Yes on Hopper and newer: blocks can be grouped into clusters that run on "
+                         "neighbouring SMs and read each other's shared memory."));
+    p.push_back(flagProp("compute_preemption", "Compute preemption", r.computePreemption,
+                         "Yes when the GPU can pause a running kernel to run other work (a "
+                         "display, a debugger) and resume it later."));
+    p.push_back(flagProp("stream_priorities", "Stream priorities", r.streamPriorities,
+                         "Yes when streams can be created with a priority, so urgent kernels get "
+                         "SMs before those already queued."));
+    p.push_back(countProp("mem_sync_domain_count", "Memory synchronization domains",
+                          r.memSyncDomainCount,
+                          "Hopper and newer can keep the memory fences of unrelated kernels (for "
+                          "example communication and compute) from waiting on each other."));
+    groups.push_back(std::move(g));
+  }
+
+  // --- Memory: how much there is, how fast, and which caches sit in front of it --------------
+  {
+    PropertyGroup g{kGroupMemory, {}};
+    auto& p = g.properties;
+    p.push_back(
+        bytesProp("total_global_memory", "Global memory (total)", double(r.totalGlobalMem),
+                  "The GPU's own DRAM (HBM or GDDR), where cudaMalloc allocates. Everything "
+                  "a kernel reads and writes in bulk lives here."));
+    p.push_back(bytesProp("free_global_memory", "Global memory (free now)", double(r.freeGlobalMem),
+                          "What cudaMemGetInfo reported at query time: total minus what this and "
+                          "other processes hold and what the driver keeps. An allocation larger "
+                          "than this fails with 'out of memory'."));
+    p.push_back(countProp("memory_bus_width", "Memory bus width", r.memoryBusWidthBits,
+                          "Bits moved per memory transfer. Together with the memory clock it sets "
+                          "the peak bandwidth, which bounds every kernel that streams through "
+                          "memory.",
+                          "bit"));
+    p.push_back(clockProp("memory_clock", "Memory clock (peak)", r.memClockKHz,
+                          "The DRAM clock as CUDA reports it; data moves twice per clock, so peak "
+                          "bandwidth is 2 x clock x bus width / 8."));
+    p.push_back(bytesProp("l2_cache_size", "L2 cache", r.l2CacheBytes,
+                          "The cache all SMs share in front of global memory. Data that fits here "
+                          "is re-read much faster than DRAM, which is why honest bandwidth tests "
+                          "use buffers several times larger."));
+    p.push_back(
+        bytesProp("persisting_l2_cache_max", "Persisting L2 (max)", r.persistingL2CacheMaxBytes,
+                  "The part of L2 that can be set aside (cudaLimitPersistingL2CacheSize) "
+                  "for data a stream marks as frequently reused, so streaming data does not "
+                  "evict it."));
+    p.push_back(bytesProp("access_policy_max_window", "Access policy window (max)",
+                          r.accessPolicyMaxWindowBytes,
+                          "The largest address range one stream or graph node can mark as "
+                          "persisting in L2 (cudaAccessPolicyWindow::num_bytes)."));
+    p.push_back(bytesProp("shared_mem_per_block", "Shared memory per block",
+                          double(r.sharedMemPerBlock),
+                          "Fast on-chip memory a block can declare without asking (static "
+                          "__shared__ arrays). Tiled kernels stage data here to reuse it across "
+                          "threads."));
+    p.push_back(
+        bytesProp("shared_mem_per_block_optin", "Shared memory per block (opt-in)",
+                  double(r.sharedMemPerBlockOptin),
+                  "The most shared memory one block can have after calling "
+                  "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                  "bytes). Launches that ask for more without opting in fail."));
+    p.push_back(bytesProp("shared_mem_per_multiprocessor", "Shared memory per SM",
+                          double(r.sharedMemPerMultiprocessor),
+                          "Shared memory available to all resident blocks of one SM together: a "
+                          "block using a lot of it leaves room for fewer blocks, lowering "
+                          "occupancy."));
+    p.push_back(bytesProp("reserved_shared_mem_per_block", "Shared memory reserved per block",
+                          double(r.reservedSharedMemPerBlock),
+                          "Shared memory the driver keeps for itself in every block; count it when "
+                          "working out how many blocks fit on an SM."));
+    p.push_back(bytesProp("total_constant_memory", "Constant memory", double(r.totalConstMem),
+                          "Read-only __constant__ memory, cached so that all threads of a warp "
+                          "reading the same address get it in one access; different addresses in a "
+                          "warp are served one after the other."));
+    p.push_back(flagProp("global_l1_cache", "L1 caches global loads", r.globalL1Cache,
+                         "Yes when loads from global memory are cached in each SM's L1, which "
+                         "helps neighbouring threads that read the same lines."));
+    p.push_back(flagProp("local_l1_cache", "L1 caches local memory", r.localL1Cache,
+                         "Yes when local memory (register spills, per-thread arrays) is cached in "
+                         "L1, softening the cost of spilling."));
+    p.push_back(
+        flagProp("ecc_enabled", "ECC enabled", r.eccEnabled,
+                 "Yes when error-correcting codes protect the memory. Data-centre GPUs "
+                 "turn it on; on some older GPUs it costs a little capacity and bandwidth."));
+    p.push_back(flagProp("unified_addressing", "Unified addressing", r.unifiedAddressing,
+                         "Yes when host and device pointers share one address space, so "
+                         "cudaMemcpyDefault can tell from a pointer where it points."));
+    p.push_back(flagProp("managed_memory", "Managed memory", r.managedMemory,
+                         "Yes when cudaMallocManaged works: one pointer usable on host and device, "
+                         "with pages migrating to whichever side touches them."));
+    p.push_back(flagProp("concurrent_managed_access", "Concurrent managed access",
+                         r.concurrentManagedAccess,
+                         "Yes when the CPU and GPU may touch managed memory at the same time and "
+                         "pages migrate on demand (page faults); without it the CPU must not touch "
+                         "managed memory while a kernel runs."));
+    p.push_back(flagProp("direct_managed_mem_access_from_host",
+                         "Host reads managed memory directly", r.directManagedMemAccessFromHost,
+                         "Yes when the CPU can read managed memory that lives on the GPU without "
+                         "migrating it (coherent links such as Grace Hopper's NVLink-C2C)."));
+    p.push_back(flagProp("pageable_memory_access", "Pageable memory access", r.pageableMemoryAccess,
+                         "Yes when kernels can dereference ordinary malloc'd host pointers "
+                         "directly, without cudaHostRegister or managed memory."));
+    p.push_back(flagProp("pageable_memory_access_uses_host_page_tables",
+                         "Pageable access uses host page tables",
+                         r.pageableMemoryAccessUsesHostPageTables,
+                         "Yes when the GPU walks the CPU's own page tables to reach host memory "
+                         "(ATS on coherent systems), rather than the driver migrating pages."));
+    p.push_back(flagProp("memory_pools_supported", "Memory pools", r.memoryPoolsSupported,
+                         "Yes when cudaMallocAsync and cudaFreeAsync work: allocation ordered in a "
+                         "stream from a pool, much cheaper than cudaMalloc inside a loop."));
+    p.push_back({"memory_pool_handle_types", "Memory pool export handles",
+                 handleTypesText(r.memoryPoolSupportedHandleTypes),
+                 double(r.memoryPoolSupportedHandleTypes),
+                 "How pool allocations can be shared with other processes (IPC)."});
+    p.push_back({"numa_config", "GPU memory is a NUMA node", r.numaConfig ? "yes" : "no",
+                 double(r.numaConfig),
+                 "Yes on coherent systems (Grace Hopper) where the operating system sees GPU "
+                 "memory as a NUMA node that ordinary allocations can land in."});
+    p.push_back(countProp("numa_id", "GPU memory NUMA node", r.numaId,
+                          "The NUMA node number of the GPU memory, or -1 when it is not one."));
+    p.push_back(countProp("host_numa_id", "Nearest host NUMA node", r.hostNumaId,
+                          "The CPU memory node closest to this GPU (-1 when the system has no "
+                          "NUMA). Pinning host buffers there makes transfers faster on "
+                          "multi-socket machines."));
+    groups.push_back(std::move(g));
+  }
+
+  // --- Transfers: moving data between host and device ----------------------------------------
+  {
+    PropertyGroup g{kGroupTransfers, {}};
+    auto& p = g.properties;
+    p.push_back(countProp("async_engine_count", "Copy engines", r.asyncEngineCount,
+                          "DMA engines that copy between host and device while kernels run. With "
+                          "two or more, a copy to the device, a kernel and a copy back can all "
+                          "overlap in different streams (with pinned memory)."));
+    p.push_back(
+        flagProp("can_map_host_memory", "Can map host memory", r.canMapHostMemory,
+                 "Yes when pinned host memory can be mapped into the device's address space "
+                 "(zero-copy): kernels then read host memory over the bus directly."));
+    p.push_back(flagProp("host_register_supported", "cudaHostRegister supported",
+                         r.hostRegisterSupported,
+                         "Yes when existing host memory can be pinned after the fact, so copies "
+                         "from it run at full speed without a staging copy."));
+    p.push_back(
+        flagProp("host_register_read_only_supported", "Read-only host registration",
+                 r.hostRegisterReadOnlySupported,
+                 "Yes when cudaHostRegisterReadOnly can pin memory the GPU may only read."));
+    p.push_back(flagProp("can_use_host_pointer_for_registered_mem",
+                         "Registered memory keeps its host address",
+                         r.canUseHostPointerForRegisteredMem,
+                         "Yes when the device can use the same pointer value as the host for "
+                         "registered memory, so no cudaHostGetDevicePointer is needed."));
+    p.push_back(flagProp("gpu_overlap", "Copy and kernel overlap", r.gpuOverlap,
+                         "Yes when the device can copy memory while a kernel runs (the older form "
+                         "of the copy engine count)."));
+    p.push_back(flagProp("kernel_exec_timeout", "Kernel run-time limit (display watchdog)",
+                         r.kernelExecTimeout,
+                         "Yes when the GPU also drives a display and the operating system kills "
+                         "kernels that run longer than a few seconds. Long experiments belong on a "
+                         "GPU without a display, or in shorter launches."));
+    p.push_back(flagProp("host_native_atomics", "Native atomics with the host", r.hostNativeAtomics,
+                         "Yes when the link to the CPU supports atomic operations natively "
+                         "(NVLink-C2C), so system-scope atomics on host memory are fast."));
+    p.push_back(flagProp("gpudirect_rdma_supported", "GPUDirect RDMA", r.gpuDirectRdmaSupported,
+                         "Yes when network cards and other PCI devices can read and write this "
+                         "GPU's memory directly, without a copy through host memory."));
+    groups.push_back(std::move(g));
+  }
+
+  // --- Limits and other features: texture/surface sizes, alignments, the rest -----------------
+  {
+    PropertyGroup g{kGroupLimits, {}};
+    auto& p = g.properties;
+    p.push_back(
+        bytesProp("max_pitch", "Max pitch (cudaMallocPitch/cudaMemcpy2D)", double(r.memPitch),
+                  "The widest row in bytes that pitched allocations and 2D copies accept."));
+    p.push_back(bytesProp("texture_alignment", "Texture alignment", double(r.textureAlignment),
+                          "Texture base addresses must be aligned to this; cudaMalloc pointers "
+                          "always are."));
+    p.push_back(bytesProp("texture_pitch_alignment", "Texture pitch alignment",
+                          double(r.texturePitchAlignment),
+                          "The row pitch of a 2D texture bound to linear memory must be a multiple "
+                          "of this; cudaMallocPitch picks a suitable pitch."));
+    p.push_back(bytesProp("surface_alignment", "Surface alignment", double(r.surfaceAlignment),
+                          "The alignment surfaces (writable textures) need."));
+    const char* texHelp =
+        "The largest texture of this shape, in texels. Textures give cached, filtered, "
+        "bounds-handled reads of images; the limits matter for large images and volumes.";
+    const char* surfHelp =
+        "The largest surface of this shape, in elements. Surfaces let kernels write to CUDA "
+        "arrays, for example images shared with OpenGL.";
+    p.push_back(countProp("max_texture_1d", "Max texture 1D", r.maxTexture1D, texHelp));
+    p.push_back(countProp("max_texture_1d_mipmap", "Max texture 1D (mipmapped)",
+                          r.maxTexture1DMipmap, texHelp));
+    p.push_back(countProp("max_texture_1d_linear", "Max texture 1D (linear memory)",
+                          r.maxTexture1DLinear,
+                          "The most elements a 1D texture bound to ordinary device memory can "
+                          "address."));
+    p.push_back(dimsProp("max_texture_2d", "Max texture 2D", {r.maxTexture2D[0], r.maxTexture2D[1]},
+                         texHelp));
+    p.push_back(dimsProp("max_texture_2d_mipmap", "Max texture 2D (mipmapped)",
+                         {r.maxTexture2DMipmap[0], r.maxTexture2DMipmap[1]}, texHelp));
+    p.push_back(
+        dimsProp("max_texture_2d_linear", "Max texture 2D (linear: width, height, pitch)",
+                 {r.maxTexture2DLinear[0], r.maxTexture2DLinear[1], r.maxTexture2DLinear[2]},
+                 "The largest 2D texture bound to pitched device memory: width and height "
+                 "in texels, pitch in bytes."));
+    p.push_back(dimsProp("max_texture_2d_gather", "Max texture 2D (gather)",
+                         {r.maxTexture2DGather[0], r.maxTexture2DGather[1]},
+                         "The largest 2D texture tex2Dgather can read (four texels per fetch)."));
+    p.push_back(dimsProp("max_texture_3d", "Max texture 3D",
+                         {r.maxTexture3D[0], r.maxTexture3D[1], r.maxTexture3D[2]}, texHelp));
+    p.push_back(dimsProp("max_texture_3d_alt", "Max texture 3D (alternate shape)",
+                         {r.maxTexture3DAlt[0], r.maxTexture3DAlt[1], r.maxTexture3DAlt[2]},
+                         "A second allowed 3D shape: thinner in x and y but deeper in z."));
+    p.push_back(countProp("max_texture_cubemap", "Max texture cubemap (face width)",
+                          r.maxTextureCubemap, texHelp));
+    p.push_back(dimsProp("max_texture_1d_layered", "Max texture 1D layered (width, layers)",
+                         {r.maxTexture1DLayered[0], r.maxTexture1DLayered[1]}, texHelp));
+    p.push_back(dimsProp(
+        "max_texture_2d_layered", "Max texture 2D layered (width, height, layers)",
+        {r.maxTexture2DLayered[0], r.maxTexture2DLayered[1], r.maxTexture2DLayered[2]}, texHelp));
+    p.push_back(dimsProp("max_texture_cubemap_layered",
+                         "Max texture cubemap layered (width, layers)",
+                         {r.maxTextureCubemapLayered[0], r.maxTextureCubemapLayered[1]}, texHelp));
+    p.push_back(countProp("max_surface_1d", "Max surface 1D", r.maxSurface1D, surfHelp));
+    p.push_back(dimsProp("max_surface_2d", "Max surface 2D", {r.maxSurface2D[0], r.maxSurface2D[1]},
+                         surfHelp));
+    p.push_back(dimsProp("max_surface_3d", "Max surface 3D",
+                         {r.maxSurface3D[0], r.maxSurface3D[1], r.maxSurface3D[2]}, surfHelp));
+    p.push_back(dimsProp("max_surface_1d_layered", "Max surface 1D layered (width, layers)",
+                         {r.maxSurface1DLayered[0], r.maxSurface1DLayered[1]}, surfHelp));
+    p.push_back(dimsProp(
+        "max_surface_2d_layered", "Max surface 2D layered (width, height, layers)",
+        {r.maxSurface2DLayered[0], r.maxSurface2DLayered[1], r.maxSurface2DLayered[2]}, surfHelp));
+    p.push_back(countProp("max_surface_cubemap", "Max surface cubemap (face width)",
+                          r.maxSurfaceCubemap, surfHelp));
+    p.push_back(dimsProp("max_surface_cubemap_layered",
+                         "Max surface cubemap layered (width, layers)",
+                         {r.maxSurfaceCubemapLayered[0], r.maxSurfaceCubemapLayered[1]}, surfHelp));
+    p.push_back(flagProp("sparse_cuda_array_supported", "Sparse CUDA arrays",
+                         r.sparseCudaArraySupported,
+                         "Yes when CUDA arrays can be created with only some of their tiles backed "
+                         "by memory, for very large textures of which little is used."));
+    p.push_back(flagProp("deferred_mapping_cuda_array_supported", "Deferred-mapping CUDA arrays",
+                         r.deferredMappingCudaArraySupported,
+                         "Yes when CUDA arrays can be created first and given memory later."));
+    p.push_back(flagProp("timeline_semaphore_interop_supported", "Timeline semaphore interop",
+                         r.timelineSemaphoreInteropSupported,
+                         "Yes when CUDA can wait on and signal Vulkan or Direct3D 12 timeline "
+                         "semaphores, to synchronize with graphics work without the CPU."));
+    p.push_back(flagProp("ipc_event_supported", "IPC events", r.ipcEventSupported,
+                         "Yes when CUDA events can be shared with another process "
+                         "(cudaIpcGetEventHandle) to order work across processes."));
+    p.push_back(flagProp("unified_function_pointers", "Unified function pointers",
+                         r.unifiedFunctionPointers,
+                         "Yes when a function pointer can be called on both host and device."));
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+DeviceInfo makeDeviceInfo(const RawDeviceNumbers& raw) {
+  DeviceInfo d;
+  d.index = raw.index;
+  d.name = raw.name;
+  d.major = raw.major;
+  d.minor = raw.minor;
+  d.sms = raw.multiProcessorCount;
+  d.clockKHz = raw.clockKHz;
+  d.memClockKHz = raw.memClockKHz;
+  d.busWidthBits = raw.memoryBusWidthBits;
+  d.totalGlobalMem = raw.totalGlobalMem;
+  d.freeGlobalMem = raw.freeGlobalMem;
+  d.l2Bytes = raw.l2CacheBytes > 0 ? size_t(raw.l2CacheBytes) : 0;
+  d.warpSize = raw.warpSize;
+  d.maxThreadsPerBlock = raw.maxThreadsPerBlock;
+  d.arch = archInfo(raw.major, raw.minor);
+  d.bandwidth = memoryBandwidthPeak(raw.memClockKHz, raw.memoryBusWidthBits);
+  // Unknown unit counts (0) make the peaks unknown, with the formula saying why.
+  d.fp32 = fp32Peak(raw.multiProcessorCount, d.arch ? d.arch->fp32CoresPerSM : 0, raw.clockKHz);
+  d.fp64 = fp64Peak(raw.multiProcessorCount, d.arch ? d.arch->fp64UnitsPerSM : 0, raw.clockKHz);
+  d.groups = describeProperties(raw);
+  d.raw = raw;
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Reports
+// ---------------------------------------------------------------------------------------------
+
+std::string groupKey(const std::string& title) {
+  std::string key;
+  for (char c : title) {
+    if (c >= 'A' && c <= 'Z') {
+      key += char(c - 'A' + 'a');
+    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      key += c;
+    } else if (!key.empty() && key.back() != '_') {
+      key += '_';
+    }
+  }
+  while (!key.empty() && key.back() == '_')
+    key.pop_back();
+  return key;
+}
+
+std::string deviceText(const DeviceInfo& d) {
+  std::string out = "Device " + std::to_string(d.index) + ": " + d.name + "\n";
+  out += "  Compute capability " + computeCapabilityString(d.major, d.minor) + " (" +
+         (d.arch ? d.arch->family : "unknown architecture") + "), " + std::to_string(d.sms) +
+         " SMs";
+  if (d.arch && d.arch->fp32CoresPerSM > 0)
+    out += " x " + std::to_string(d.arch->fp32CoresPerSM) +
+           " FP32 cores = " + std::to_string(d.sms * d.arch->fp32CoresPerSM) + " CUDA cores";
+  out += ", " + formatBytes(double(d.totalGlobalMem)) + "\n";
+
+  out += "\nTheoretical peaks (upper bounds; measured values are lower)\n";
+  auto peakLine = [&](const char* label, const Peak& p) {
+    // The formula ends with the value, so it is the whole line; an unknown peak says why.
+    out += std::string("  ") + label + ": " + p.formula + "\n";
+  };
+  peakLine("Memory bandwidth", d.bandwidth);
+  peakLine("FP32", d.fp32);
+  peakLine("FP64", d.fp64);
+
+  for (const PropertyGroup& g : d.groups) {
+    out += "\n" + g.title + "\n";
+    size_t width = 0;
+    for (const DeviceProperty& p : g.properties)
+      width = std::max(width, p.label.size());
+    for (const DeviceProperty& p : g.properties) {
+      out += "  " + p.label + ":" + std::string(width - p.label.size() + 1, ' ') + p.value + "\n";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Integral values become JSON integers ("132", not "132.0"); others stay doubles.
+nlohmann::json jsonNumber(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 9007199254740992.0)  // 2^53: exact in a double
+    return static_cast<std::int64_t>(v);
+  return v;
+}
+
+nlohmann::json propertyJson(const DeviceProperty& p) {
+  if (!p.dims.empty()) {
+    nlohmann::json a = nlohmann::json::array();
+    for (double v : p.dims)
+      a.push_back(jsonNumber(v));
+    return a;
+  }
+  if (p.value == "yes" || p.value == "no") return p.value == "yes";
+  if (std::isnan(p.number)) return p.value;
+  return jsonNumber(p.number);
+}
+
+nlohmann::json peakJson(const Peak& p) {
+  return {{"value", p.known ? nlohmann::json(p.value) : nlohmann::json(nullptr)},
+          {"unit", p.unit},
+          {"formula", p.formula},
+          {"known", p.known}};
+}
+
+}  // namespace
+
+nlohmann::json deviceJson(const DeviceInfo& d) {
+  nlohmann::json j;
+  j["index"] = d.index;
+  j["name"] = d.name;
+  j["compute_capability"] = computeCapabilityString(d.major, d.minor);
+  j["architecture"] = d.arch ? nlohmann::json(d.arch->family) : nlohmann::json(nullptr);
+  nlohmann::json groups = nlohmann::json::object();
+  for (const PropertyGroup& g : d.groups) {
+    nlohmann::json props = nlohmann::json::object();
+    for (const DeviceProperty& p : g.properties)
+      props[p.key] = propertyJson(p);
+    groups[groupKey(g.title)] = std::move(props);
+  }
+  j["groups"] = std::move(groups);
+  j["peaks"] = {{"bandwidth_gbs", peakJson(d.bandwidth)},
+                {"fp32_gflops", peakJson(d.fp32)},
+                {"fp64_gflops", peakJson(d.fp64)}};
+  return j;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] CUDA query
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Restores the calling thread's current device on every path out of a query, so asking about
+// device 1 does not silently move the app's later allocations there. Restoring can only fail
+// if the device vanished; a destructor cannot report it, and the next CUDA call will.
+class CurrentDeviceGuard {
+ public:
+  explicit CurrentDeviceGuard(int previous) : previous_(previous) {}
+  ~CurrentDeviceGuard() { (void)cudaSetDevice(previous_); }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int previous_;
+};
+
+std::string uuidText(const cudaUUID_t& u) {
+  // nvidia-smi's layout: 8-4-4-4-12 hex digits.
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    s += hex(static_cast<unsigned char>(u.bytes[i]), 2);
+  }
+  return s;
+}
+
+void assignAttr(bool& field, int v) {
+  field = v != 0;
+}
+void assignAttr(int& field, int v) {
+  field = v;
+}
+void assignAttr(double& field, int v) {
+  field = v;
+}
+
+}  // namespace
+
+// Reads one attribute into a field; the failing attribute's name lands in the Status.
+#define CUDALAB_READ_ATTR(field, attr)                                  \
+  do {                                                                  \
+    int cudalab_v_ = 0;                                                 \
+    CUDALAB_CUDA_TRY(cudaDeviceGetAttribute(&cudalab_v_, attr, index)); \
+    assignAttr(field, cudalab_v_);                                      \
+  } while (0)
+
+Result<RawDeviceNumbers> queryRawDevice(int index) {
+  int count = 0;
+  CUDALAB_CUDA_TRY(cudaGetDeviceCount(&count));
+  if (index < 0 || index >= count) {
+    return Status::error("There is no CUDA device " + std::to_string(index) +
+                         "; this machine has " + std::to_string(count) +
+                         (count == 1 ? " device" : " devices") + ", numbered from 0.");
+  }
+
+  cudaDeviceProp p{};
+  CUDALAB_CUDA_TRY(cudaGetDeviceProperties(&p, index));
+
+  RawDeviceNumbers r;
+  r.index = index;
+  r.name = p.name;
+  r.uuid = uuidText(p.uuid);
+  r.major = p.major;
+  r.minor = p.minor;
+  r.pciDomainId = p.pciDomainID;
+  r.pciBusId = p.pciBusID;
+  r.pciDeviceId = p.pciDeviceID;
+  r.gpuPciDeviceId = p.gpuPciDeviceID;
+  r.gpuPciSubsystemId = p.gpuPciSubsystemID;
+  r.integrated = p.integrated != 0;
+  r.tccDriver = p.tccDriver != 0;
+  r.multiGpuBoard = p.isMultiGpuBoard != 0;
+  r.multiGpuBoardGroupId = p.multiGpuBoardGroupID;
+  r.mpsEnabled = p.mpsEnabled != 0;
+
+  r.multiProcessorCount = p.multiProcessorCount;
+  r.warpSize = p.warpSize;
+  r.maxThreadsPerBlock = p.maxThreadsPerBlock;
+  r.maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+  r.maxBlocksPerMultiProcessor = p.maxBlocksPerMultiProcessor;
+  for (int i = 0; i < 3; ++i) {
+    r.maxBlockDim[i] = p.maxThreadsDim[i];
+    r.maxGridDim[i] = p.maxGridSize[i];
+  }
+  r.regsPerBlock = p.regsPerBlock;
+  r.regsPerMultiprocessor = p.regsPerMultiprocessor;
+  r.concurrentKernels = p.concurrentKernels != 0;
+  r.cooperativeLaunch = p.cooperativeLaunch != 0;
+  r.clusterLaunch = p.clusterLaunch != 0;
+  r.computePreemption = p.computePreemptionSupported != 0;
+  r.streamPriorities = p.streamPrioritiesSupported != 0;
+
+  r.totalGlobalMem = p.totalGlobalMem;
+  r.memoryBusWidthBits = p.memoryBusWidth;
+  r.l2CacheBytes = p.l2CacheSize;
+  r.persistingL2CacheMaxBytes = p.persistingL2CacheMaxSize;
+  r.accessPolicyMaxWindowBytes = p.accessPolicyMaxWindowSize;
+  r.sharedMemPerBlock = p.sharedMemPerBlock;
+  r.sharedMemPerBlockOptin = p.sharedMemPerBlockOptin;
+  r.sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
+  r.reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
+  r.totalConstMem = p.totalConstMem;
+  r.globalL1Cache = p.globalL1CacheSupported != 0;
+  r.localL1Cache = p.localL1CacheSupported != 0;
+  r.eccEnabled = p.ECCEnabled != 0;
+  r.unifiedAddressing = p.unifiedAddressing != 0;
+  r.managedMemory = p.managedMemory != 0;
+  r.concurrentManagedAccess = p.concurrentManagedAccess != 0;
+  r.directManagedMemAccessFromHost = p.directManagedMemAccessFromHost != 0;
+  r.pageableMemoryAccess = p.pageableMemoryAccess != 0;
+  r.pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables != 0;
+  r.memoryPoolsSupported = p.memoryPoolsSupported != 0;
+  r.memoryPoolSupportedHandleTypes = p.memoryPoolSupportedHandleTypes;
+  r.numaConfig = p.deviceNumaConfig;
+  r.numaId = p.deviceNumaId;
+  r.hostNumaId = p.hostNumaId;
+
+  r.asyncEngineCount = p.asyncEngineCount;
+  r.canMapHostMemory = p.canMapHostMemory != 0;
+  r.hostRegisterSupported = p.hostRegisterSupported != 0;
+  r.hostRegisterReadOnlySupported = p.hostRegisterReadOnlySupported != 0;
+  r.canUseHostPointerForRegisteredMem = p.canUseHostPointerForRegisteredMem != 0;
+  r.hostNativeAtomics = p.hostNativeAtomicSupported != 0;
+  r.gpuDirectRdmaSupported = p.gpuDirectRDMASupported != 0;
+
+  r.memPitch = p.memPitch;
+  r.textureAlignment = p.textureAlignment;
+  r.texturePitchAlignment = p.texturePitchAlignment;
+  r.surfaceAlignment = p.surfaceAlignment;
+  r.maxTexture1D = p.maxTexture1D;
+  r.maxTexture1DMipmap = p.maxTexture1DMipmap;
+  std::copy(std::begin(p.maxTexture2D), std::end(p.maxTexture2D), r.maxTexture2D);
+  std::copy(std::begin(p.maxTexture2DMipmap), std::end(p.maxTexture2DMipmap), r.maxTexture2DMipmap);
+  std::copy(std::begin(p.maxTexture2DLinear), std::end(p.maxTexture2DLinear), r.maxTexture2DLinear);
+  std::copy(std::begin(p.maxTexture2DGather), std::end(p.maxTexture2DGather), r.maxTexture2DGather);
+  std::copy(std::begin(p.maxTexture3D), std::end(p.maxTexture3D), r.maxTexture3D);
+  std::copy(std::begin(p.maxTexture3DAlt), std::end(p.maxTexture3DAlt), r.maxTexture3DAlt);
+  r.maxTextureCubemap = p.maxTextureCubemap;
+  std::copy(std::begin(p.maxTexture1DLayered), std::end(p.maxTexture1DLayered),
+            r.maxTexture1DLayered);
+  std::copy(std::begin(p.maxTexture2DLayered), std::end(p.maxTexture2DLayered),
+            r.maxTexture2DLayered);
+  std::copy(std::begin(p.maxTextureCubemapLayered), std::end(p.maxTextureCubemapLayered),
+            r.maxTextureCubemapLayered);
+  r.maxSurface1D = p.maxSurface1D;
+  std::copy(std::begin(p.maxSurface2D), std::end(p.maxSurface2D), r.maxSurface2D);
+  std::copy(std::begin(p.maxSurface3D), std::end(p.maxSurface3D), r.maxSurface3D);
+  std::copy(std::begin(p.maxSurface1DLayered), std::end(p.maxSurface1DLayered),
+            r.maxSurface1DLayered);
+  std::copy(std::begin(p.maxSurface2DLayered), std::end(p.maxSurface2DLayered),
+            r.maxSurface2DLayered);
+  r.maxSurfaceCubemap = p.maxSurfaceCubemap;
+  std::copy(std::begin(p.maxSurfaceCubemapLayered), std::end(p.maxSurfaceCubemapLayered),
+            r.maxSurfaceCubemapLayered);
+  r.sparseCudaArraySupported = p.sparseCudaArraySupported != 0;
+  r.deferredMappingCudaArraySupported = p.deferredMappingCudaArraySupported != 0;
+  r.timelineSemaphoreInteropSupported = p.timelineSemaphoreInteropSupported != 0;
+  r.ipcEventSupported = p.ipcEventSupported != 0;
+  r.unifiedFunctionPointers = p.unifiedFunctionPointers != 0;
+
+  // CUDA 13 removed these from cudaDeviceProp; they remain device attributes.
+  CUDALAB_READ_ATTR(r.clockKHz, cudaDevAttrClockRate);
+  CUDALAB_READ_ATTR(r.memClockKHz, cudaDevAttrMemoryClockRate);
+  CUDALAB_READ_ATTR(r.computeMode, cudaDevAttrComputeMode);
+  CUDALAB_READ_ATTR(r.kernelExecTimeout, cudaDevAttrKernelExecTimeout);
+  CUDALAB_READ_ATTR(r.singleToDoublePerfRatio, cudaDevAttrSingleToDoublePrecisionPerfRatio);
+  CUDALAB_READ_ATTR(r.gpuOverlap, cudaDevAttrGpuOverlap);
+  CUDALAB_READ_ATTR(r.maxTexture1DLinear, cudaDevAttrMaxTexture1DLinearWidth);
+  CUDALAB_READ_ATTR(r.memSyncDomainCount, cudaDevAttrMemSyncDomainCount);
+
+  // Free memory needs a context on the device (cudaMemGetInfo reports on the current device).
+  // A device in "prohibited" compute mode refuses contexts, so it is reported as 0 free rather
+  // than failing the whole query.
+  if (r.computeMode != cudaComputeModeProhibited) {
+    int previous = 0;
+    CUDALAB_CUDA_TRY(cudaGetDevice(&previous));
+    CurrentDeviceGuard restore(previous);
+    CUDALAB_CUDA_TRY(cudaSetDevice(index));
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
+    r.freeGlobalMem = freeBytes;
+  }
+  return r;
+}
+
+#undef CUDALAB_READ_ATTR
+
+Result<DeviceInfo> queryDevice(int index) {
+  Result<RawDeviceNumbers> raw = queryRawDevice(index);
+  if (!raw) return raw.status();
+  return makeDeviceInfo(*raw);
+}
+
+Result<std::vector<DeviceInfo>> queryDevices() {
+  int count = 0;
+  // No driver, a driver too old for this runtime, or no GPU: CUDA's own error says which.
+  CUDALAB_CUDA_TRY(cudaGetDeviceCount(&count));
+  std::vector<DeviceInfo> devices;
+  devices.reserve(size_t(count));
+  for (int i = 0; i < count; ++i) {
+    Result<DeviceInfo> d = queryDevice(i);
+    if (!d) return d.status().context("querying device " + std::to_string(i));
+    devices.push_back(std::move(*d));
+  }
+  return devices;
+}
+
+}  // namespace cudalab
