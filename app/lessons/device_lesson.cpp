@@ -149,8 +149,9 @@ class DeviceLesson final : public Lesson {
     const float avail = ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(avail * 0.55f);
     double lo = p.min, hi = p.max;
-    const char* fmt = p.integer ? "%.0f" : "%.3g";
-    ImGui::SliderScalar(p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt,
+    const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
+                            (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
+    ImGui::SliderScalar(p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
                         p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
     if (p.integer) value = std::round(value);
     helpTooltip(p.help);
@@ -351,10 +352,9 @@ class DeviceLesson final : public Lesson {
   }
 
   static void drawGroup(LessonContext& ctx, const PropertyGroup& g, bool open) {
-    ImGui::SetNextItemOpen(open, ImGuiCond_Once);
-    if (!ImGui::CollapsingHeader(g.title.c_str())) return;
     const std::string id = "group_" + groupKey(g.title);
-    if (beginPanel(ctx, id.c_str(), g.title.c_str())) {
+    if (beginPanel(ctx, id.c_str(), g.title.c_str(),
+                   kPanelCollapsible | (open ? kPanelNone : kPanelClosed))) {
       if (ImGui::BeginTable(id.c_str(), 2,
                             ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("Property", ImGuiTableColumnFlags_WidthStretch, 0.55f);
@@ -377,9 +377,8 @@ class DeviceLesson final : public Lesson {
   }
 
   static void drawArchTable(LessonContext& ctx, int major, int minor, bool open) {
-    ImGui::SetNextItemOpen(open, ImGuiCond_Once);
-    if (!ImGui::CollapsingHeader("CUDA cores per SM, by compute capability")) return;
-    if (beginPanel(ctx, "architectures", "CUDA cores per SM, by compute capability")) {
+    if (beginPanel(ctx, "architectures", "CUDA cores per SM, by compute capability",
+                   kPanelCollapsible | (open ? kPanelNone : kPanelClosed))) {
       mutedText(ctx.theme,
                 "The runtime reports the number of SMs but not how many cores each has: that "
                 "depends on the architecture, so tools keep a table like this one.");

@@ -56,8 +56,10 @@ struct Candidate {
 std::vector<Candidate> candidateDisplays(int cudaDevice) {
   std::vector<Candidate> out, rest;
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  if (GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_platform_device && eglQueryDevicesEXT &&
-      eglQueryDeviceStringEXT && eglQueryDeviceAttribEXT && eglGetPlatformDisplayEXT) {
+  // glvnd advertises EGL_EXT_device_base (enumeration and query together) rather than the two
+  // separate extensions, so look at the entry points themselves.
+  if (eglQueryDevicesEXT && eglQueryDeviceStringEXT && eglQueryDeviceAttribEXT &&
+      eglGetPlatformDisplayEXT) {
     EGLint n = 0;
     eglQueryDevicesEXT(0, nullptr, &n);
     std::vector<EGLDeviceEXT> devs(static_cast<size_t>(n > 0 ? n : 0));

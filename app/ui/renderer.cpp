@@ -70,8 +70,8 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   }
   // A figure exported from the window leaves out the panels' buttons; a headless screenshot shows
   // the UI exactly as the window would.
-  const FrameTarget target{io.DisplaySize.x, io.DisplaySize.y, pixelScale, offscreen && glfw_,
-                           transparent};
+  const FrameTarget target{io.DisplaySize.x, io.DisplaySize.y, pixelScale,
+                           offscreen && (glfw_ || exportingPanel_), transparent};
   shell_.draw(theme_, target);
   ImGui::PopStyleColor(pushed);
   ImGui::Render();
@@ -87,6 +87,7 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
 Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bool transparent,
                                   const std::string& panelId, int frames, double maxWaitSeconds) {
   const int w = logicalW * pixelScale, h = logicalH * pixelScale;
+  exportingPanel_ = !panelId.empty();
   CUDALAB_TRY(fb_.resize(w, h));
   fb_.bind();
   const auto start = std::chrono::steady_clock::now();
@@ -106,6 +107,7 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   }
   Image img = fb_.read();
   Framebuffer::unbind();
+  exportingPanel_ = false;
   if (panelId.empty()) return img;
   auto r = shell_.panels().rect(panelId);
   if (!r)

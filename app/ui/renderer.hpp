@@ -50,6 +50,7 @@ class UiRenderer {
   Theme theme_;
   Framebuffer fb_;
   bool imgui_ = false, glfw_ = false, gl_ = false;
+  bool exportingPanel_ = false;  // a panel figure leaves out its buttons
 };
 
 }  // namespace cudalab

@@ -37,7 +37,7 @@ std::vector<std::string> PanelRegistry::ids() const {
   return out;
 }
 
-bool beginPanel(LessonContext& ctx, const char* id, const char* title) {
+bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags) {
   const float pad = 8.0f * ctx.scale;
   ImGui::PushID(id);
   const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -49,7 +49,17 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title) {
   // PushTextWrapPos takes window-local coordinates.
   ImGui::PushTextWrapPos(start.x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + width - pad);
   ImGui::PushFont(ctx.theme.fonts().bold);
-  ImGui::TextUnformatted(title);
+  bool open = true;
+  if (flags & kPanelCollapsible) {
+    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_HeaderActive, ImVec4(0, 0, 0, 0));
+    const ImGuiTreeNodeFlags tf = ImGuiTreeNodeFlags_NoTreePushOnOpen |
+                                  ((flags & kPanelClosed) ? 0 : ImGuiTreeNodeFlags_DefaultOpen);
+    open = ImGui::TreeNodeEx(title, tf);
+    ImGui::PopStyleColor(2);
+  } else {
+    ImGui::TextUnformatted(title);
+  }
   ImGui::PopFont();
   if (!ctx.exporting) {
     const char* label = "Save PNG";
@@ -61,7 +71,7 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title) {
   }
   // Reserve the full width so the frame spans the view.
   ImGui::Dummy(ImVec2(width - 2 * pad, 0.0f));
-  return true;
+  return open;
 }
 
 void endPanel(LessonContext& ctx) {

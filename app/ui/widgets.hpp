@@ -3,7 +3,7 @@
 // A panel is a titled, framed group whose picture can be saved on its own as a PNG:
 //
 //   if (beginPanel(ctx, "bandwidth", "Measured bandwidth")) { ...draw...; }
-//   endPanel(ctx);            // always call, like ImGui::EndGroup
+//   endPanel(ctx);            // always call, like ImGui::EndGroup (also when folded)
 //
 // The panel's rectangle is recorded every frame in a PanelRegistry; its "PNG" button asks the
 // shell to render the whole window off-screen at the export scale and crop that rectangle.
@@ -39,7 +39,14 @@ class PanelRegistry {
   std::optional<std::string> request_;
 };
 
-bool beginPanel(LessonContext& ctx, const char* id, const char* title);
+enum PanelFlags : int {
+  kPanelNone = 0,
+  kPanelCollapsible = 1,  // the title folds the panel away (the learner clicks it)
+  kPanelClosed = 2,       // with kPanelCollapsible: starts folded
+};
+
+// Returns whether the panel's contents should be drawn (false when folded).
+bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags = kPanelNone);
 void endPanel(LessonContext& ctx);
 
 // Shows `text` as a wrapped tooltip when the previous item is hovered.
