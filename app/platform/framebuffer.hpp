@@ -28,6 +28,7 @@ class Framebuffer {
   static void unbind();
   Image read() const;
   int width() const { return width_; }
+  unsigned texture() const { return tex_; }
   int height() const { return height_; }
 
  private:

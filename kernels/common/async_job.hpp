@@ -10,6 +10,12 @@
 //   if (job.running()) drawProgress(job.progress());
 //   if (auto r = job.take()) show(*r);          // once, when it has finished
 //
+// A sweep publishes points as they are measured, so they appear on the plot as they arrive:
+//
+//   AsyncJob<Summary, Point> sweep;
+//   ... in the job: c.publish(point);
+//   ... each frame:  for (Point& p : sweep.takePublished()) points.push_back(p);
+//
 // The destructor cancels and joins, so a lesson can be destroyed while its job runs.
 #pragma once
 
@@ -20,6 +26,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "common/status.hpp"
 
@@ -30,7 +37,9 @@ struct JobProgress {
   std::string what;
 };
 
-template <class T>
+struct NoPartial {};
+
+template <class T, class Partial = NoPartial>
 class AsyncJob {
  public:
   class Control {
@@ -41,6 +50,10 @@ class AsyncJob {
     void progress(float fraction, std::string what) {
       std::lock_guard<std::mutex> lock(job_.mutex_);
       job_.progress_ = {fraction, std::move(what)};
+    }
+    void publish(Partial p) {
+      std::lock_guard<std::mutex> lock(job_.mutex_);
+      job_.published_.push_back(std::move(p));
     }
 
    private:
@@ -65,6 +78,7 @@ class AsyncJob {
       std::lock_guard<std::mutex> lock(mutex_);
       result_.reset();
       progress_ = {};
+      published_.clear();
     }
     thread_ = std::thread([this, work = std::move(work)] {
       Control control(*this);
@@ -81,6 +95,13 @@ class AsyncJob {
   JobProgress progress() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return progress_;
+  }
+  // What the job published since the last call, in order.
+  std::vector<Partial> takePublished() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<Partial> out;
+    out.swap(published_);
+    return out;
   }
   // The result, once, after the job has finished.
   std::optional<Result<T>> take() {
@@ -100,6 +121,7 @@ class AsyncJob {
   mutable std::mutex mutex_;
   JobProgress progress_;
   std::optional<Result<T>> result_;
+  std::vector<Partial> published_;
 };
 
 }  // namespace cudalab
