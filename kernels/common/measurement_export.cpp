@@ -9,7 +9,8 @@ namespace {
 std::string csvField(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 
@@ -24,22 +25,33 @@ const char* kPhaseKeys[] = {"h2d", "kernel", "d2h"};
 }  // namespace
 
 std::string toCsv(const std::vector<MeasuredRow>& rows) {
+  // Built with append(): GCC 12 warns falsely (-Wrestrict) on chains of operator+ here.
   std::string out = "label";
   if (!rows.empty())
-    for (const auto& [k, v] : rows.front().params) out += "," + csvField(k);
-  for (const char* p : kPhaseKeys)
-    out += std::string(",") + p + "_median_ms," + p + "_min_ms," + p + "_max_ms";
-  out += ",total_median_ms,kernel_gbps,kernel_gflops,checked,wrong,max_abs_error,max_rel_error,"
-         "runs\n";
+    for (const auto& [k, v] : rows.front().params)
+      out.append(",").append(csvField(k));
+  for (const char* p : kPhaseKeys) {
+    for (const char* stat : {"_median_ms", "_min_ms", "_max_ms"})
+      out.append(",").append(p).append(stat);
+  }
+  out.append(
+      ",total_median_ms,kernel_gbps,kernel_gflops,checked,wrong,max_abs_error,max_rel_error,"
+      "runs\n");
   for (const MeasuredRow& r : rows) {
-    out += csvField(r.label);
-    for (const auto& [k, v] : r.params) out += "," + num(v);
-    for (const PhaseStats& p : r.m.phases)
-      out += "," + num(p.medianMs) + "," + num(p.minMs) + "," + num(p.maxMs);
-    out += "," + num(r.m.totalMedianMs()) + "," + num(r.m.kernelGBps()) + "," +
-           num(r.m.kernelGFlops()) + "," + std::to_string(r.m.check.checked) + "," +
-           std::to_string(r.m.check.wrong) + "," + num(r.m.check.maxAbsError) + "," +
-           num(r.m.check.maxRelError) + "," + std::to_string(r.m.runs) + "\n";
+    out.append(csvField(r.label));
+    for (const auto& [k, v] : r.params)
+      out.append(",").append(num(v));
+    for (const PhaseStats& p : r.m.phases) {
+      for (double v : {p.medianMs, p.minMs, p.maxMs})
+        out.append(",").append(num(v));
+    }
+    for (double v : {r.m.totalMedianMs(), r.m.kernelGBps(), r.m.kernelGFlops()})
+      out.append(",").append(num(v));
+    out.append(",").append(std::to_string(r.m.check.checked));
+    out.append(",").append(std::to_string(r.m.check.wrong));
+    out.append(",").append(num(r.m.check.maxAbsError));
+    out.append(",").append(num(r.m.check.maxRelError));
+    out.append(",").append(std::to_string(r.m.runs)).append("\n");
   }
   return out;
 }
@@ -49,7 +61,8 @@ nlohmann::json toJson(const std::vector<MeasuredRow>& rows) {
   for (const MeasuredRow& r : rows) {
     nlohmann::json j;
     j["label"] = r.label;
-    for (const auto& [k, v] : r.params) j["params"][k] = v;
+    for (const auto& [k, v] : r.params)
+      j["params"][k] = v;
     for (int p = 0; p < 3; ++p) {
       const PhaseStats& s = r.m.phases[p];
       j["phases"][kPhaseKeys[p]] = {{"median_ms", s.medianMs},
