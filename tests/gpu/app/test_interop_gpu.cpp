@@ -1,0 +1,61 @@
+// CUDA-OpenGL interop: on the NVIDIA EGL device the pixel buffer registers with CUDA, and the
+// interop path and the host-copy fallback give textures identical to the CPU's pattern.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "common/cuda_check.hpp"
+#include "common/measurement.hpp"
+#include "common/pattern.hpp"
+#include "platform/headless_egl.hpp"
+#include "platform/interop.hpp"
+
+namespace cudalab {
+namespace {
+
+std::vector<std::uint32_t> expected(int w, int h, int frame) {
+  std::vector<std::uint32_t> v(static_cast<size_t>(w) * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) v[static_cast<size_t>(y) * w + x] = testPatternPixel(x, y, frame);
+  return v;
+}
+
+TEST(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
+  HeadlessContext ctx;
+  ASSERT_TRUE(ctx.create(0).ok());
+  ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
+  StreamGuard stream;
+  ASSERT_TRUE(stream.create().ok());
+  std::mt19937 rng(std::random_device{}());
+  const int w = 37 + static_cast<int>(rng() % 200), h = 11 + static_cast<int>(rng() % 100);
+  InteropImage img;
+  ASSERT_TRUE(img.create(w, h, PixelFormat::RGBA8).ok());
+  EXPECT_TRUE(img.interopAvailable()) << img.interopProblem();
+  int frame = 0;
+  for (InteropPath path : {InteropPath::Interop, InteropPath::HostCopy}) {
+    img.setPath(path);
+    ASSERT_EQ(img.path(), path);
+    ++frame;
+    {
+      auto m = img.map(stream.get());
+      ASSERT_TRUE(m.ok()) << m.status().sentence();
+      ASSERT_TRUE(drawTestPattern(m->as<std::uint32_t>(), w, h, frame, stream.get()).ok());
+    }
+    ASSERT_TRUE(img.upload(stream.get()).ok());
+    EXPECT_GT(img.frameCostMs(), 0.0);
+    std::vector<std::uint8_t> tex = img.readTexture();
+    std::vector<std::uint32_t> want = expected(w, h, frame);
+    ASSERT_EQ(tex.size(), want.size() * 4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      std::uint32_t got;
+      std::memcpy(&got, tex.data() + i * 4, 4);
+      wrong += got != want[i];
+    }
+    EXPECT_EQ(wrong, 0u) << (path == InteropPath::Interop ? "interop" : "host copy");
+  }
+}
+
+}  // namespace
+}  // namespace cudalab
