@@ -50,7 +50,7 @@ struct ThreadCoord {
 // The calling GPU thread's coordinates.
 __device__ inline ThreadCoord clThisThread() {
   return ThreadCoord{blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y,
-                     gridDim.x,  gridDim.y,  blockDim.x, blockDim.y};
+                     gridDim.x,  gridDim.y,  blockDim.x,  blockDim.y};
 }
 #endif
 
@@ -118,7 +118,8 @@ CL_HD inline void clForEachElement(const IndexGeometry& g, const ThreadCoord& t,
     if (g.gridStride) {
       // The loop condition `k < n` is the guard: a grid-stride loop cannot run without one.
       const long long stride = clGridSizeX(t);
-      for (long long k = i; k < g.n; k += stride) write(k);
+      for (long long k = i; k < g.n; k += stride)
+        write(k);
     } else if (!g.guard || i < g.n) {
       write(i);
     }
