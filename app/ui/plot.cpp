@@ -1303,42 +1303,53 @@ std::optional<Readout> findReadout(const Building& b, const std::vector<Hit>& hi
   };
   if (bestSeries >= 0 && bestD2 <= st.f * st.f) return pointReadout();
 
-  // Bars, stacked segments and reference marks under the mouse (the last drawn wins).
-  for (auto it = hits.rbegin(); it != hits.rend(); ++it) {
-    if (!it->box.Contains(mouse)) continue;
-    const Series& s = b.series[it->series];
+  // Bars, stacked segments and reference marks under the mouse (the last drawn wins), else the
+  // nearest bar segment within two lines (the mouse just above a short bar).
+  auto isBar = [&](const Hit& h) {
+    const Kind k = b.series[h.series].kind;
+    return k == Kind::Bars || k == Kind::StackedBars;
+  };
+  const Hit* hit = nullptr;
+  for (auto it = hits.rbegin(); it != hits.rend() && !hit; ++it)
+    if (b.series[it->series].kind != Kind::VSpan && it->box.Contains(mouse)) hit = &*it;
+  float nearest = 2 * st.f;
+  for (auto it = hits.rbegin(); it != hits.rend() && !hit; ++it) {
+    if (!isBar(*it)) continue;
+    const ImVec2 q = ImClamp(mouse, it->box.Min, it->box.Max);
+    const float d = std::sqrt(ImLengthSqr(ImVec2(q.x - mouse.x, q.y - mouse.y)));
+    if (d < nearest) {
+      nearest = d;
+      hit = &*it;
+    }
+  }
+  if (hit) {
+    const Series& s = b.series[hit->series];
     Readout r;
+    r.colour = paletteColour(s.colour);
+    r.name = seriesName(s.label);
     if (s.kind == Kind::Bars) {
-      r.colour = paletteColour(s.colour);
-      r.name = seriesName(s.label);
-      r.lines = {axisValue(b.x, "x", it->cat), axisValue(b.y, "y", s.ys[it->cat])};
+      r.lines = {axisValue(b.x, "x", hit->cat), axisValue(b.y, "y", s.ys[hit->cat])};
     } else if (s.kind == Kind::StackedBars) {
       const AxisState& cat = s.horizontal ? b.y : b.x;
       const AxisState& val = s.horizontal ? b.x : b.y;
-      const double v = s.ys[static_cast<size_t>(it->part) * s.cols + it->cat];
+      const double v = s.ys[static_cast<size_t>(hit->part) * s.cols + hit->cat];
       double total = 0;
       for (int p = 0; p < s.rows; ++p) {
-        const double w = s.ys[static_cast<size_t>(p) * s.cols + it->cat];
+        const double w = s.ys[static_cast<size_t>(p) * s.cols + hit->cat];
         if (std::isfinite(w)) total += w;
       }
-      r.colour = paletteColour(s.colour + it->part);
-      r.name = seriesName(s.parts[it->part]);
-      r.lines = {axisValue(cat, s.horizontal ? "y" : "x", it->cat), axisValue(val, "value", v)};
+      r.colour = paletteColour(s.colour + hit->part);
+      r.name = seriesName(s.parts[hit->part]);
+      r.lines = {axisValue(cat, s.horizontal ? "y" : "x", hit->cat), axisValue(val, "value", v)};
       if (total != 0) {
         char pct[32];
         std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * v / total);
         r.lines.push_back(std::string(pct) + " of " + formatValue(total, val.fmt(), 0));
       }
     } else if (s.kind == Kind::HLine) {
-      r.colour = paletteColour(s.colour);
-      r.name = seriesName(s.label);
       r.lines = {axisValue(b.y, "y", s.a)};
-    } else if (s.kind == Kind::VLine) {
-      r.colour = paletteColour(s.colour);
-      r.name = seriesName(s.label);
-      r.lines = {axisValue(b.x, "x", s.a)};
     } else {
-      continue;  // spans come after heat maps
+      r.lines = {axisValue(b.x, "x", s.a)};
     }
     return r;
   }

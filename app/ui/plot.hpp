@@ -94,8 +94,8 @@ bool BeginPlot(const char* id, const char* title, ImVec2 size = ImVec2(-1, 0));
 void EndPlot();
 
 void SetupAxes(const Axis& x, const Axis& y);
-// Names the integer positions 0..count-1 of an axis (bars sit on them). Horizontal stacked bars
-// have their categories on the y axis.
+// Names the integer positions 0..count-1 of an axis (bars sit on them); horizontal stacked bars
+// take theirs on the y axis (AxisId::Y). Setup calls may come in any order before EndPlot.
 void SetupCategories(const char* const* names, int count, AxisId axis = AxisId::X);
 void SetupLegend(Legend where);
 // The next series takes palette colour `paletteIndex` (a stacked bar's segments take the following
@@ -120,11 +120,13 @@ void PlotVSpan(const char* label, double x0, double x1);  // a shaded range of x
 
 // ---- Export ----------------------------------------------------------------------------------
 
-// The SVG document of the last drawing of plot `id` ("" when it was never drawn).
+// The SVG document of the last drawing of plot `id` ("" when it was never drawn), in the colours
+// of the theme it was drawn in, text set in DejaVu Sans like the app.
 std::string LastPlotSvg(const char* id);
 Status SaveSvg(const char* id, const std::string& path);
-// The plot's rectangle in framebuffer pixels, when it was drawn in this frame or the previous one
-// (for cropping a PNG of just the plot from a render of the window).
+// The plot's rectangle in ImGui's screen coordinates (the framebuffer's pixels in the app's
+// renders, like panel rectangles), when it was drawn in this frame or the previous one: for
+// cropping a PNG of just the plot from a render of the window.
 std::optional<PixelRect> LastPlotRect(const char* id);
 // Called from the plot's right-click menu ("Save as SVG" / "Save as PNG") during the frame; the
 // app chooses the file name, calls SaveSvg for svg and renders the PNG after the frame.

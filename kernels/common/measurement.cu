@@ -59,15 +59,6 @@ void summarize(PhaseStats& s) {
   s.maxMs = v.back();
 }
 
-StreamGuard::~StreamGuard() {
-  if (stream_) cudaStreamDestroy(stream_);
-}
-
-Status StreamGuard::create() {
-  CUDALAB_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  return {};
-}
-
 Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
                             const std::atomic<bool>* cancel, cudaStream_t stream) {
   if (opt.runs < 1 || opt.warmup < 0)

@@ -11,7 +11,7 @@
 //   if (m) show(m->kernel.medianMs, m->kernelGBps(), m->check.wrong);
 //
 // measure() runs on the caller's thread; lessons call it from an AsyncJob worker with a stream of
-// its own (StreamGuard), so the UI thread never waits on the GPU.
+// its own (StreamGuard in cuda_raii.hpp), so the UI thread never waits on the GPU.
 #pragma once
 
 #include <atomic>
@@ -90,19 +90,5 @@ Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
 // Median, min and max of a list of times (the median of an even count is the mean of the middle
 // two).
 void summarize(PhaseStats& s);
-
-// A non-blocking CUDA stream owned by the current scope.
-class StreamGuard {
- public:
-  StreamGuard() = default;
-  ~StreamGuard();
-  StreamGuard(const StreamGuard&) = delete;
-  StreamGuard& operator=(const StreamGuard&) = delete;
-  Status create();
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 }  // namespace cudalab

@@ -539,3 +539,65 @@ TEST_F(PlotFrame, SaveSvgWritesTheDocument) {
   EXPECT_NE(s.message().find("never drawn"), std::string::npos);
   EXPECT_FALSE(plot::SaveSvg("everything", "/nonexistent-dir/x.svg").ok());
 }
+
+TEST_F(PlotFrame, ContextMenuCallsTheExportHandler) {
+  std::vector<std::pair<std::string, bool>> calls;
+  plot::SetExportHandler([&](const char* id, bool svg) { calls.emplace_back(id, svg); });
+  const double ys[] = {1, 3, 2};
+  auto draw = [&] {
+    if (plot::BeginPlot("menu", "Menu", ImVec2(400, 200))) {
+      plot::PlotBars("b", ys, 3);
+      plot::EndPlot();
+    }
+  };
+  ImGuiIO& io = ImGui::GetIO();
+  frame(draw);
+  const auto r = plot::LastPlotRect("menu");
+  ASSERT_TRUE(r.has_value());
+  io.MousePos = ImVec2(static_cast<float>(r->x + 30), static_cast<float>(r->y + 30));
+  frame(draw);
+  io.MouseDown[1] = true;  // right click: press, then release
+  frame(draw);
+  io.MouseDown[1] = false;
+  frame(draw);
+  frame(draw);
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  ASSERT_EQ(g.OpenPopupStack.Size, 1);
+  ImGuiWindow* popup = g.OpenPopupStack[0].Window;
+  ASSERT_NE(popup, nullptr);
+  // Click the first item, "Save as SVG".
+  io.MousePos = ImVec2(popup->DC.CursorStartPos.x + 5, popup->DC.CursorStartPos.y + 5);
+  frame(draw);
+  io.MouseDown[0] = true;
+  frame(draw);
+  io.MouseDown[0] = false;
+  frame(draw);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].first, "menu");
+  EXPECT_TRUE(calls[0].second);
+  plot::SetExportHandler(nullptr);
+}
+
+TEST_F(PlotFrame, EmptyTinyAndOddPlotsStillDraw) {
+  const double xs[] = {1, 1, 1}, ys[] = {NAN, 2, INFINITY};
+  frame([&] {
+    if (plot::BeginPlot("empty", nullptr)) plot::EndPlot();
+    if (plot::BeginPlot("tiny", "Tiny", ImVec2(12, 9))) {
+      plot::PlotLine("l", xs, ys, 3);
+      plot::EndPlot();
+    }
+    if (plot::BeginPlot("onepoint", "One point")) {
+      plot::SetupAxes({"x", Scale::Log10}, {"y", Scale::Log10});
+      plot::PlotScatter("p", xs, ys, 3);
+      plot::PlotLine("none", nullptr, nullptr, 0);
+      plot::EndPlot();
+    }
+  });
+  for (const char* id : {"empty", "tiny", "onepoint"}) {
+    std::vector<Element> elements;
+    std::string error;
+    EXPECT_TRUE(parseXml(plot::LastPlotSvg(id), elements, error)) << id << ": " << error;
+  }
+  // The legend keeps the series without data.
+  EXPECT_NE(plot::LastPlotSvg("onepoint").find(">none<"), std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 #include "common/measurement.hpp"
 #include "common/pattern.hpp"
 #include "platform/headless_egl.hpp"

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda_raii.hpp"
 #include "common/measurement.hpp"
 #include "launch_config/launch_config.hpp"
 
