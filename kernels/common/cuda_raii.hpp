@@ -1,5 +1,7 @@
 // Owners for CUDA resources, freed on every path (early returns included), for host code that
 // allocates and launches. Each create/allocate returns a Status.
+// Destructors release and ignore errors: they cannot report them, and a failed release (a context
+// already broken by a sticky error) leaves nothing more to free.
 //
 //   StreamGuard stream;          CUDALAB_TRY(stream.create());       // non-blocking stream
 //   DeviceArray<float> d;        CUDALAB_TRY(d.allocate(n));

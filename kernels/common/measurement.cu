@@ -5,27 +5,11 @@
 #include <algorithm>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 #include "common/measurement.hpp"
 
 namespace cudalab {
 namespace {
-
-// Events for the four phase boundaries of one run, freed on every path.
-class RunEvents {
- public:
-  ~RunEvents() {
-    for (cudaEvent_t& e : e_)
-      if (e) cudaEventDestroy(e);
-  }
-  Status create() {
-    for (cudaEvent_t& e : e_) CUDALAB_CUDA_TRY(cudaEventCreate(&e));
-    return {};
-  }
-  cudaEvent_t operator[](int i) const { return e_[i]; }
-
- private:
-  cudaEvent_t e_[4] = {};
-};
 
 Status elapsed(cudaEvent_t a, cudaEvent_t b, double& ms) {
   float f = 0;
@@ -59,8 +43,8 @@ void summarize(PhaseStats& s) {
   s.maxMs = v.back();
 }
 
-Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
-                            const std::atomic<bool>* cancel, cudaStream_t stream) {
+Result<Measurement> measure(Workload& w, const MeasureOptions& opt, const std::atomic<bool>* cancel,
+                            cudaStream_t stream) {
   if (opt.runs < 1 || opt.warmup < 0)
     return Status::error("A measurement needs at least one timed run.");
   Measurement m;
@@ -71,24 +55,26 @@ Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
   m.h2dBytes = w.h2dBytes();
   m.d2hBytes = w.d2hBytes();
   CUDALAB_TRY(w.prepare(stream));
-  RunEvents ev;
-  CUDALAB_TRY(ev.create());
+  // Events for the four phase boundaries of one run, freed on every path.
+  Event ev[4];
+  for (Event& e : ev)
+    CUDALAB_TRY(e.create());
   for (int run = 0; run < opt.warmup + opt.runs; ++run) {
     if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
     const bool timed = run >= opt.warmup;
     CUDALAB_TRY(w.poison(stream));
-    CUDALAB_CUDA_TRY(cudaEventRecord(ev[0], stream));
+    CUDALAB_CUDA_TRY(cudaEventRecord(ev[0].get(), stream));
     CUDALAB_TRY(w.copyIn(stream));
-    CUDALAB_CUDA_TRY(cudaEventRecord(ev[1], stream));
+    CUDALAB_CUDA_TRY(cudaEventRecord(ev[1].get(), stream));
     CUDALAB_TRY(w.launch(stream));
-    CUDALAB_CUDA_TRY(cudaEventRecord(ev[2], stream));
+    CUDALAB_CUDA_TRY(cudaEventRecord(ev[2].get(), stream));
     CUDALAB_TRY(w.copyOut(stream));
-    CUDALAB_CUDA_TRY(cudaEventRecord(ev[3], stream));
+    CUDALAB_CUDA_TRY(cudaEventRecord(ev[3].get(), stream));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(stream));
     if (!timed) continue;
     for (int p = 0; p < 3; ++p) {
       double ms = 0;
-      CUDALAB_TRY(elapsed(ev[p], ev[p + 1], ms));
+      CUDALAB_TRY(elapsed(ev[p].get(), ev[p + 1].get(), ms));
       m.phases[p].samplesMs.push_back(ms);
     }
     if (opt.verifyEveryRun || run + 1 == opt.warmup + opt.runs) {
@@ -99,7 +85,8 @@ Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
         m.check = *c;
     }
   }
-  for (PhaseStats& p : m.phases) summarize(p);
+  for (PhaseStats& p : m.phases)
+    summarize(p);
   return m;
 }
 

@@ -1,8 +1,7 @@
 // Measured copy bandwidth: device-to-device, and host<->device from pinned and pageable memory.
 //
 // [SECTION] Variants and parameters   (pure: copyVariants, validate, timeStats)
-// [SECTION] RAII wrappers             device memory, pinned and pageable host memory, events,
-//                                     stream, current device: freed on every path, errors included
+// [SECTION] Pageable host memory      the one owner not in common/cuda_raii.hpp
 // [SECTION] Measurement               measureBandwidth
 //
 // No kernel is needed: cudaMemcpyAsync is what applications use to move data, and for a
@@ -22,6 +21,7 @@
 #include <utility>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 
 namespace cudalab {
 
@@ -111,59 +111,17 @@ TimeStats timeStats(std::vector<double> ms) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] RAII wrappers
+// [SECTION] Pageable host memory
 // ---------------------------------------------------------------------------------------------
-// Each wrapper starts empty and is filled by a Status-returning create/allocate, so failures are
-// values. Destructors release and ignore errors: they cannot report them, and a failed release
-// (a context already broken by a sticky error) leaves nothing more to free.
+// Device memory, pinned memory, events, the stream and the current device use the shared owners
+// in common/cuda_raii.hpp.
 
 namespace {
 
-class DeviceMemory {
- public:
-  DeviceMemory() = default;
-  ~DeviceMemory() { reset(); }
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
-
-  Status allocate(size_t bytes) {
-    reset();
-    CUDALAB_CUDA_TRY(cudaMalloc(&p_, bytes));
-    return {};
-  }
-  // cudaFree waits for work still using the buffer, so this is safe after an error too.
-  void reset() {
-    if (p_) (void)cudaFree(p_);
-    p_ = nullptr;
-  }
-  void* get() const { return p_; }
-
- private:
-  void* p_ = nullptr;
-};
-
-// Page-locked host memory: the copy engine can read and write it directly.
-class PinnedMemory {
- public:
-  PinnedMemory() = default;
-  ~PinnedMemory() {
-    if (p_) (void)cudaFreeHost(p_);
-  }
-  PinnedMemory(const PinnedMemory&) = delete;
-  PinnedMemory& operator=(const PinnedMemory&) = delete;
-
-  Status allocate(size_t bytes) {
-    CUDALAB_CUDA_TRY(cudaMallocHost(&p_, bytes));
-    return {};
-  }
-  unsigned char* get() const { return static_cast<unsigned char*>(p_); }
-
- private:
-  void* p_ = nullptr;
-};
-
-// Ordinary (pageable) host memory, as malloc or std::vector would give. Allocated without
-// throwing so that a failure becomes a Status like every other.
+// Ordinary (pageable) host memory, as malloc or std::vector would give. Kept here rather than in
+// cuda_raii.hpp: it is not a CUDA resource, and the point of the pageable variants is that it is
+// *not* allocated by CUDA. Allocated without throwing so that a failure becomes a Status like
+// every other, with a message that names the host copy size to change.
 class PageableMemory {
  public:
   Status allocate(size_t bytes) {
@@ -179,82 +137,6 @@ class PageableMemory {
 
  private:
   std::unique_ptr<unsigned char[]> p_;
-};
-
-class Event {
- public:
-  Event() = default;
-  ~Event() {
-    if (e_) (void)cudaEventDestroy(e_);
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-
-  Status create() {
-    CUDALAB_CUDA_TRY(cudaEventCreate(&e_));  // default flags: timing enabled
-    return {};
-  }
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
-
-// The measurement's own stream. Non-blocking, so it does not serialize with the legacy default
-// stream that other code in the process (the UI's interop, another lesson) might be using.
-class Stream {
- public:
-  Stream() = default;
-  ~Stream() {
-    if (s_) (void)cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-
-  Status create() {
-    CUDALAB_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
-    return {};
-  }
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-// Declared after the buffers a stream's copies use, so that on any early return it is destroyed
-// first and waits for those copies before the buffers are freed under them.
-class StreamDrain {
- public:
-  explicit StreamDrain(cudaStream_t s) : s_(s) {}
-  ~StreamDrain() { (void)cudaStreamSynchronize(s_); }
-  StreamDrain(const StreamDrain&) = delete;
-  StreamDrain& operator=(const StreamDrain&) = delete;
-
- private:
-  cudaStream_t s_;
-};
-
-// Makes a device current and restores the previous one when the measurement ends, so the
-// worker thread's later CUDA calls go where they went before.
-class CurrentDevice {
- public:
-  CurrentDevice() = default;
-  ~CurrentDevice() {
-    if (saved_) (void)cudaSetDevice(previous_);
-  }
-  CurrentDevice(const CurrentDevice&) = delete;
-  CurrentDevice& operator=(const CurrentDevice&) = delete;
-
-  Status set(int device) {
-    CUDALAB_CUDA_TRY(cudaGetDevice(&previous_));
-    saved_ = true;
-    CUDALAB_CUDA_TRY(cudaSetDevice(device));
-    return {};
-  }
-
- private:
-  int previous_ = 0;
-  bool saved_ = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -336,6 +218,8 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
                                          const BandwidthProgress& progress) {
   if (isCancelled(cancel)) return cancelled();
 
+  // Restores the previous device when the measurement ends, so the worker thread's later CUDA
+  // calls go where they went before.
   CurrentDevice current;
   CUDALAB_TRY(current.set(device));
   size_t freeBytes = 0, totalBytes = 0;
@@ -346,7 +230,8 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
   const size_t deviceBytes = static_cast<size_t>(params.deviceCopyMiB) * size_t(1024 * 1024);
   const size_t hostBytes = static_cast<size_t>(params.hostCopyMiB) * size_t(1024 * 1024);
 
-  Stream stream;
+  // The measurement's own stream, non-blocking (see StreamGuard).
+  StreamGuard stream;
   CUDALAB_TRY(stream.create());
   Event start, stop;
   CUDALAB_TRY(start.create());
@@ -360,7 +245,9 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
   // Phase 1: device to device, two buffers larger than L2. Freed before phase 2 so the peak
   // device memory is the larger phase, not the sum (validate() assumes this).
   {
-    DeviceMemory src, dst;
+    DeviceArray<unsigned char> src, dst;
+    // Declared after the buffers the stream's copies use, so that on any early return it is
+    // destroyed first and waits for those copies before the buffers are freed under them.
     StreamDrain drain(stream.get());
     CUDALAB_TRY(src.allocate(deviceBytes));
     CUDALAB_TRY(dst.allocate(deviceBytes));
@@ -376,10 +263,10 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
 
   // Phase 2: host copies, one device buffer shared by the four directions.
   {
-    DeviceMemory dev;
-    PinnedMemory pinned;
+    DeviceArray<unsigned char> dev;
+    PinnedArray<unsigned char> pinned;
     PageableMemory pageable;
-    StreamDrain drain(stream.get());
+    StreamDrain drain(stream.get());  // after the buffers, as in phase 1
     CUDALAB_TRY(dev.allocate(hostBytes));
     CUDALAB_TRY(pinned.allocate(hostBytes));
     CUDALAB_TRY(pageable.allocate(hostBytes));

@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 
 namespace cudalab {
 
@@ -709,20 +710,6 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
 
 namespace {
 
-// Restores the calling thread's current device on every path out of a query, so asking about
-// device 1 does not silently move the app's later allocations there. Restoring can only fail
-// if the device vanished; a destructor cannot report it, and the next CUDA call will.
-class CurrentDeviceGuard {
- public:
-  explicit CurrentDeviceGuard(int previous) : previous_(previous) {}
-  ~CurrentDeviceGuard() { (void)cudaSetDevice(previous_); }
-  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
-  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
-
- private:
-  int previous_;
-};
-
 std::string uuidText(const cudaUUID_t& u) {
   // nvidia-smi's layout: 8-4-4-4-12 hex digits.
   std::string s = "GPU-";
@@ -881,10 +868,11 @@ Result<RawDeviceNumbers> queryRawDevice(int index) {
   // A device in "prohibited" compute mode refuses contexts, so it is reported as 0 free rather
   // than failing the whole query.
   if (r.computeMode != cudaComputeModeProhibited) {
-    int previous = 0;
-    CUDALAB_CUDA_TRY(cudaGetDevice(&previous));
-    CurrentDeviceGuard restore(previous);
-    CUDALAB_CUDA_TRY(cudaSetDevice(index));
+    // Restores the calling thread's current device on every path out of the query, so asking
+    // about device 1 does not silently move the app's later allocations there. Restoring can only
+    // fail if the device vanished; a destructor cannot report it, and the next CUDA call will.
+    CurrentDevice restore;
+    CUDALAB_TRY(restore.set(index));
     size_t freeBytes = 0, totalBytes = 0;
     CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     r.freeGlobalMem = freeBytes;

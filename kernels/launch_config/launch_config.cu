@@ -4,7 +4,6 @@
 // [SECTION] Kernels           doubleKernel (timed) and instrumentedKernel (the picture); both ask
 //                             clForEachElement where each thread writes, as the CPU model does
 // [SECTION] Launchers         the only <<<>>> of the lesson
-// [SECTION] RAII buffers      device and pinned memory, freed on every path
 // [SECTION] Ownership         gpuOwnership
 // [SECTION] Device            occupancy and limits
 // [SECTION] Workload          DoublingWorkload for measure()
@@ -17,6 +16,7 @@
 #include <string>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
@@ -136,86 +136,6 @@ Status launchInstrumented(const LaunchConfig&, const LaunchShape& s, const float
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] RAII buffers
-// ---------------------------------------------------------------------------------------------
-// Each starts empty and is filled by a Status-returning allocate, so failures are values.
-// Destructors ignore errors: they cannot report them, and after a sticky error there is nothing
-// more to free.
-
-namespace {
-
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  ~DeviceArray() { reset(); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-
-  Status allocate(size_t count) {
-    reset();
-    CUDALAB_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&p_), count * sizeof(T)));
-    count_ = count;
-    return {};
-  }
-  T* get() const { return p_; }
-  size_t bytes() const { return count_ * sizeof(T); }
-  // cudaFree waits for work still using the buffer.
-  void reset() {
-    if (p_) (void)cudaFree(p_);
-    p_ = nullptr;
-    count_ = 0;
-  }
-
- private:
-  T* p_ = nullptr;
-  size_t count_ = 0;
-};
-
-// Page-locked host memory: copies run at the link's full speed and can be asynchronous.
-template <class T>
-class PinnedArray {
- public:
-  PinnedArray() = default;
-  ~PinnedArray() { reset(); }
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-
-  Status allocate(size_t count) {
-    reset();
-    CUDALAB_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p_), count * sizeof(T)));
-    count_ = count;
-    return {};
-  }
-  T* get() const { return p_; }
-  size_t size() const { return count_; }
-  void reset() {
-    if (p_) (void)cudaFreeHost(p_);
-    p_ = nullptr;
-    count_ = 0;
-  }
-
- private:
-  T* p_ = nullptr;
-  size_t count_ = 0;
-};
-
-// Declared after the buffers a stream uses, so on any early return it is destroyed first and
-// waits for the stream's work before the buffers are freed under it.
-class StreamDrain {
- public:
-  explicit StreamDrain(cudaStream_t s) : s_(s) {}
-  ~StreamDrain() { (void)cudaStreamSynchronize(s_); }
-  StreamDrain(const StreamDrain&) = delete;
-  StreamDrain& operator=(const StreamDrain&) = delete;
-
- private:
-  cudaStream_t s_;
-};
-
-}  // namespace
-
-// ---------------------------------------------------------------------------------------------
 // [SECTION] Ownership
 // ---------------------------------------------------------------------------------------------
 
@@ -235,6 +155,8 @@ Result<OwnershipMap> gpuOwnership(const LaunchConfig& c, const DeviceLimits& lim
   m.writes.resize(count);
 
   DeviceArray<uint32_t> owner, writes;
+  // Declared after the buffers the stream uses, so on any early return it is destroyed first and
+  // waits for the stream's work before the buffers are freed under it.
   StreamDrain drain(stream);
   CUDALAB_TRY(owner.allocate(count));
   CUDALAB_TRY(writes.allocate(count));
@@ -267,33 +189,9 @@ Result<int> occupancyBlocksPerSM(const LaunchConfig& c) {
   return blocks;
 }
 
-namespace {
-
-// Makes a device current while the limits are read, then restores the previous one.
-class CurrentDevice {
- public:
-  CurrentDevice() = default;
-  ~CurrentDevice() {
-    if (saved_) (void)cudaSetDevice(previous_);
-  }
-  CurrentDevice(const CurrentDevice&) = delete;
-  CurrentDevice& operator=(const CurrentDevice&) = delete;
-
-  Status set(int device) {
-    CUDALAB_CUDA_TRY(cudaGetDevice(&previous_));
-    saved_ = true;
-    CUDALAB_CUDA_TRY(cudaSetDevice(device));
-    return {};
-  }
-
- private:
-  int previous_ = 0;
-  bool saved_ = false;
-};
-
-}  // namespace
-
 Result<DeviceLimits> queryLimits(int device) {
+  // The device is current while the limits are read (cudaMemGetInfo asks the current one); the
+  // previous one is restored on return.
   CurrentDevice current;
   CUDALAB_TRY(current.set(device));
   DeviceLimits l;
