@@ -45,6 +45,9 @@ struct LessonContext {
   bool exporting;  // drawing a figure for export: leave out buttons that make no sense on paper
   // Reports in the status bar: an error (shown in the error colour) or an information line.
   std::function<void(const Status&, const std::string&)> report;
+  // Where to save a result file: the user's export folder, named after the lesson, `what` and the
+  // time ("cudalab-launch-config-sweep-20261121-143005.csv").
+  std::function<std::string(const std::string& what, const std::string& extension)> exportPath;
 
   void error(const Status& s) const { report(s, ""); }
   void info(const std::string& message) const { report(Status{}, message); }
@@ -62,6 +65,10 @@ class Lesson {
   virtual void drawMain(LessonContext& ctx) = 0;
   // True while work started by the lesson has not finished.
   virtual bool busy() const { return false; }
+  // Sweeps the lesson offers (ids), and starting one as its button would; the benchmark command
+  // uses this to measure the UI's frame times while a sweep runs.
+  virtual std::vector<std::string> sweepIds() const { return {}; }
+  virtual bool startSweep(const std::string& /*id*/) { return false; }
 };
 
 }  // namespace cudalab

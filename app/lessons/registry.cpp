@@ -1,12 +1,14 @@
 #include "lessons/registry.hpp"
 
 #include "lessons/device_lesson.hpp"
+#include "lessons/launch_config_lesson.hpp"
 
 namespace cudalab {
 
 namespace {
 const LessonEntry kLessons[] = {
     {&kDeviceLessonInfo, &makeDeviceLesson},
+    {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson},
 };
 }  // namespace
 

@@ -21,7 +21,7 @@ Status Framebuffer::resize(int width, int height) {
   if (width == width_ && height == height_ && fbo_) return {};
   release();
   GLint maxSize = 0;
-  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxSize);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);  // the target is a texture
   if (width <= 0 || height <= 0 || width > maxSize || height > maxSize) {
     return Status::error("An off-screen image of " + std::to_string(width) + "x" +
                          std::to_string(height) + " pixels is not possible here (the GL limit is " +
@@ -29,14 +29,24 @@ Status Framebuffer::resize(int width, int height) {
   }
   glGenTextures(1, &tex_);
   glBindTexture(GL_TEXTURE_2D, tex_);
+  while (glGetError() != GL_NO_ERROR) {
+  }
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  if (glGetError() != GL_NO_ERROR) {
+    release();
+    return Status::error("There is not enough graphics memory for a " + std::to_string(width) +
+                         "x" + std::to_string(height) + " off-screen image.");
+  }
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  // Put back whatever framebuffer was bound: resize() may run in the middle of someone's frame.
+  GLint previous = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
   glGenFramebuffers(1, &fbo_);
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
   const GLenum st = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
   if (st != GL_FRAMEBUFFER_COMPLETE) {
     release();
     return Status::error("The off-screen framebuffer is incomplete (GL status " +

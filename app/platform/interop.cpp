@@ -154,6 +154,18 @@ Status InteropImage::upload(cudaStream_t stream) {
   return {};
 }
 
+Status InteropImage::uploadFromHost(const void* pixels) {
+  if (!tex_) return Status::error("The image has not been created.");
+  const GlFormat f = glFormat(format_);
+  glBindTexture(GL_TEXTURE_2D, tex_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, f.format, f.type, pixels);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  if (GLenum e = glGetError(); e != GL_NO_ERROR)
+    return Status::error("Uploading the picture failed (GL error " + std::to_string(e) + ").");
+  return {};
+}
+
 std::vector<std::uint8_t> InteropImage::readTexture() const {
   std::vector<std::uint8_t> out(bytes());
   const GlFormat f = glFormat(format_);

@@ -79,6 +79,8 @@ class InteropImage {
   Result<MapGuard> map(cudaStream_t stream);
   // Brings the pixels written through the last map into the texture. Waits for `stream`.
   Status upload(cudaStream_t stream);
+  // Uploads pixels computed on the CPU (no GPU needed): the path pictures from CPU models take.
+  Status uploadFromHost(const void* pixels);
   // The texture, for ImGui::Image or a shader.
   unsigned texture() const { return tex_; }
   void* textureId() const { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(tex_)); }

@@ -61,10 +61,10 @@ Status ShaderPass::init(const char* fragmentSource) {
 Status ShaderPass::render(unsigned source, int width, int height,
                           const std::function<void(unsigned program)>& setUniforms) {
   if (!program_) return Status::error("The shader pass was not initialised.");
-  CUDALAB_TRY(target_.resize(width, height));
   GLint prevFb = 0, prevProgram = 0, prevVao = 0, prevTex = 0, prevActive = 0;
   GLint viewport[4];
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prevFb);
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prevFb);  // before resize(), which binds its own
+  CUDALAB_TRY(target_.resize(width, height));
   glGetIntegerv(GL_CURRENT_PROGRAM, &prevProgram);
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &prevVao);
   glGetIntegerv(GL_ACTIVE_TEXTURE, &prevActive);

@@ -61,9 +61,12 @@ void Shell::report(const Status& s, const std::string& info) {
 }
 
 LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
-  return LessonContext{
-      runtime_, theme,       panels_,
-      scale_,   t.exporting, [this](const Status& s, const std::string& i) { report(s, i); }};
+  LessonContext ctx{runtime_, theme, panels_, scale_, t.exporting, {}, {}};
+  ctx.report = [this](const Status& s, const std::string& i) { report(s, i); };
+  ctx.exportPath = [this](const std::string& what, const std::string& ext) {
+    return exportPath(what, ext);
+  };
+  return ctx;
 }
 
 // [SECTION] per-frame drawing
@@ -299,22 +302,26 @@ std::optional<ExportJob> Shell::takeExportJob() {
   if (!exportJob_) return std::nullopt;
   ExportJob job = *exportJob_;
   exportJob_.reset();
-  const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  job.path = (std::filesystem::path(dir) / exportFileName(job.panelId)).string();
+  job.path = exportPath(job.panelId, "png");
   return job;
 }
 
-std::string Shell::exportFileName(const std::string& panelId) const {
+std::string Shell::exportFileName(const std::string& what, const std::string& extension) const {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   localtime_r(&now, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
   std::string name = std::string("cudalab-") + lessons_[current_]->info().id;
-  if (!panelId.empty()) name += "-" + panelId;
-  return name + "-" + stamp + ".png";
+  if (!what.empty()) name += "-" + what;
+  return name + "-" + stamp + "." + extension;
+}
+
+std::string Shell::exportPath(const std::string& what, const std::string& extension) const {
+  const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return (std::filesystem::path(dir) / exportFileName(what, extension)).string();
 }
 
 void Shell::finishExport(const Status& s, const std::string& path) {

@@ -62,7 +62,9 @@ class Shell {
   void report(const Status& s, const std::string& info);
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
-  std::string exportFileName(const std::string& panelId) const;
+  std::string exportFileName(const std::string& what, const std::string& extension) const;
+  // The same name in the export folder, which is created if needed.
+  std::string exportPath(const std::string& what, const std::string& extension) const;
 
  private:
   void drawMenuBar(Theme& theme);

@@ -1,0 +1,778 @@
+// Lesson "launch-config": which thread writes which element, and what the launch costs.
+//
+// [SECTION] index
+//   lesson text, jobs and their results
+//   parameters panel: variant switches, sizes, colouring, display path, run and sweeps
+//   main view: picture (through CUDA-OpenGL interop, or the CPU model), numbers, timing, sweeps
+//   work on the worker thread: picture, measurement, sweeps
+#include "lessons/launch_config_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/cuda_raii.hpp"
+#include "common/measurement_export.hpp"
+#include "launch_config/launch_config.hpp"
+#include "launch_config/launch_picture.hpp"
+#include "platform/interop.hpp"
+#include "platform/shader_pass.hpp"
+#include "platform/gl.hpp"
+#include "shaders.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, jobs and their results
+
+const LessonInfo kLaunchConfigLessonInfo{
+    "launch-config", "Launch configuration",
+    "course files 003 and 004: kernels, grids and blocks, grid-stride loops",
+    "A kernel doubles N numbers. Choose how many threads per block and how many blocks, 1D or 2D, "
+    "with or without the bounds guard and the grid-stride loop, then see which thread wrote each "
+    "element, which were never written, and how long it took."};
+
+namespace {
+
+const char* kSweepThreads = "threads_per_block";
+const char* kSweepBlocks = "blocks_per_grid";
+
+// What the worker hands back for the picture: device arrays (GPU) or keys (CPU model).
+struct PictureResult {
+  LaunchConfig config;
+  LaunchShape shape;
+  PictureLayout layout;
+  std::unique_ptr<DeviceOwnership> device;  // GPU: owner and write counts stay on the device
+  std::optional<OwnershipMap> model;        // no GPU: the CPU model
+  int blocksPerSM = 0;
+  bool blocksPerSMFromGpu = false;
+};
+
+struct SweepPoint {
+  double x = 0;
+  LaunchConfig config;
+  Result<Measurement> m = Status::error("not measured");
+};
+
+struct SweepSummary {
+  int points = 0;
+};
+
+struct MeasuredLaunch {
+  std::string label;
+  LaunchConfig config;
+  Measurement m;
+};
+
+double toD(long long v) {
+  return static_cast<double>(v);
+}
+
+// 30000000 -> "30,000,000" (built forwards: GCC 12 warns falsely about insert() here).
+std::string thousands(long long v) {
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out = v < 0 ? "-" : "";
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+class LaunchConfigLesson final : public Lesson {
+ public:
+  LaunchConfigLesson() {
+    // Start small, like the course's first add_kernel (4096 elements), so single blocks and warps
+    // are visible in the picture; the 30 million doubling is one click away.
+    cfg_.n = 4096;
+  }
+  const LessonInfo& info() const override { return kLaunchConfigLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kLaunchParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const LaunchVariant& v : launchVariants())
+      rows.push_back({v.id, v.label, v.help});
+    return rows;
+  }
+  bool busy() const override {
+    return limitsJob_.running() || pictureJob_.running() || measureJob_.running() ||
+           sweepJob_.running() || pictureDirty_;
+  }
+  std::vector<std::string> sweepIds() const override { return {kSweepThreads, kSweepBlocks}; }
+  bool startSweep(const std::string& id) override {
+    if (!gpu_ || limitsJob_.running()) return false;
+    return launchSweep(id);
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    if (gpu_) {
+      limitsJob_.start([](AsyncJob<DeviceLimits>::Control&) { return queryLimits(0); });
+    } else {
+      pictureDirty_ = true;  // the CPU model can draw at once
+    }
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    bool changed = false;
+    const LaunchVariant& v = variantOf(cfg_);
+    ImGui::TextUnformatted("Kernel variant");
+    for (const LaunchVariant& lv : launchVariants()) {
+      if (ImGui::RadioButton(lv.label, &v == &lv)) {
+        cfg_ = withVariant(cfg_, lv);
+        changed = true;
+      }
+      helpTooltip(lv.help);
+    }
+    ImGui::Spacing();
+    changed |= slider(kLaunchN, cfg_.n);
+    // The course's own sizes: add_kernel's 4096 elements, the grid-stride example's 100,000 and
+    // the 30 million numbers doubled on the GPU.
+    for (long long preset : {4096LL, 100000LL, 30000000LL}) {
+      if (preset != 4096) ImGui::SameLine();
+      const std::string label = preset == 30000000 ? "30M" : thousands(preset);
+      if (ImGui::SmallButton(label.c_str())) {
+        cfg_.n = preset;
+        changed = true;
+      }
+    }
+    long long tpb = cfg_.threadsPerBlock;
+    if (slider(kLaunchThreadsPerBlock, tpb)) {
+      cfg_.threadsPerBlock = static_cast<int>(tpb);
+      changed = true;
+    }
+    changed |= ImGui::Checkbox("Blocks: automatic", &cfg_.autoBlocks);
+    helpTooltip(
+        "Automatic: just enough blocks to give every element a thread, ceil(N / threads per "
+        "block) (with a grid-stride loop: a few blocks per SM). Off: choose the grid yourself.");
+    if (!cfg_.autoBlocks) {
+      changed |= slider(kLaunchBlocks, cfg_.blocks);
+      if (cfg_.grid2d) changed |= slider(kLaunchBlocksY, cfg_.blocksY);
+    }
+    if (cfg_.grid2d) changed |= slider(kLaunchWidth, cfg_.width);
+
+    ImGui::Spacing();
+    int by = static_cast<int>(colourBy_);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::Combo("Colour by", &by, kColourByNames, 4)) {
+      colourBy_ = static_cast<ColourBy>(by);
+      keysDirty_ = true;
+    }
+    helpTooltip(
+        "What each element's colour says: the block, warp or thread that wrote it, or how "
+        "many times it was written.");
+    if (gpu_) {
+      ImGui::TextUnformatted("Picture reaches the screen by");
+      int path = static_cast<int>(path_);
+      if (ImGui::RadioButton("CUDA-OpenGL interop", &path, 0)) path_ = InteropPath::Interop;
+      helpTooltip(
+          "The kernel writes the picture into an OpenGL pixel buffer mapped into CUDA: it "
+          "never leaves the GPU.");
+      ImGui::SameLine();
+      if (ImGui::RadioButton("copy through host", &path, 1)) path_ = InteropPath::HostCopy;
+      helpTooltip(
+          "The kernel writes device memory, which is copied to the host and uploaded to "
+          "the texture again: what a program without interop does every frame.");
+      if (path != static_cast<int>(path_)) keysDirty_ = true;
+      ImGui::Checkbox("Redraw every frame", &animate_);
+      helpTooltip(
+          "Runs the picture kernel and its upload every frame, so the per-frame cost of "
+          "each path can be compared live.");
+    }
+    if (changed) onConfigChanged();
+
+    ImGui::Spacing();
+    for (const std::string& w : warnings_) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+      ImGui::TextWrapped("%s", w.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (!valid_) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", valid_.message().c_str());
+      ImGui::PopStyleColor();
+    }
+    drawRunButtons(ctx);
+  }
+
+  // [SECTION] main view
+
+  void drawMain(LessonContext& ctx) override {
+    if (pictureDirty_ && !pictureJob_.running() && !limitsJob_.running()) startPicture();
+    drawPicture(ctx);
+    drawNumbers(ctx);
+    drawTiming(ctx);
+    drawSweep(ctx);
+  }
+
+ private:
+  template <class T>
+  static bool slider(const ParamSpec& p, T& value) {
+    ImGui::PushID(p.id);
+    double v = static_cast<double>(value), lo = p.min, hi = p.max;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    bool changed = ImGui::SliderScalar(p.label, ImGuiDataType_Double, &v, &lo, &hi, "%.0f",
+                                       p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+    helpTooltip(p.help);
+    ImGui::PopID();
+    if (changed) value = static_cast<T>(std::llround(v));
+    return changed;
+  }
+
+  void onConfigChanged() {
+    valid_ = validate(cfg_, limits_);
+    warnings_ = warnings(cfg_);
+    shape_ = valid_ ? shapeFor(cfg_, limits_) : Result<LaunchShape>(valid_);
+    pictureDirty_ = true;
+  }
+
+  void drawRunButtons(LessonContext& ctx) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    if (!gpu_) {
+      mutedText(ctx.theme,
+                "No GPU: the picture comes from a CPU model of the same index "
+                "arithmetic; timing and sweeps need a GPU.");
+      return;
+    }
+    const bool running = measureJob_.running() || sweepJob_.running();
+    ImGui::BeginDisabled(running || !valid_ || limitsJob_.running());
+    if (ImGui::Button("Run and time")) startMeasure();
+    helpTooltip(
+        "Copies the input to the GPU, runs the kernel and copies the result back, 10 "
+        "times after 2 warm-ups, each phase timed with CUDA events; every run's output is "
+        "poisoned first and checked element by element against the CPU.");
+    if (ImGui::Button("Sweep threads per block")) launchSweep(kSweepThreads);
+    helpTooltip("Kernel time for 32, 64, ... 1024 threads per block, blocks automatic.");
+    if (ImGui::Button("Sweep blocks (grid-stride)")) launchSweep(kSweepBlocks);
+    helpTooltip(
+        "Kernel time for 1, 2, 4, ... blocks with a grid-stride loop; the course's 2-4 "
+        "blocks per SM are marked.");
+    ImGui::EndDisabled();
+    if (running) {
+      const JobProgress p = sweepJob_.running() ? sweepJob_.progress() : measureJob_.progress();
+      ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
+      if (ImGui::Button("Cancel")) {
+        sweepJob_.cancel();
+        measureJob_.cancel();
+      }
+    }
+    ImGui::BeginDisabled(history_.empty() && sweep_.empty());
+    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    ImGui::EndDisabled();
+    helpTooltip(
+        "Saves the sweep (or, without one, the measurements so far) with every phase's "
+        "median, min and max, bytes, GB/s and the correctness check.");
+  }
+
+  void drawPicture(LessonContext& ctx) {
+    const char* title = gpu_ ? "Who wrote each element (measured on the GPU)"
+                             : "Who wrote each element (CPU model of the index arithmetic)";
+    if (beginPanel(ctx, "picture", title)) {
+      if (!valid_) {
+        ImGui::TextWrapped("Nothing to draw: %s", valid_.message().c_str());
+      } else if (!pictureError_.ok()) {
+        ImGui::TextWrapped("%s", pictureError_.message().c_str());
+      } else if (picture_) {
+        refreshTexture(ctx);
+        if (image_.width() > 0 && ids_.ready()) {
+          const PictureLayout& L = picture_->layout;
+          const float availW = ImGui::GetContentRegionAvail().x;
+          const float maxH = 360.0f * ctx.scale;
+          float w = availW, h = availW * static_cast<float>(L.height) / static_cast<float>(L.width);
+          if (h > maxH) {
+            h = maxH;
+            w = h * static_cast<float>(L.width) / static_cast<float>(L.height);
+          }
+          if (L.height <= 4) h = std::max(h, 24.0f * ctx.scale);
+          ImGui::Image(ids_.textureId(), ImVec2(w, h));
+          if (ImGui::IsItemHovered()) {
+            const ImVec2 mp = ImGui::GetIO().MousePos, p0 = ImGui::GetItemRectMin();
+            const long long px =
+                static_cast<long long>((mp.x - p0.x) / w * static_cast<float>(L.width));
+            const long long py =
+                static_cast<long long>((mp.y - p0.y) / h * static_cast<float>(L.height));
+            const long long first = py * L.fy * L.rowElements + px * L.fx;
+            ImGui::SetTooltip("element %lld%s (row %lld, column %lld)", first,
+                              L.fx * L.fy > 1 ? " and its neighbours" : "", py * L.fy, px * L.fx);
+          }
+          drawLegend(ctx, L);
+        }
+      } else {
+        ImGui::TextUnformatted("Working out which thread writes which element...");
+      }
+    }
+    endPanel(ctx);
+  }
+
+  void drawLegend(LessonContext& ctx, const PictureLayout& L) {
+    auto swatch = [&](ImU32 c, const char* text) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float s = ImGui::GetTextLineHeight();
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + s, p.y + s), c);
+      ImGui::Dummy(ImVec2(s, s));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(text);
+      ImGui::SameLine(0, 16 * ctx.scale);
+    };
+    if (colourBy_ == ColourBy::Writes) {
+      swatch(paletteColour(2), "written once");
+      swatch(paletteColour(1), "written twice or more");
+    } else {
+      swatch(paletteColour(0), kColourByNames[static_cast<int>(colourBy_)]);
+      swatch(paletteColour(1), "the next one");
+    }
+    swatch(IM_COL32(200, 200, 200, 255), "never written");
+    swatch(IM_COL32(217, 13, 26, 255), "written past the end (canary)");
+    ImGui::NewLine();
+    mutedText(ctx.theme, (std::string("Rows of ") + thousands(L.rowElements) + " elements" +
+                          (L.fx * L.fy > 1 ? "; each pixel shows " + std::to_string(L.fx * L.fy) +
+                                                 " elements and the most alarming of them"
+                                           : "; one pixel per element") +
+                          (gpu_ ? ". Display: " + std::string(image_.path() == InteropPath::Interop
+                                                                  ? "CUDA-OpenGL interop"
+                                                                  : "copy through host memory")
+                                : ""))
+                             .c_str());
+    if (gpu_) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "Last frame cost: interop %s, copy through host %s (picture kernel, copy and "
+                    "texture upload).",
+                    costText(costMs_[0]).c_str(), costText(costMs_[1]).c_str());
+      mutedText(ctx.theme, buf);
+      if (!image_.interopAvailable() && !image_.interopProblem().empty())
+        mutedText(ctx.theme, image_.interopProblem().c_str());
+    }
+  }
+
+  static std::string costText(double ms) {
+    if (ms <= 0) return "not measured yet";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3f ms", ms);
+    return b;
+  }
+
+  void drawNumbers(LessonContext& ctx) {
+    if (!beginPanel(ctx, "numbers", "The launch in numbers")) {
+      endPanel(ctx);
+      return;
+    }
+    if (shape_) {
+      const LaunchShape& s = *shape_;
+      if (ImGui::BeginTable("nums", 4, ImGuiTableFlags_SizingStretchSame)) {
+        auto cell = [](const char* label, const std::string& value, const char* help) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(label);
+          helpTooltip(help);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(value.c_str());
+        };
+        ImGui::TableNextRow();
+        cell("Grid",
+             thousands(s.gridX) + (s.gridY > 1 ? " x " + thousands(s.gridY) : "") + " blocks",
+             "Blocks per grid (x, and y for a 2D grid).");
+        cell("Block",
+             std::to_string(s.blockX) + (s.blockY > 1 ? " x " + std::to_string(s.blockY) : "") +
+                 " threads",
+             "Threads per block (x, and y for 2D blocks).");
+        ImGui::TableNextRow();
+        cell("Total threads", thousands(s.totalThreads), "Blocks times threads per block.");
+        cell("Idle threads", thousands(s.idleThreads),
+             "Threads that find no element to work on (past the end, guarded).");
+        ImGui::TableNextRow();
+        cell("Warps",
+             thousands(s.warps) +
+                 (s.partialWarps ? " (" + thousands(s.partialWarps) + " partly empty)" : ""),
+             "Groups of 32 threads the SM schedules together. A block that is not a multiple of "
+             "32 ends with a partly empty warp whose lanes are wasted.");
+        cell("Elements never written", thousands(s.unwrittenElements),
+             "Elements no thread reached: the grid is too small and there is no grid-stride loop.");
+        ImGui::TableNextRow();
+        cell("Writes past the end", thousands(s.canaryWrites),
+             "Writes by unguarded threads beyond the array; here they land in a canary zone we "
+             "allocated, in a real program they corrupt other data or crash.");
+        cell("Elements written twice", thousands(s.extraWrites),
+             "Unguarded 2D threads past the row's end write into the next row.");
+        if (picture_) {
+          const OccupancyNumbers o = occupancyNumbers(s, limits_, picture_->blocksPerSM);
+          ImGui::TableNextRow();
+          cell("Blocks per SM that fit",
+               std::to_string(o.blocksPerSM) +
+                   (picture_->blocksPerSMFromGpu ? " (CUDA occupancy API)" : " (model)"),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor: how many blocks of this kernel one "
+               "SM holds at once, limited by threads, blocks, registers and shared memory.");
+          char waves[96];
+          std::snprintf(waves, sizeof waves, "%s (last %.0f%% full)", thousands(o.waves).c_str(),
+                        o.tailFraction * 100.0);
+          cell(
+              "Waves", waves,
+              "How many rounds of resident blocks the grid needs: blocks / (blocks per SM x SMs).");
+          ImGui::EndTable();
+          ImGui::Spacing();
+          ImGui::TextWrapped("%s", conclusion(cfg_, s, o, limits_).c_str());
+        } else {
+          ImGui::EndTable();
+        }
+      }
+      mutedText(ctx.theme, (std::string("Limits: ") + limits_.name + ", " +
+                            std::to_string(limits_.smCount) + " SMs.")
+                               .c_str());
+    } else {
+      ImGui::TextWrapped("%s", shape_.status().message().c_str());
+    }
+    endPanel(ctx);
+  }
+
+  void drawTiming(LessonContext& ctx) {
+    if (!beginPanel(ctx, "timing", "Where the time goes (median of 10 runs)")) {
+      endPanel(ctx);
+      return;
+    }
+    if (!gpu_) {
+      ImGui::TextWrapped(
+          "No GPU, so nothing is timed. The picture and the numbers above come from "
+          "the CPU model.");
+    } else if (!measureError_.ok()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", measureError_.sentence().c_str());
+      ImGui::PopStyleColor();
+    } else if (history_.empty()) {
+      ImGui::TextWrapped(
+          "Predict first: how long will copying 30 million floats take compared "
+          "with doubling them? Then press Run and time.");
+    } else {
+      std::vector<const char*> cats;
+      std::vector<double> values(3 * history_.size());
+      for (size_t i = 0; i < history_.size(); ++i) {
+        cats.push_back(history_[i].label.c_str());
+        for (int p = 0; p < 3; ++p)
+          values[p * history_.size() + i] = history_[i].m.phases[p].medianMs;
+      }
+      if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, 0))) {
+        plot::SetupCategories(cats.data(), static_cast<int>(cats.size()), plot::AxisId::Y);
+        plot::SetupAxes({"milliseconds"}, {nullptr});
+        plot::PlotStackedBars(kPhaseNames, 3, values.data(), static_cast<int>(cats.size()), true);
+        plot::EndPlot();
+      }
+      const MeasuredLaunch& last = history_.back();
+      const Correctness& c = last.m.check;
+      ImGui::Text("Kernel %.3f ms (min %.3f, max %.3f) = %.0f GB/s; with copies %.3f ms.",
+                  last.m.kernel().medianMs, last.m.kernel().minMs, last.m.kernel().maxMs,
+                  last.m.kernelGBps(), last.m.totalMedianMs());
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            c.wrong ? ctx.theme.errorColour() : ctx.theme.goodColour());
+      if (c.wrong)
+        ImGui::TextWrapped(
+            "%s of %s elements wrong after every run (first at %zu): elements the "
+            "launch never wrote keep the poison they started with.",
+            thousands(static_cast<long long>(c.wrong)).c_str(),
+            thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
+      else
+        ImGui::TextWrapped("All %s elements equal the CPU reference in every run.",
+                           thousands(static_cast<long long>(c.checked)).c_str());
+      ImGui::PopStyleColor();
+    }
+    endPanel(ctx);
+  }
+
+  void drawSweep(LessonContext& ctx) {
+    if (sweep_.empty() && !sweepJob_.running()) return;
+    const bool blocks = sweepId_ == kSweepBlocks;
+    if (beginPanel(ctx, "sweep",
+                   blocks ? "Kernel time against blocks per grid (grid-stride loop)"
+                          : "Kernel time against threads per block")) {
+      std::vector<double> xs, ys;
+      for (const SweepPoint& p : sweep_)
+        if (p.m) {
+          xs.push_back(p.x);
+          ys.push_back(p.m->kernel().medianMs);
+        }
+      if (plot::BeginPlot("sweep", nullptr, ImVec2(-1, 0))) {
+        plot::SetupAxes({blocks ? "blocks per grid" : "threads per block",
+                         blocks ? plot::Scale::Log10 : plot::Scale::Linear},
+                        {"kernel time", plot::Scale::Log10, NAN, NAN, "s"});
+        if (blocks) {
+          const double sms = limits_.smCount;
+          plot::PlotVSpan("2-4 blocks per SM", kHeuristicBlocksPerSMLow * sms,
+                          kHeuristicBlocksPerSMHigh * sms);
+        }
+        std::vector<double> ysSeconds(ys.size());
+        for (size_t i = 0; i < ys.size(); ++i)
+          ysSeconds[i] = ys[i] * 1e-3;
+        plot::PlotLine("median kernel time", xs.data(), ysSeconds.data(),
+                       static_cast<int>(xs.size()));
+        plot::PlotScatter("##points", xs.data(), ysSeconds.data(), static_cast<int>(xs.size()));
+        plot::EndPlot();
+      }
+      if (sweepJob_.running()) {
+        const JobProgress p = sweepJob_.progress();
+        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
+      } else if (!sweepError_.ok()) {
+        ImGui::TextWrapped("%s", sweepError_.message().c_str());
+      }
+    }
+    endPanel(ctx);
+  }
+
+  // [SECTION] work on the worker thread: picture, measurement, sweeps
+
+  void startPicture() {
+    pictureDirty_ = false;
+    if (!valid_) return;
+    const LaunchConfig c = cfg_;
+    const DeviceLimits lim = limits_;
+    const bool gpu = gpu_;
+    pictureJob_.start(
+        [c, lim, gpu](AsyncJob<PictureResult>::Control& ctl) -> Result<PictureResult> {
+          ctl.progress(0, "which thread writes which element");
+          PictureResult r;
+          r.config = c;
+          Result<LaunchShape> s = shapeFor(c, lim);
+          if (!s) return s.status();
+          r.shape = *s;
+          r.layout = pictureLayout(*s);
+          if (gpu) {
+            StreamGuard stream;
+            CUDALAB_TRY(stream.create());
+            Result<std::unique_ptr<DeviceOwnership>> d = runOwnershipOnDevice(c, lim, stream.get());
+            if (!d) return d.status();
+            r.device = std::move(*d);
+            Result<int> perSM = occupancyBlocksPerSM(c);
+            if (!perSM) return perSM.status();
+            r.blocksPerSM = *perSM;
+            r.blocksPerSMFromGpu = true;
+          } else {
+            Result<OwnershipMap> m = modelOwnership(c, lim);
+            if (!m) return m.status();
+            r.model = std::move(*m);
+            r.blocksPerSM = modelBlocksPerSM(c.threadsPerBlock, lim);
+          }
+          return r;
+        });
+  }
+
+  void startMeasure() {
+    if (!shape_) return;
+    measureError_ = Status{};
+    const LaunchConfig c = cfg_;
+    const LaunchShape s = *shape_;
+    measureJob_.start([c, s](AsyncJob<Measurement>::Control& ctl) -> Result<Measurement> {
+      ctl.progress(0.1f, "copying, doubling, copying back");
+      StreamGuard stream;
+      CUDALAB_TRY(stream.create());
+      std::unique_ptr<Workload> w = makeDoublingWorkload(c, s);
+      return measure(*w, MeasureOptions{}, ctl.cancelFlag(), stream.get());
+    });
+  }
+
+  bool launchSweep(const std::string& id) {
+    const std::vector<LaunchConfig> configs =
+        id == kSweepBlocks ? blocksSweep(cfg_, limits_) : threadsPerBlockSweep(cfg_);
+    if (configs.empty()) return false;
+    sweep_.clear();
+    sweepError_ = Status{};
+    sweepId_ = id;
+    const DeviceLimits lim = limits_;
+    const bool blocks = id == kSweepBlocks;
+    return sweepJob_.start(
+        [configs, lim,
+         blocks](AsyncJob<SweepSummary, SweepPoint>::Control& ctl) -> Result<SweepSummary> {
+          StreamGuard stream;
+          CUDALAB_TRY(stream.create());
+          SweepSummary sum;
+          for (size_t i = 0; i < configs.size(); ++i) {
+            if (ctl.cancelled()) return Status::error("Sweep cancelled.");
+            const LaunchConfig& c = configs[i];
+            ctl.progress(static_cast<float>(i) / static_cast<float>(configs.size()), describe(c));
+            SweepPoint p;
+            p.config = c;
+            p.x = blocks ? toD(c.blocks) : c.threadsPerBlock;
+            Result<LaunchShape> s = shapeFor(c, lim);
+            if (!s) {
+              p.m = s.status();
+            } else {
+              std::unique_ptr<Workload> w = makeDoublingWorkload(c, *s);
+              MeasureOptions opt;
+              opt.runs = 5;
+              opt.verifyEveryRun = false;
+              p.m = measure(*w, opt, ctl.cancelFlag(), stream.get());
+            }
+            ctl.publish(std::move(p));
+            ++sum.points;
+          }
+          return sum;
+        });
+  }
+
+  void exportResults(LessonContext& ctx, bool json) {
+    std::vector<MeasuredRow> rows;
+    if (!sweep_.empty()) {
+      for (const SweepPoint& p : sweep_)
+        if (p.m)
+          rows.push_back({describe(p.config),
+                          {{"n", toD(p.config.n)},
+                           {"threads_per_block", p.config.threadsPerBlock},
+                           {"blocks", toD(p.config.blocks)}},
+                          *p.m});
+    } else {
+      for (const MeasuredLaunch& h : history_)
+        rows.push_back({describe(h.config),
+                        {{"n", toD(h.config.n)},
+                         {"threads_per_block", h.config.threadsPerBlock},
+                         {"blocks", toD(h.config.blocks)}},
+                        h.m});
+    }
+    const std::string what = sweep_.empty() ? "measurements" : "sweep-" + sweepId_;
+    const std::string path = ctx.exportPath(what, json ? "json" : "csv");
+    Status s = writeText(path, json ? toJson(rows).dump(2) + "\n" : toCsv(rows));
+    if (s)
+      ctx.info("Saved " + path);
+    else
+      ctx.error(s);
+  }
+
+  // Collects finished work; runs on the UI thread and never blocks.
+  void poll(LessonContext& ctx) {
+    if (!shapeInit_) {
+      shapeInit_ = true;
+      onConfigChanged();
+    }
+    if (auto r = limitsJob_.take()) {
+      if (r->ok()) {
+        limits_ = **r;
+        onConfigChanged();
+      } else {
+        ctx.error(r->status());
+      }
+    }
+    if (auto r = pictureJob_.take()) {
+      if (r->ok()) {
+        picture_ = std::make_unique<PictureResult>(std::move(r->value()));
+        pictureError_ = Status{};
+        keysDirty_ = true;
+      } else {
+        picture_.reset();
+        pictureError_ = r->status();
+      }
+    }
+    if (auto r = measureJob_.take()) {
+      if (r->ok()) {
+        history_.push_back({"#" + std::to_string(++runCount_) + " " + variantOf(cfg_).label + ", " +
+                                std::to_string(cfg_.threadsPerBlock) + " thr",
+                            cfg_, **r});
+        if (history_.size() > 6) history_.erase(history_.begin());
+      } else {
+        measureError_ = r->status();
+        ctx.error(measureError_);
+      }
+    }
+    for (SweepPoint& p : sweepJob_.takePublished())
+      sweep_.push_back(std::move(p));
+    if (auto r = sweepJob_.take()) {
+      if (!r->ok()) sweepError_ = r->status();
+    }
+  }
+
+  // Brings the picture's keys into the texture (UI thread: it owns the GL context), then colours
+  // them through shaders/ids.frag.
+  void refreshTexture(LessonContext& ctx) {
+    if (!picture_) return;
+    const PictureLayout& L = picture_->layout;
+    if (!keysDirty_ && !animate_) return;
+    keysDirty_ = false;
+    if (image_.width() != L.width || image_.height() != L.height) {
+      if (Status s = image_.create(L.width, L.height, PixelFormat::R32UI); !s) {
+        pictureError_ = s;
+        return;
+      }
+    }
+    if (!ids_.ready()) {
+      if (Status s = ids_.init(shaders::ids_frag); !s) {
+        pictureError_ = s;
+        ctx.error(s);
+        return;
+      }
+    }
+    Status s;
+    if (picture_->device) {
+      if (!uiStream_.get()) s = uiStream_.create();
+      image_.setPath(path_);
+      if (s) {
+        auto m = image_.map(uiStream_.get());
+        if (!m) {
+          s = m.status();
+        } else {
+          s = pictureKeysGpu(picture_->device->owner.get(), picture_->device->writes.get(),
+                             picture_->shape, L, colourBy_, m->as<std::uint32_t>(),
+                             uiStream_.get());
+        }
+      }
+      if (s) s = image_.upload(uiStream_.get());
+      if (s) costMs_[image_.path() == InteropPath::Interop ? 0 : 1] = image_.frameCostMs();
+    } else if (picture_->model) {
+      const std::vector<std::uint32_t> keys =
+          pictureKeysCpu(*picture_->model, picture_->shape, L, colourBy_);
+      s = image_.uploadFromHost(keys.data());
+    }
+    if (s) {
+      const float checker = std::max(2.0f, 4.0f * ctx.scale);
+      s = ids_.render(image_.texture(), L.width, L.height, [&](unsigned program) {
+        glUniform1i(glGetUniformLocation(program, "mode"), colourBy_ == ColourBy::Writes ? 1 : 0);
+        glUniform1f(glGetUniformLocation(program, "checker"), checker);
+      });
+    }
+    if (!s) {
+      pictureError_ = s;
+      ctx.error(s);
+    }
+  }
+
+  bool gpu_ = false;
+  bool shapeInit_ = false;
+  LaunchConfig cfg_;
+  DeviceLimits limits_;
+  Status valid_;
+  std::vector<std::string> warnings_;
+  Result<LaunchShape> shape_ = Status::error("not computed");
+
+  AsyncJob<DeviceLimits> limitsJob_;
+  AsyncJob<PictureResult> pictureJob_;
+  AsyncJob<Measurement> measureJob_;
+  AsyncJob<SweepSummary, SweepPoint> sweepJob_;
+
+  bool pictureDirty_ = false, keysDirty_ = false, animate_ = false;
+  std::unique_ptr<PictureResult> picture_;
+  Status pictureError_, measureError_, sweepError_;
+  ColourBy colourBy_ = ColourBy::Block;
+  InteropPath path_ = InteropPath::Interop;
+  double costMs_[2] = {0, 0};
+  InteropImage image_;
+  ShaderPass ids_;
+  StreamGuard uiStream_;
+
+  std::vector<MeasuredLaunch> history_;
+  int runCount_ = 0;
+  std::vector<SweepPoint> sweep_;
+  std::string sweepId_;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makeLaunchConfigLesson() {
+  return std::make_unique<LaunchConfigLesson>();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,14 @@
+// Lesson "launch-config": hello kernel, indexing, too few and too many threads, grid-stride loops
+// (course files 003 and 004).
+#pragma once
+
+#include <memory>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+extern const LessonInfo kLaunchConfigLessonInfo;
+std::unique_ptr<Lesson> makeLaunchConfigLesson();
+
+}  // namespace cudalab
