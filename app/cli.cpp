@@ -97,7 +97,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return fail("there is no lesson \"" + o.lesson + "\"; the lessons are: " + lessonIds() + ".");
   if (!size.empty()) {
     std::smatch m;
-    if (!std::regex_match(size, m, std::regex(R"((\d{1,5})x(\d{1,5}))")))
+    if (!std::regex_match(size, m, std::regex(R"((\d{1,6})x(\d{1,6}))")))
       return fail("--size must look like 1600x900 (width x height in pixels), not \"" + size +
                   "\".");
     o.width = std::stoi(m[1]);
@@ -114,6 +114,16 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   }
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
+  if (o.screenshot.empty() && (o.scale != 1 || o.transparent || !size.empty()))
+    return fail(
+        "--scale, --size and --transparent describe the screenshot; add --screenshot "
+        "FILE.png (the window's own size is set by dragging it).");
+  // Fonts are rasterised at 16 px x UI scale x pixel scale; past about 96 px the glyph atlas
+  // outgrows what graphics drivers accept.
+  if (static_cast<float>(o.scale) * o.uiScale.value_or(1.0f) > 6.0f + 1e-4f)
+    return fail(
+        "--scale times --ui-scale must be at most 6 (fonts that large do not fit a "
+        "texture); use --scale 2 with --ui-scale up to 3.");
   if ((o.command == Command::List || o.command == Command::Device) &&
       (headless || !o.screenshot.empty()))
     return fail("`list` and `device` print text; --headless and --screenshot are for the UI.");

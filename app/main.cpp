@@ -1,7 +1,9 @@
 // cudalab's entry point: parse the command line, then run one of
 //   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli.hpp"
@@ -97,6 +99,27 @@ int runDevice(const CliOptions& o) {
   return rc;
 }
 
+// Writes the capture (or says why not). An unknown --panel is a bad argument: exit code 2.
+int finishScreenshot(const CliOptions& o, Shell& shell, const Result<Image>& img,
+                     const std::string& how) {
+  if (!img) {
+    std::fprintf(stderr, "cudalab: %s\n", img.status().sentence().c_str());
+    return !o.panel.empty() && !shell.panels().rect(o.panel) ? 2 : 1;
+  }
+  if (Status s = writePng(*img, o.screenshot); !s) {
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return 1;
+  }
+  if (shell.busy())
+    std::fprintf(stderr,
+                 "cudalab: the lesson was still working after %.0f s; the picture shows it "
+                 "unfinished.\n",
+                 o.waitSeconds);
+  std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img->width, img->height,
+              shell.current().info().id, how.c_str());
+  return 0;
+}
+
 int runHeadless(const CliOptions& o) {
   RuntimeInfo rt = queryRuntime();
   HeadlessContext gl;  // declared first: destroyed after everything that uses GL
@@ -115,28 +138,15 @@ int runHeadless(const CliOptions& o) {
   }
   Result<Image> img =
       renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
-  if (!img) {
-    std::fprintf(stderr, "cudalab: %s\n", img.status().sentence().c_str());
-    return 1;
-  }
-  if (Status s = writePng(*img, o.screenshot); !s) {
-    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
-    return 1;
-  }
-  if (shell.busy())
-    std::fprintf(stderr,
-                 "cudalab: the lesson was still working after %.0f s; the picture shows "
-                 "it unfinished.\n",
-                 o.waitSeconds);
-  std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img->width, img->height,
-              shell.current().info().id, gl.description().c_str());
-  return 0;
+  return finishScreenshot(o, shell, img, gl.description());
 }
 
 int runWindow(const CliOptions& o) {
   const bool scripted = !o.screenshot.empty();  // a screenshot run neither reads nor saves settings
   Status settingsProblem;
+  const bool firstRun = !scripted && !std::filesystem::exists(settingsPath());
   Settings settings = scripted ? Settings{} : loadSettings(settingsPath(), &settingsProblem);
+  const Settings saved = settings;
   applyOverrides(o, settings);
   if (scripted) {
     settings.window.width = o.width;
@@ -148,6 +158,10 @@ int runWindow(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
+  // On a HiDPI screen start at its scale; after that the user's choice is remembered.
+  if (firstRun && !o.uiScale) {
+    settings.uiScale = std::clamp(window.contentScale(), 1.0f, Settings::kMaxScale);
+  }
   Shell shell(settings, rt, window.glDescription(), /*headless=*/false);
   if (!settingsProblem) shell.report(settingsProblem, "");
   UiRenderer renderer(shell, settings);
@@ -157,47 +171,43 @@ int runWindow(const CliOptions& o) {
   }
   int frame = 0;
   double waited = 0;
-  int rc = 0;
   while (!window.shouldClose() && !shell.quitRequested()) {
     window.poll();
     renderer.frame(0, 0, 1.0f, false, false, 0);
-    if (scripted) {
-      ++frame;
+    if (scripted && ++frame >= o.frames) {
       waited += 1.0 / 60.0;
-      if (frame >= o.frames && (!shell.busy() || waited > o.waitSeconds)) {
-        int fw = 0, fh = 0;
-        window.framebufferSize(fw, fh);
-        Image img = readCurrentFramebuffer(fw, fh);
-        if (!o.panel.empty()) {
-          auto r = shell.panels().rect(o.panel);
-          img = r ? crop(img, *r) : Image{};
+      if (!shell.busy() || waited > o.waitSeconds) {
+        if (o.scale == 1 && !o.transparent && o.panel.empty()) {
+          // What the window itself shows: its back buffer.
+          int fw = 0, fh = 0;
+          window.framebufferSize(fw, fh);
+          return finishScreenshot(o, shell, readCurrentFramebuffer(fw, fh), window.glDescription());
         }
-        Status s = writePng(img, o.screenshot);
-        if (!s) {
-          std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
-          rc = 1;
-        } else {
-          std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img.width,
-                      img.height, shell.current().info().id, window.glDescription().c_str());
-        }
-        break;
+        int w = 0, h = 0;
+        window.size(w, h);
+        return finishScreenshot(
+            o, shell, renderer.capture(w, h, o.scale, o.transparent, o.panel, 3, o.waitSeconds),
+            window.glDescription());
       }
     }
     if (auto job = shell.takeExportJob()) {
       int w = 0, h = 0;
       window.size(w, h);
       Result<Image> img =
-          renderer.capture(w, h, job->pixelScale, job->transparent, job->panelId, 2, 0.0);
+          renderer.capture(w, h, job->pixelScale, job->transparent, job->panelId, 3, 5.0);
       shell.finishExport(img ? writePng(*img, job->path) : img.status(), job->path);
     }
     window.swap();
   }
   if (!scripted) {
+    // Options given once on the command line are not made permanent.
+    if (o.theme && settings.theme == *o.theme) settings.theme = saved.theme;
+    if (o.uiScale && settings.uiScale == *o.uiScale) settings.uiScale = saved.uiScale;
     settings.window = window.geometry();
     if (Status s = saveSettings(settings, settingsPath()); !s)
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
   }
-  return rc;
+  return 0;
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ class DeviceLesson final : public Lesson {
       rows.push_back({v.id, v.label, v.help});
     return rows;
   }
-  bool busy() const override { return query_.running() || measure_.running(); }
+  bool busy() const override { return query_.pending() || measure_.pending() || autoMeasure_; }
 
   void onShow(LessonContext& ctx) override {
     if (!ctx.runtime.hasDevice()) return;
@@ -64,9 +64,7 @@ class DeviceLesson final : public Lesson {
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
     if (!ctx.runtime.hasDevice()) {
-      mutedText(ctx.theme,
-                "No CUDA device here, so there is nothing to measure. The architecture table on "
-                "the right still shows how many cores each GPU generation has.");
+      mutedText(ctx.theme, "Nothing to measure without a GPU.");
       return;
     }
     if (devices_.size() > 1) {
@@ -115,9 +113,7 @@ class DeviceLesson final : public Lesson {
 
   void drawMain(LessonContext& ctx) override {
     if (!ctx.runtime.hasDevice()) {
-      if (beginPanel(ctx, "no_device", "No CUDA device")) {
-        ImGui::TextWrapped("CUDA says: %s (%s).", ctx.runtime.status.message().c_str(),
-                           ctx.runtime.status.cudaName().c_str());
+      if (beginPanel(ctx, "no_device", "Without a GPU")) {
         ImGui::TextWrapped(
             "Without a GPU this lesson cannot list device properties or measure copies. What still "
             "works: the architecture table below, and in the other lessons the CPU references and "

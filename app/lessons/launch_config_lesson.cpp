@@ -102,8 +102,8 @@ class LaunchConfigLesson final : public Lesson {
     return rows;
   }
   bool busy() const override {
-    return limitsJob_.running() || pictureJob_.running() || measureJob_.running() ||
-           sweepJob_.running() || pictureDirty_;
+    return limitsJob_.pending() || pictureJob_.pending() || measureJob_.pending() ||
+           sweepJob_.pending() || pictureDirty_;
   }
   std::vector<std::string> sweepIds() const override { return {kSweepThreads, kSweepBlocks}; }
   bool startSweep(const std::string& id) override {

@@ -22,7 +22,7 @@ GlfwWindow::~GlfwWindow() {
 
 Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
   if (!glfwInit()) {
-    return Status::error("cudalab could not open a window (" + lastGlfwError() +
+    return Status::error("could not open a window (" + lastGlfwError() +
                          "). Without a display, use --headless --screenshot FILE.png.");
   }
   glfwReady_ = true;
@@ -33,7 +33,7 @@ Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
   glfwWindowHint(GLFW_MAXIMIZED, g.maximized ? GLFW_TRUE : GLFW_FALSE);
   window_ = glfwCreateWindow(g.width, g.height, title.c_str(), nullptr, nullptr);
   if (!window_) {
-    return Status::error("cudalab could not create an OpenGL 3.3 window (" + lastGlfwError() +
+    return Status::error("could not create an OpenGL 3.3 window (" + lastGlfwError() +
                          "). Without a display, use --headless --screenshot FILE.png.");
   }
   if (g.x >= 0 && g.y >= 0) glfwSetWindowPos(window_, g.x, g.y);

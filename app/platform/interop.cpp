@@ -26,16 +26,21 @@ struct GlFormat {
 
 GlFormat glFormat(PixelFormat f) {
   switch (f) {
-    case PixelFormat::R32UI: return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT};
-    case PixelFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT};
-    case PixelFormat::RGBA8: break;
+    case PixelFormat::R32UI:
+      return {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT};
+    case PixelFormat::R32F:
+      return {GL_R32F, GL_RED, GL_FLOAT};
+    case PixelFormat::RGBA8:
+      break;
   }
   return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE};
 }
 
 }  // namespace
 
-InteropImage::~InteropImage() { destroy(); }
+InteropImage::~InteropImage() {
+  destroy();
+}
 
 void InteropImage::destroy() {
   unmap();
@@ -119,8 +124,8 @@ Result<InteropImage::MapGuard> InteropImage::map(cudaStream_t stream) {
     cudaError_t e = cudaGraphicsResourceGetMappedPointer(&ptr, &size, resource_);
     if (e != cudaSuccess) {
       unmap();
-      return cudaStatus(e, "cudaGraphicsResourceGetMappedPointer(&ptr, &size, resource_)",
-                        __FILE__, __LINE__);
+      return cudaStatus(e, "cudaGraphicsResourceGetMappedPointer(&ptr, &size, resource_)", __FILE__,
+                        __LINE__);
     }
     return MapGuard(this, ptr);
   }

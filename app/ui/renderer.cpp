@@ -5,7 +5,9 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <cfloat>
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "platform/gl.hpp"
@@ -70,8 +72,9 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   }
   // A figure exported from the window leaves out the panels' buttons; a headless screenshot shows
   // the UI exactly as the window would.
-  const FrameTarget target{io.DisplaySize.x, io.DisplaySize.y, pixelScale,
-                           offscreen && (glfw_ || exportingPanel_), transparent};
+  const FrameTarget target{io.DisplaySize.x, io.DisplaySize.y,
+                           pixelScale,       offscreen && (glfw_ || exportingPanel_),
+                           transparent,      offscreen && exportingPanel_};
   shell_.draw(theme_, target);
   ImGui::PopStyleColor(pushed);
   ImGui::Render();
@@ -86,32 +89,61 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
 
 Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bool transparent,
                                   const std::string& panelId, int frames, double maxWaitSeconds) {
-  const int w = logicalW * pixelScale, h = logicalH * pixelScale;
   exportingPanel_ = !panelId.empty();
-  CUDALAB_TRY(fb_.resize(w, h));
-  fb_.bind();
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  for (int i = 0;; ++i) {
-    frame(w, h, static_cast<float>(pixelScale), true, transparent, 1.0f / 60.0f);
-    // Two more frames after the last busy one, so results that just arrived are laid out.
-    if (i + 1 >= frames && !shell_.busy()) {
-      frame(w, h, static_cast<float>(pixelScale), true, transparent, 1.0f / 60.0f);
-      frame(w, h, static_cast<float>(pixelScale), true, transparent, 1.0f / 60.0f);
-      break;
+  const float ps = static_cast<float>(pixelScale);
+  // Renders until the lesson has finished its work (or the wait is over), then a few more frames:
+  // tables and wrapped text need frames at the new font size before their layout settles.
+  auto render = [&](int w, int h) -> Status {
+    CUDALAB_TRY(fb_.resize(w, h));
+    fb_.bind();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+      frame(w, h, ps, true, transparent, 1.0f / 60.0f);
+      const double waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (i + 1 >= std::max(frames, 3) && (!shell_.busy() || waited > maxWaitSeconds)) break;
+      if (shell_.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    if (elapsed() > maxWaitSeconds) break;
-    if (shell_.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 2; ++i)
+      frame(w, h, ps, true, transparent, 1.0f / 60.0f);
+    return {};
+  };
+  const int w = logicalW * pixelScale;
+  int h = logicalH * pixelScale;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{exportingPanel_};
+  Status s = render(w, h);
+  std::optional<PixelRect> r;
+  if (s && !panelId.empty()) {
+    r = shell_.panels().rect(panelId);
+    if (!r) {
+      std::string ids;
+      for (const std::string& id : shell_.panels().ids())
+        ids += (ids.empty() ? "" : ", ") + id;
+      Framebuffer::unbind();
+      return Status::error("This lesson has no panel \"" + panelId +
+                           "\" on screen; its panels are: " + ids + ".");
+    }
+    // A panel taller than the view would be cut off: draw again on a canvas tall enough for it.
+    const PixelRect view = shell_.mainViewRect();
+    const int overflow = r->y + r->h - (view.y + view.h);
+    if (overflow > 0) {
+      h += overflow + 16 * pixelScale;
+      s = render(w, h);
+      r = shell_.panels().rect(panelId);
+    }
   }
   Image img = fb_.read();
   Framebuffer::unbind();
-  exportingPanel_ = false;
+  if (!s) return s;
+  if (distinctColours(img, 2) < 2)
+    return Status::error("The picture came out blank: the graphics driver could not render " +
+                         std::to_string(img.width) + "x" + std::to_string(img.height) +
+                         " pixels at this scale.");
   if (panelId.empty()) return img;
-  auto r = shell_.panels().rect(panelId);
-  if (!r)
-    return Status::error("The panel \"" + panelId + "\" is not on screen, so it cannot be saved.");
+  if (!r) return Status::error("The panel \"" + panelId + "\" is not on screen.");
   Image part = crop(img, *r);
   if (part.empty()) return Status::error("The panel \"" + panelId + "\" is outside the window.");
   return part;

@@ -3,7 +3,8 @@
 // ($XDG_CONFIG_HOME/cudalab/settings.json, else ~/.config/cudalab/settings.json), never in the
 // working directory. Headless runs neither read nor write it, so figures are reproducible.
 //
-//   Settings s = loadSettings(settingsPath()).value_or_defaults...;
+//   Status problem;
+//   Settings s = loadSettings(settingsPath(), &problem);  // defaults (and a reason) if unreadable
 //   saveSettings(s, settingsPath());
 #pragma once
 

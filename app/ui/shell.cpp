@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 
@@ -73,6 +74,7 @@ LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
 
 void Shell::draw(Theme& theme, const FrameTarget& t) {
   scale_ = theme.scale();
+  scrollToTop_ = t.scrollToTop;
   panels_.beginFrame();
   if (!t.exporting) handleKeys();
   LessonContext ctx = makeContext(theme, t);
@@ -80,25 +82,26 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     shown_[current_] = true;
     current().onShow(ctx);
   }
-  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
   drawMenuBar(theme);
   const float menuH = ImGui::GetFrameHeight();
   const float statusH = ImGui::GetFrameHeight() + 4.0f * scale_;
-  const float sideW = std::min(settings_.sidebarWidth * scale_, t.width * 0.45f);
+  const float sideW = std::min(settings_.sidebarWidth * scale_, t.width * 0.3f);
   const float bodyH = std::max(1.0f, t.height - menuH - statusH);
 
   drawSidebar(theme, ctx, ImVec2(0, menuH), ImVec2(sideW, bodyH));
   drawMainView(theme, ctx, ImVec2(sideW, menuH), ImVec2(t.width - sideW, bodyH));
   drawStatusBar(theme, ImVec2(0, t.height - statusH), ImVec2(t.width, statusH));
 
-  // The splitter between the sidebar and the main view: drag to resize (persisted).
+  // The splitter between the sidebar and the main view: drag to resize (persisted). Its window is
+  // submitted last and may come to the front (the others stay behind), or it could not be grabbed.
   if (!t.exporting) {
     ImGui::SetNextWindowPos(ImVec2(sideW - 3 * scale_, menuH));
     ImGui::SetNextWindowSize(ImVec2(6 * scale_, bodyH));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-    ImGui::Begin("##splitter", nullptr, fixed | ImGuiWindowFlags_NoBackground);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+    ImGui::Begin("##splitter", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground);
     ImGui::InvisibleButton("##split", ImVec2(6 * scale_, bodyH));
     if (ImGui::IsItemHovered() || ImGui::IsItemActive())
       ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
@@ -106,7 +109,7 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
       settings_.sidebarWidth =
           std::clamp(settings_.sidebarWidth + ImGui::GetIO().MouseDelta.x / scale_, 160.0f, 900.0f);
     ImGui::End();
-    ImGui::PopStyleVar();
+    ImGui::PopStyleVar(2);
   }
   if (showAbout_ && !t.exporting) drawAbout(theme);
   if (auto id = panels_.takeRequest())
@@ -202,6 +205,9 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (scrollToTop_) ImGui::SetScrollY(0);
+  mainView_ = PixelRect{static_cast<int>(pos.x), static_cast<int>(pos.y), static_cast<int>(size.x),
+                        static_cast<int>(size.y)};
   const LessonInfo& info = current().info();
   ImGui::PushFont(theme.fonts().heading);
   ImGui::TextUnformatted(info.title);
@@ -224,33 +230,52 @@ void Shell::drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size) {
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  if (runtime_.hasDevice()) {
-    ImGui::Text("%s  |  driver %s, runtime %s", runtime_.firstDeviceName.c_str(),
-                cudaVersionString(runtime_.driverVersion).c_str(),
-                cudaVersionString(runtime_.runtimeVersion).c_str());
-  } else {
-    ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    ImGui::Text("No CUDA device (%s)  |  runtime %s", runtime_.status.cudaName().c_str(),
-                cudaVersionString(runtime_.runtimeVersion).c_str());
-    ImGui::PopStyleColor();
-  }
-  helpTooltip(glInfo_.c_str());
-  ImGui::SameLine();
-  ImGui::Text(" |  %.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
-  ImGui::SameLine();
-  ImGui::TextUnformatted(" |  ");
-  ImGui::SameLine();
+  // Right: the device, versions and frame rate. Left, in the space that remains: the last message,
+  // which is what the user is looking for after an action.
+  char right[256];
+  if (runtime_.hasDevice())
+    std::snprintf(right, sizeof right, "%s  |  driver %s, runtime %s  |  ",
+                  runtime_.firstDeviceName.c_str(),
+                  cudaVersionString(runtime_.driverVersion).c_str(),
+                  cudaVersionString(runtime_.runtimeVersion).c_str());
+  else
+    std::snprintf(right, sizeof right, "No CUDA device (%s)  |  runtime %s  |  ",
+                  runtime_.status.cudaName().c_str(),
+                  cudaVersionString(runtime_.runtimeVersion).c_str());
+  char fps[32];
+  if (headless_)
+    std::snprintf(fps, sizeof fps, "headless");
+  else
+    std::snprintf(fps, sizeof fps, "%.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
+  const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(fps).x;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float msgW = std::max(0.0f, avail - rightW - 16 * scale_);
+  ImGui::PushClipRect(ImGui::GetCursorScreenPos(),
+                      ImVec2(ImGui::GetCursorScreenPos().x + msgW, pos.y + size.y), true);
   if (!lastError_) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
     ImGui::TextUnformatted(lastError_.sentence().c_str());
     ImGui::PopStyleColor();
-    helpTooltip(lastError_.sentence().c_str());
   } else if (!lastInfo_.empty()) {
     ImGui::TextUnformatted(lastInfo_.c_str());
-    helpTooltip(lastInfo_.c_str());
   } else {
     ImGui::TextDisabled("F12 saves the window as PNG; View > UI scale for projectors");
   }
+  ImGui::PopClipRect();
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::TextUnformatted(!lastError_ ? lastError_.sentence().c_str() : lastInfo_.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  ImGui::SameLine(std::max(msgW + 16 * scale_, avail - rightW));
+  if (!runtime_.hasDevice()) ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+  ImGui::TextUnformatted(right);
+  if (!runtime_.hasDevice()) ImGui::PopStyleColor();
+  helpTooltip(glInfo_.c_str());
+  ImGui::SameLine(0, 0);
+  ImGui::TextUnformatted(fps);
   ImGui::End();
   ImGui::PopStyleColor();
 }
@@ -265,7 +290,7 @@ void Shell::drawAbout(Theme& theme) {
         "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
         "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
     ImGui::Separator();
-    ImGui::Text("CUDA: %s", runtime_.summary().c_str());
+    ImGui::TextWrapped("CUDA: %s", runtime_.summary().c_str());
     ImGui::TextWrapped("Graphics: %s", glInfo_.c_str());
     ImGui::TextWrapped("Font: %s", theme.fonts().source.c_str());
     ImGui::TextWrapped("Settings: %s", settingsPath().c_str());
@@ -307,11 +332,16 @@ std::optional<ExportJob> Shell::takeExportJob() {
 }
 
 std::string Shell::exportFileName(const std::string& what, const std::string& extension) const {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  // Milliseconds too, so two figures saved in the same second do not overwrite each other.
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const long long ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm{};
-  localtime_r(&now, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  localtime_r(&t, &tm);
+  char stamp[40];
+  const size_t len = std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::snprintf(stamp + len, sizeof stamp - len, "-%03lld", ms);
   std::string name = std::string("cudalab-") + lessons_[current_]->info().id;
   if (!what.empty()) name += "-" + what;
   return name + "-" + stamp + "." + extension;

@@ -31,6 +31,7 @@ struct FrameTarget {
   float pixelScale = 1;         // 2 when drawing a 2x figure; multiplies the UI scale
   bool exporting = false;
   bool transparent = false;
+  bool scrollToTop = false;  // a panel figure: the main view starts at its top
 };
 
 struct ExportJob {
@@ -59,6 +60,8 @@ class Shell {
   void finishExport(const Status& s, const std::string& path);
 
   PanelRegistry& panels() { return panels_; }
+  // Where the main view was in the last frame (panels outside it were cut off).
+  PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
@@ -89,6 +92,8 @@ class Shell {
   bool quit_ = false;
   bool showAbout_ = false;
   float scale_ = 1;
+  PixelRect mainView_;
+  bool scrollToTop_ = false;
 };
 
 }  // namespace cudalab

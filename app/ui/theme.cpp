@@ -55,6 +55,9 @@ std::string findFontFile(const char* family, bool bold) {
 void Theme::buildFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
+  // Past about 96 px the glyph atlas outgrows the textures drivers accept (the command line
+  // refuses larger products of --scale and --ui-scale; this guards the GUI's own paths).
+  scale = std::min(scale, 6.0f);
   const float base = std::round(16.0f * scale);
   static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010,
                                     0x22FF, 0x2500, 0x25FF, 0};

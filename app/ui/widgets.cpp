@@ -9,7 +9,6 @@ namespace cudalab {
 void PanelRegistry::beginFrame() {
   rects_.clear();
   open.clear();
-  openStart.clear();
 }
 
 void PanelRegistry::record(const std::string& id, ImVec2 min, ImVec2 max) {
@@ -41,34 +40,39 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags
   const float pad = 8.0f * ctx.scale;
   ImGui::PushID(id);
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  ctx.panels.open.emplace_back(id);
-  ctx.panels.openStart.push_back(start);
+  ctx.panels.open.push_back({id, start});
   const float width = ImGui::GetContentRegionAvail().x;
-  ImGui::SetCursorScreenPos(ImVec2(start.x + pad, start.y + pad));
-  ImGui::BeginGroup();
-  // PushTextWrapPos takes window-local coordinates.
-  ImGui::PushTextWrapPos(start.x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + width - pad);
-  ImGui::PushFont(ctx.theme.fonts().bold);
-  bool open = true;
-  if (flags & kPanelCollapsible) {
-    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, ImVec4(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_HeaderActive, ImVec4(0, 0, 0, 0));
-    const ImGuiTreeNodeFlags tf = ImGuiTreeNodeFlags_NoTreePushOnOpen |
-                                  ((flags & kPanelClosed) ? 0 : ImGuiTreeNodeFlags_DefaultOpen);
-    open = ImGui::TreeNodeEx(title, tf);
-    ImGui::PopStyleColor(2);
-  } else {
-    ImGui::TextUnformatted(title);
-  }
-  ImGui::PopFont();
+  const float top = start.y + pad;
+  // The button first, at the top right, so that a long title (or a large UI scale) wraps before
+  // it instead of running underneath it.
+  float titleRight = start.x + width - pad;
   if (!ctx.exporting) {
     const char* label = "Save PNG";
     const float bw = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
-    ImGui::SameLine(0, 0);
-    ImGui::SetCursorScreenPos(ImVec2(start.x + width - pad - bw, ImGui::GetCursorScreenPos().y));
+    ImGui::SetCursorScreenPos(ImVec2(start.x + width - pad - bw, top));
     if (ImGui::SmallButton(label)) ctx.panels.requestExport(id);
     helpTooltip("Save just this panel as a PNG, at the export scale chosen in the File menu.");
+    titleRight -= bw + ImGui::GetStyle().ItemSpacing.x;
   }
+  ImGui::SetCursorScreenPos(ImVec2(start.x + pad, top));
+  ImGui::BeginGroup();
+  // PushTextWrapPos takes window-local coordinates.
+  const float toLocal = ImGui::GetScrollX() - ImGui::GetWindowPos().x;
+  bool open = true;
+  if (flags & kPanelCollapsible) {
+    bool* state =
+        ImGui::GetStateStorage()->GetBoolRef(ImGui::GetID("##open"), (flags & kPanelClosed) == 0);
+    if (ImGui::ArrowButton("##fold", *state ? ImGuiDir_Down : ImGuiDir_Right)) *state = !*state;
+    helpTooltip(*state ? "Fold this panel away." : "Unfold this panel.");
+    open = *state;
+    ImGui::SameLine();
+  }
+  ImGui::PushTextWrapPos(titleRight + toLocal);
+  ImGui::PushFont(ctx.theme.fonts().bold);
+  ImGui::TextWrapped("%s", title);
+  ImGui::PopFont();
+  ImGui::PopTextWrapPos();
+  ImGui::PushTextWrapPos(start.x + width - pad + toLocal);
   // Reserve the full width so the frame spans the view.
   ImGui::Dummy(ImVec2(width - 2 * pad, 0.0f));
   return open;
@@ -78,10 +82,9 @@ void endPanel(LessonContext& ctx) {
   const float pad = 8.0f * ctx.scale;
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
-  const ImVec2 start = ctx.panels.openStart.back();
-  const std::string id = ctx.panels.open.back();
+  const ImVec2 start = ctx.panels.open.back().start;
+  const std::string id = ctx.panels.open.back().id;
   ctx.panels.open.pop_back();
-  ctx.panels.openStart.pop_back();
   const ImVec2 groupMax = ImGui::GetItemRectMax();
   const ImVec2 max(std::max(groupMax.x + pad, start.x + 2 * pad), groupMax.y + pad);
   ImGui::GetWindowDrawList()->AddRect(start, max, ImGui::GetColorU32(ImGuiCol_Border),

@@ -5,7 +5,7 @@
 //   if (beginPanel(ctx, "bandwidth", "Measured bandwidth")) { ...draw...; }
 //   endPanel(ctx);            // always call, like ImGui::EndGroup (also when folded)
 //
-// The panel's rectangle is recorded every frame in a PanelRegistry; its "PNG" button asks the
+// The panel's rectangle is recorded every frame in a PanelRegistry; its "Save PNG" button asks the
 // shell to render the whole window off-screen at the export scale and crop that rectangle.
 #pragma once
 
@@ -31,8 +31,11 @@ class PanelRegistry {
   std::vector<std::string> ids() const;
 
   // Open-panel stack (beginPanel/endPanel nest).
-  std::vector<std::string> open;
-  std::vector<ImVec2> openStart;
+  struct Open {
+    std::string id;
+    ImVec2 start;
+  };
+  std::vector<Open> open;
 
  private:
   std::map<std::string, PixelRect> rects_;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -82,7 +83,16 @@ class AsyncJob {
     }
     thread_ = std::thread([this, work = std::move(work)] {
       Control control(*this);
-      Result<T> r = work(control);
+      // An exception must not escape the thread (std::terminate would abort the app): it becomes
+      // the job's Status like any other error.
+      Result<T> r = Status::error("The job did not run.");
+      try {
+        r = work(control);
+      } catch (const std::exception& e) {
+        r = Status::error(std::string("Unexpected error: ") + e.what() + ".");
+      } catch (...) {
+        r = Status::error("Unexpected error in a worker thread.");
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       result_.emplace(std::move(r));
       running_ = false;
@@ -91,6 +101,13 @@ class AsyncJob {
   }
 
   bool running() const { return running_.load(); }
+  // Running, or finished with a result nobody has taken yet: what a lesson's busy() should use,
+  // so a screenshot does not stop between the end of a job and the frame that shows its result.
+  bool pending() const {
+    if (running_.load()) return true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return result_.has_value();
+  }
   void cancel() { cancel_ = true; }
   JobProgress progress() const {
     std::lock_guard<std::mutex> lock(mutex_);

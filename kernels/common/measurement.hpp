@@ -45,7 +45,7 @@ struct Correctness {
 };
 
 struct Measurement {
-  PhaseStats phases[3];  // indexed by Phase
+  PhaseStats phases[3];    // indexed by Phase
   double kernelBytes = 0;  // bytes the kernel reads plus writes
   double kernelFlops = 0;
   double h2dBytes = 0, d2hBytes = 0;
@@ -84,8 +84,8 @@ struct MeasureOptions {
   bool verifyEveryRun = true;  // false: verify only the last run (for very large inputs)
 };
 
-Result<Measurement> measure(Workload& w, const MeasureOptions& opt,
-                            const std::atomic<bool>* cancel, cudaStream_t stream);
+Result<Measurement> measure(Workload& w, const MeasureOptions& opt, const std::atomic<bool>* cancel,
+                            cudaStream_t stream);
 
 // Median, min and max of a list of times (the median of an even count is the mean of the middle
 // two).

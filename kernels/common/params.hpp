@@ -1,9 +1,9 @@
 // Lesson parameters: one table per lesson says what can be changed, in which range, and why.
 //
-// A lesson's header declares its parameters as a constexpr array of ParamSpec; the app builds its
-// controls from that table, the command line its options, and the tests their bad inputs. Values
-// are validated by pure functions, so a refusal (with a sentence that teaches) is testable on any
-// machine.
+// A lesson's header declares its parameters as a constexpr array of ParamSpec; the lesson's panel
+// builds its controls from that table (label, range, unit, log slider, tooltip) and the registry
+// test checks every table's ranges and defaults. Values are validated by pure functions, so a
+// refusal (with a sentence that teaches) is testable on any machine.
 //
 //   inline constexpr ParamSpec kCopyMiB{"copy_mib", "Copy size", 1, 4096, 256, "MiB", "..."};
 //   if (Status s = checkRange(kCopyMiB, v); !s) show(s.sentence());

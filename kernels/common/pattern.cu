@@ -32,6 +32,8 @@ Status drawTestPattern(std::uint32_t* pixels, int width, int height, int frame,
   return {};
 }
 
-std::uint32_t testPatternPixel(int x, int y, int frame) { return patternPixel(x, y, frame); }
+std::uint32_t testPatternPixel(int x, int y, int frame) {
+  return patternPixel(x, y, frame);
+}
 
 }  // namespace cudalab

@@ -1,6 +1,7 @@
 #include "common/runtime_info.hpp"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include "common/cuda_check.hpp"
 
@@ -12,6 +13,10 @@ std::string cudaVersionString(int v) {
 }
 
 std::string RuntimeInfo::summary() const {
+  if (!hasDevice() && !driverInstalled) {
+    return "No CUDA device can be used: no NVIDIA driver is installed (libcuda.so.1 was not "
+           "found). Lessons show CPU references and analytic models instead, labelled as such.";
+  }
   if (hasDevice()) {
     return "CUDA runtime " + cudaVersionString(runtimeVersion) + ", driver " +
            cudaVersionString(driverVersion) + ", " + std::to_string(deviceCount) +
@@ -23,6 +28,13 @@ std::string RuntimeInfo::summary() const {
 
 RuntimeInfo queryRuntime() {
   RuntimeInfo info;
+  // CUDA calls a missing driver "insufficient", which sends people to upgrade a driver they do not
+  // have; look for the library itself.
+  if (void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    dlclose(h);
+  } else {
+    info.driverInstalled = false;
+  }
   cudaRuntimeGetVersion(&info.runtimeVersion);
   if (cudaDriverGetVersion(&info.driverVersion) != cudaSuccess) info.driverVersion = 0;
   int count = 0;

@@ -15,7 +15,8 @@ struct RuntimeInfo {
   int runtimeVersion = 0;  // e.g. 13000 for CUDA 13.0
   int driverVersion = 0;   // 0 when no driver is installed
   int deviceCount = 0;
-  Status status;  // why deviceCount is 0, when it is
+  Status status;                // why deviceCount is 0, when it is
+  bool driverInstalled = true;  // false when libcuda.so.1 cannot be loaded at all
   std::string firstDeviceName;
 
   bool hasDevice() const { return deviceCount > 0; }

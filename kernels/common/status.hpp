@@ -65,7 +65,11 @@ template <class T>
 class Result {
  public:
   Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose
-  Result(Status s) : v_(std::move(s)) {}     // NOLINT: implicit on purpose
+  // A Result made from a success Status would hold neither a value nor an error: it becomes an
+  // error that says so, instead of an "ok" that has no value.
+  Result(Status s)  // NOLINT: implicit on purpose
+      : v_(s.ok() ? Status::error("Internal error: a result was made without a value.")
+                  : std::move(s)) {}
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   explicit operator bool() const { return ok(); }

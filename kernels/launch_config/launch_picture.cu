@@ -29,7 +29,8 @@ PictureLayout pictureLayout(const LaunchShape& s, int maxWidth, int maxHeight) {
   } else {
     // Square-ish, a whole number of warps per row, at most 1024 elements.
     long long side = 32;
-    while (side * side < alloc && side < 1024) side *= 2;
+    while (side * side < alloc && side < 1024)
+      side *= 2;
     L.rowElements = side;
   }
   L.rows = (alloc + L.rowElements - 1) / L.rowElements;
@@ -47,14 +48,14 @@ std::vector<std::uint32_t> pictureKeysCpu(const OwnershipMap& m, const LaunchSha
   for (int py = 0; py < L.height; ++py)
     for (int px = 0; px < L.width; ++px)
       keys[static_cast<size_t>(py) * L.width + px] =
-          pixelKey(m.ownerThread.data(), m.writes.data(), s.n, alloc, s.threadsPerBlock, L, px,
-                   py, static_cast<int>(by));
+          pixelKey(m.ownerThread.data(), m.writes.data(), s.n, alloc, s.threadsPerBlock, L, px, py,
+                   static_cast<int>(by));
   return keys;
 }
 
-Status pictureKeysGpu(const std::uint32_t* owner, const std::uint32_t* writes,
-                      const LaunchShape& s, const PictureLayout& L, ColourBy by,
-                      std::uint32_t* out, cudaStream_t stream) {
+Status pictureKeysGpu(const std::uint32_t* owner, const std::uint32_t* writes, const LaunchShape& s,
+                      const PictureLayout& L, ColourBy by, std::uint32_t* out,
+                      cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 grid(static_cast<unsigned>((L.width + 31) / 32),
                   static_cast<unsigned>((L.height + 7) / 8));
@@ -65,8 +66,8 @@ Status pictureKeysGpu(const std::uint32_t* owner, const std::uint32_t* writes,
 }
 
 Result<std::unique_ptr<DeviceOwnership>> runOwnershipOnDevice(const LaunchConfig& c,
-                                                               const DeviceLimits& limits,
-                                                               cudaStream_t stream) {
+                                                              const DeviceLimits& limits,
+                                                              cudaStream_t stream) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return rs.status();
   CUDALAB_TRY(checkPictureLimits(*rs));

@@ -46,9 +46,9 @@ std::vector<std::uint32_t> pictureKeysCpu(const OwnershipMap& m, const LaunchSha
                                           const PictureLayout& layout, ColourBy by);
 
 // Writes layout.width * layout.height keys into device memory at `out` (an interop buffer).
-Status pictureKeysGpu(const std::uint32_t* owner, const std::uint32_t* writes,
-                      const LaunchShape& s, const PictureLayout& layout, ColourBy by,
-                      std::uint32_t* out, cudaStream_t stream);
+Status pictureKeysGpu(const std::uint32_t* owner, const std::uint32_t* writes, const LaunchShape& s,
+                      const PictureLayout& layout, ColourBy by, std::uint32_t* out,
+                      cudaStream_t stream);
 
 // The instrumented run's owner and write counts, kept on the device for the picture.
 struct DeviceOwnership {
@@ -56,7 +56,7 @@ struct DeviceOwnership {
   DeviceArray<std::uint32_t> owner, writes;
 };
 Result<std::unique_ptr<DeviceOwnership>> runOwnershipOnDevice(const LaunchConfig& c,
-                                                               const DeviceLimits& limits,
-                                                               cudaStream_t stream);
+                                                              const DeviceLimits& limits,
+                                                              cudaStream_t stream);
 
 }  // namespace cudalab

@@ -77,6 +77,7 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
   expectRefused({"--size", "big", "--screenshot", "a.png"}, "--size must look like 1600x900");
   expectRefused({"--size", "100x100", "--screenshot", "a.png"}, "between 320x240 and 8192x8192");
   expectRefused({"--size", "9000x900"}, "between 320x240");
+  expectRefused({"--size", "100000x2", "--screenshot", "a.png"}, "between 320x240");
   expectRefused({"--scale", "7"}, "--scale");
   expectRefused({"--scale", "two"}, "--scale");
   expectRefused({"--frames", "0"}, "--frames");
@@ -87,6 +88,10 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
   expectRefused({"--headless", "--screenshot", "a.png", "list"}, "print text");
   expectRefused({"list", "--headless"}, "--headless");
   expectRefused({"device", "--csv"}, "--csv");
+  expectRefused({"--scale", "2"}, "add --screenshot");
+  expectRefused({"--transparent"}, "add --screenshot");
+  expectRefused({"--headless", "--screenshot", "a.png", "--scale", "3", "--ui-scale", "2.5"},
+                "at most 6");
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ MeasuredRow row(const std::string& label, double tpb, double kernelMs, size_t wr
   r.label = label;
   r.params = {{"threads_per_block", tpb}};
   r.m.phases[1].samplesMs = {kernelMs, kernelMs * 2};
-  for (PhaseStats& p : r.m.phases) summarize(p);
+  for (PhaseStats& p : r.m.phases)
+    summarize(p);
   r.m.kernelBytes = 1e6;
   r.m.runs = 2;
   r.m.check.ran = true;

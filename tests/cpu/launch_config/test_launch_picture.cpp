@@ -43,18 +43,23 @@ TEST(LaunchPicture, OneDimensionalRowsAreWholeWarps) {
   EXPECT_EQ(p.layout.height, 1);
   std::vector<std::uint32_t> k = pictureKeysCpu(p.map, p.shape, p.layout, ColourBy::Block);
   const std::uint32_t want[10] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2};
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(k[i], want[i]) << i;
-  for (int i = 10; i < 32; ++i) EXPECT_EQ(k[i], kKeyPadding) << i;
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(k[i], want[i]) << i;
+  for (int i = 10; i < 32; ++i)
+    EXPECT_EQ(k[i], kKeyPadding) << i;
   k = pictureKeysCpu(p.map, p.shape, p.layout, ColourBy::Thread);
-  for (std::uint32_t i = 0; i < 10; ++i) EXPECT_EQ(k[i], i);
+  for (std::uint32_t i = 0; i < 10; ++i)
+    EXPECT_EQ(k[i], i);
   k = pictureKeysCpu(p.map, p.shape, p.layout, ColourBy::Writes);
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(k[i], 1u);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(k[i], 1u);
 }
 
 TEST(LaunchPicture, UnwrittenAndCanaryStandOut) {
   // Two blocks of 4 for 10 elements: 8 and 9 never written.
   Picture small = picture(config1D(10, 4, false, 2, true));
-  std::vector<std::uint32_t> k = pictureKeysCpu(small.map, small.shape, small.layout, ColourBy::Warp);
+  std::vector<std::uint32_t> k =
+      pictureKeysCpu(small.map, small.shape, small.layout, ColourBy::Warp);
   EXPECT_EQ(k[7], 1u) << "warp of thread 7 with 4-thread blocks: block 1, its only warp";
   EXPECT_EQ(k[8], kKeyUnwritten);
   EXPECT_EQ(k[9], kKeyUnwritten);

@@ -18,7 +18,8 @@ namespace {
 std::vector<std::uint32_t> expected(int w, int h, int frame) {
   std::vector<std::uint32_t> v(static_cast<size_t>(w) * h);
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) v[static_cast<size_t>(y) * w + x] = testPatternPixel(x, y, frame);
+    for (int x = 0; x < w; ++x)
+      v[static_cast<size_t>(y) * w + x] = testPatternPixel(x, y, frame);
   return v;
 }
 

@@ -28,7 +28,8 @@ TEST(LaunchPictureGpu, GpuKeysEqualTheModel) {
     c.gridStride = rng() % 3 == 0;
     if (!validate(c, *limits).ok()) continue;
     Result<std::unique_ptr<DeviceOwnership>> d = runOwnershipOnDevice(c, *limits, stream.get());
-    if (!d.ok()) continue;  // e.g. too large for a picture: refused with a sentence, tested elsewhere
+    if (!d.ok())
+      continue;  // e.g. too large for a picture: refused with a sentence, tested elsewhere
     Result<OwnershipMap> model = modelOwnership(c, *limits);
     ASSERT_TRUE(model.ok()) << describe(c);
     const PictureLayout L = pictureLayout((*d)->shape);
@@ -43,7 +44,8 @@ TEST(LaunchPictureGpu, GpuKeysEqualTheModel) {
                 cudaSuccess);
       std::vector<std::uint32_t> cpu = pictureKeysCpu(*model, (*d)->shape, L, by);
       size_t diff = 0;
-      for (size_t i = 0; i < cpu.size(); ++i) diff += cpu[i] != gpu[i];
+      for (size_t i = 0; i < cpu.size(); ++i)
+        diff += cpu[i] != gpu[i];
       EXPECT_EQ(diff, 0u) << describe(c) << " colour by " << static_cast<int>(by);
     }
   }

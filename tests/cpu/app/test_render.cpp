@@ -1,0 +1,83 @@
+// Rendering through Mesa's EGL (no window, no GPU): a 2x figure exported from a UI that has been
+// running at 1x is identical to a fresh 2x render (fonts rasterised again, layout settled), and a
+// panel figure contains the whole panel even when it is taller than the view.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "common/runtime_info.hpp"
+#include "platform/headless_egl.hpp"
+#include "ui/renderer.hpp"
+#include "ui/settings.hpp"
+#include "ui/shell.hpp"
+
+namespace cudalab {
+namespace {
+
+struct Ui {
+  Settings settings;
+  Shell shell;
+  UiRenderer renderer;
+  explicit Ui(const char* lesson)
+      : settings(makeSettings(lesson)),
+        shell(settings, queryRuntime(), "test", /*headless=*/true),
+        renderer(shell, settings) {}
+  static Settings makeSettings(const char* lesson) {
+    Settings s;
+    s.lesson = lesson;
+    return s;
+  }
+};
+
+class Render : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Status s = gl_.create(-1);
+    if (!s) GTEST_SKIP() << "no EGL here: " << s.sentence();
+  }
+  HeadlessContext gl_;
+};
+
+TEST_F(Render, ExportAt2xAfterRunningAt1xEqualsAFresh2xRender) {
+  // launch-config: deterministic on any machine (the device lesson shows fresh measurements).
+  Image exported, fresh;
+  {
+    Ui ui("launch-config");
+    ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+    ASSERT_TRUE(ui.renderer.capture(900, 600, 1, false, "", 3, 10).ok());
+    Result<Image> img = ui.renderer.capture(900, 600, 2, false, "", 3, 10);
+    ASSERT_TRUE(img.ok()) << img.status().sentence();
+    exported = *img;
+  }
+  {
+    Ui ui("launch-config");
+    ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+    Result<Image> img = ui.renderer.capture(900, 600, 2, false, "", 3, 10);
+    ASSERT_TRUE(img.ok()) << img.status().sentence();
+    fresh = *img;
+  }
+  ASSERT_EQ(exported.width, 1800);
+  ASSERT_EQ(exported.height, 1200);
+  ASSERT_EQ(fresh.width, 1800);
+  size_t differing = 0;
+  for (size_t i = 0; i < fresh.rgba.size(); i += 4)
+    differing += std::memcmp(&fresh.rgba[i], &exported.rgba[i], 4) != 0;
+  EXPECT_EQ(differing, 0u);
+}
+
+TEST_F(Render, APanelTallerThanTheViewIsExportedWhole) {
+  Ui ui("device");
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  // 400 logical pixels high: the architecture table (about 25 rows) cannot fit.
+  Result<Image> img = ui.renderer.capture(900, 400, 1, false, "architectures", 3, 10);
+  ASSERT_TRUE(img.ok()) << img.status().sentence();
+  EXPECT_GT(img->height, 400) << "the canvas grew to hold the panel";
+  EXPECT_GT(distinctColours(*img), 16);
+  Result<Image> none = ui.renderer.capture(900, 400, 1, false, "no-such-panel", 3, 10);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("architectures"), std::string::npos)
+      << "the message lists the panels there are: " << none.status().message();
+}
+
+}  // namespace
+}  // namespace cudalab
