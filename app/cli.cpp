@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "bench.hpp"
 #include "lessons/registry.hpp"
 
 namespace cudalab {
@@ -37,6 +38,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
       "  cudalab --headless --lesson device --screenshot device.png --size 1600x900 --scale 2\n"
       "  cudalab list\n"
       "  cudalab device --json\n"
+      "  cudalab bench launch-config --out results/\n"
       "Without an NVIDIA GPU the app still opens; lessons use CPU references and models.");
   std::string size;
   bool headless = false;
@@ -44,6 +46,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_flag("--headless", headless, "Render without a window (EGL), for servers and CI");
   app.add_option("--screenshot", o.screenshot, "Write the UI to this PNG file, then exit");
   app.add_option("--panel", o.panel, "With --screenshot: save only this panel of the lesson");
+  app.add_option("--action", o.action,
+                 "With --headless: press this lesson button first and wait for its results "
+                 "(launch-config: run, sweep-threads, sweep-blocks)");
   app.add_option("--size", size, "Canvas size WIDTHxHEIGHT in logical pixels (default 1600x900)");
   app.add_option("--scale", o.scale, "Pixel scale of the screenshot: 2 gives twice the pixels")
       ->check(CLI::Range(1, 4));
@@ -65,6 +70,12 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   CLI::App* device = app.add_subcommand("device", "Print what the Device lesson shows");
   device->add_flag("--json", o.json, "As JSON");
   device->add_flag("--measure", o.measure, "Also measure copy bandwidths (takes a few seconds)");
+  CLI::App* bench = app.add_subcommand("bench", "Run a benchmark on the GPU and print its tables");
+  std::string benchIds;
+  for (const BenchEntry& b : benchRegistry())
+    benchIds += std::string(benchIds.empty() ? "" : ", ") + b.id;
+  bench->add_option("id", o.bench, "Which: " + benchIds)->required();
+  bench->add_option("--out", o.outDir, "Folder for the .md and .json results (default .)");
   app.require_subcommand(0, 1);
 
   try {
@@ -91,6 +102,15 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (uiScale > 0) o.uiScale = uiScale;
   if (*list) o.command = Command::List;
   if (*device) o.command = Command::Device;
+  if (*bench) {
+    o.command = Command::Bench;
+    bool known = false;
+    for (const BenchEntry& b : benchRegistry())
+      known |= o.bench == b.id;
+    if (!known)
+      return fail("there is no benchmark \"" + o.bench + "\"; the benchmarks are: " + benchIds +
+                  ".");
+  }
   if (o.command == Command::Window && headless) o.command = Command::Headless;
 
   if (!o.lesson.empty() && !findLesson(o.lesson))
@@ -112,6 +132,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     if (s.size() < 5 || s.substr(s.size() - 4) != ".png")
       return fail("the screenshot file must end in .png; \"" + s + "\" does not.");
   }
+  if (!o.action.empty() && o.command != Command::Headless)
+    return fail("--action works with --headless --screenshot FILE.png.");
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
   if (o.screenshot.empty() && (o.scale != 1 || o.transparent || !size.empty()))
@@ -124,9 +146,10 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return fail(
         "--scale times --ui-scale must be at most 6 (fonts that large do not fit a "
         "texture); use --scale 2 with --ui-scale up to 3.");
-  if ((o.command == Command::List || o.command == Command::Device) &&
+  if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench) &&
       (headless || !o.screenshot.empty()))
-    return fail("`list` and `device` print text; --headless and --screenshot are for the UI.");
+    return fail(
+        "`list`, `device` and `bench` print text; --headless and --screenshot are for the UI.");
   return r;
 }
 

@@ -4,6 +4,7 @@
 //   cudalab --headless --screenshot F.png [...]         render without a window (EGL)
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
+//   cudalab bench ID [--out DIR]                        a lesson's benchmark (GPU machine)
 //
 // parseCommandLine() never exits: it returns what to print and the exit code (2 for a bad
 // argument, with one sentence for stderr).
@@ -15,13 +16,14 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device };
+enum class Command { Window, Headless, List, Device, Bench };
 
 struct CliOptions {
   Command command = Command::Window;
-  std::string lesson;              // empty: the last one used (window) or the first (headless)
-  std::string screenshot;          // write a PNG after `frames` frames and exit
-  std::string panel;               // with --screenshot: only this panel
+  std::string lesson;      // empty: the last one used (window) or the first (headless)
+  std::string screenshot;  // write a PNG after `frames` frames and exit
+  std::string panel;       // with --screenshot: only this panel
+  std::string action;      // with --headless: start this lesson action (a run, a sweep) first
   int width = 1600, height = 900;  // logical size of the headless canvas
   int scale = 1;                   // pixel scale of the screenshot (2 = twice the pixels)
   int frames = 3;
@@ -29,9 +31,11 @@ struct CliOptions {
   std::optional<std::string> theme;
   std::optional<float> uiScale;
   bool transparent = false;
-  bool json = false;     // device --json
-  bool measure = false;  // device --measure
-  bool idsOnly = false;  // list --ids
+  bool json = false;         // device --json
+  bool measure = false;      // device --measure
+  bool idsOnly = false;      // list --ids
+  std::string bench;         // bench ID
+  std::string outDir = ".";  // bench --out
 };
 
 struct CliParse {

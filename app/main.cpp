@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bench.hpp"
 #include "cli.hpp"
 #include "common/runtime_info.hpp"
 #include "device/device_bandwidth.hpp"
@@ -136,6 +137,23 @@ int runHeadless(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
+  if (!o.action.empty()) {
+    // Let the lesson settle (device limits, first picture), press its button, then capture below
+    // once the work has finished.
+    Result<Image> settle = renderer.capture(o.width, o.height, 1, false, "", 3, o.waitSeconds);
+    if (!settle) return finishScreenshot(o, shell, settle, gl.description());
+    if (!shell.current().startAction(o.action)) {
+      std::string ids;
+      for (const std::string& a : shell.current().actionIds())
+        ids += (ids.empty() ? "" : ", ") + a;
+      if (ids.empty()) ids = "none";
+      std::fprintf(stderr,
+                   "cudalab: the lesson %s cannot start \"%s\" here; its actions are: %s%s.\n",
+                   shell.current().info().id, o.action.c_str(), ids.c_str(),
+                   rt.hasDevice() ? "" : " (they need a GPU)");
+      return 2;
+    }
+  }
   Result<Image> img =
       renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
   return finishScreenshot(o, shell, img, gl.description());
@@ -228,6 +246,8 @@ int main(int argc, char** argv) {
       return runHeadless(p.options);
     case Command::Window:
       return runWindow(p.options);
+    case Command::Bench:
+      return runBench(p.options.bench, p.options.outDir);
   }
   return 0;
 }

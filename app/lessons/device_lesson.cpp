@@ -46,6 +46,12 @@ class DeviceLesson final : public Lesson {
       rows.push_back({v.id, v.label, v.help});
     return rows;
   }
+  std::vector<std::string> actionIds() const override { return {"measure"}; }
+  bool startAction(const std::string& id) override {
+    if (id != "measure" || devices_.empty() || measure_.running()) return false;
+    startMeasure();
+    return true;
+  }
   bool busy() const override { return query_.pending() || measure_.pending() || autoMeasure_; }
 
   void onShow(LessonContext& ctx) override {

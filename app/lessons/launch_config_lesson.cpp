@@ -41,8 +41,9 @@ const LessonInfo kLaunchConfigLessonInfo{
 
 namespace {
 
-const char* kSweepThreads = "threads_per_block";
-const char* kSweepBlocks = "blocks_per_grid";
+const char* kActionRun = "run";
+const char* kSweepThreads = "sweep-threads";
+const char* kSweepBlocks = "sweep-blocks";
 
 // What the worker hands back for the picture: device arrays (GPU) or keys (CPU model).
 struct PictureResult {
@@ -105,10 +106,14 @@ class LaunchConfigLesson final : public Lesson {
     return limitsJob_.pending() || pictureJob_.pending() || measureJob_.pending() ||
            sweepJob_.pending() || pictureDirty_;
   }
-  std::vector<std::string> sweepIds() const override { return {kSweepThreads, kSweepBlocks}; }
-  bool startSweep(const std::string& id) override {
-    if (!gpu_ || limitsJob_.running()) return false;
-    return launchSweep(id);
+  std::vector<std::string> actionIds() const override {
+    return {kActionRun, kSweepThreads, kSweepBlocks};
+  }
+  bool startAction(const std::string& id) override {
+    if (!gpu_ || limitsJob_.pending() || !valid_) return false;
+    if (id == kActionRun) return startMeasure();
+    if (id == kSweepThreads || id == kSweepBlocks) return launchSweep(id);
+    return false;
   }
 
   void onShow(LessonContext& ctx) override {
@@ -564,12 +569,12 @@ class LaunchConfigLesson final : public Lesson {
         });
   }
 
-  void startMeasure() {
-    if (!shape_) return;
+  bool startMeasure() {
+    if (!shape_) return false;
     measureError_ = Status{};
     const LaunchConfig c = cfg_;
     const LaunchShape s = *shape_;
-    measureJob_.start([c, s](AsyncJob<Measurement>::Control& ctl) -> Result<Measurement> {
+    return measureJob_.start([c, s](AsyncJob<Measurement>::Control& ctl) -> Result<Measurement> {
       ctl.progress(0.1f, "copying, doubling, copying back");
       StreamGuard stream;
       CUDALAB_TRY(stream.create());

@@ -65,10 +65,11 @@ class Lesson {
   virtual void drawMain(LessonContext& ctx) = 0;
   // True while work started by the lesson has not finished.
   virtual bool busy() const { return false; }
-  // Sweeps the lesson offers (ids), and starting one as its button would; the benchmark command
-  // uses this to measure the UI's frame times while a sweep runs.
-  virtual std::vector<std::string> sweepIds() const { return {}; }
-  virtual bool startSweep(const std::string& /*id*/) { return false; }
+  // Long-running actions the lesson offers as buttons (a measurement, a sweep), by id, and starting
+  // one as its button would. `cudalab --headless --action ID` uses this to draw figures with
+  // results, and the benchmark command to time the UI while a sweep runs.
+  virtual std::vector<std::string> actionIds() const { return {}; }
+  virtual bool startAction(const std::string& /*id*/) { return false; }
 };
 
 }  // namespace cudalab
