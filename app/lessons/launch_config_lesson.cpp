@@ -183,8 +183,7 @@ class LaunchConfigLesson final : public Lesson {
       helpTooltip(
           "The kernel writes the picture into an OpenGL pixel buffer mapped into CUDA: it "
           "never leaves the GPU.");
-      ImGui::SameLine();
-      if (ImGui::RadioButton("copy through host", &path, 1)) path_ = InteropPath::HostCopy;
+      if (ImGui::RadioButton("copy through host memory", &path, 1)) path_ = InteropPath::HostCopy;
       helpTooltip(
           "The kernel writes device memory, which is copied to the host and uploaded to "
           "the texture again: what a program without interop does every frame.");
@@ -466,7 +465,10 @@ class LaunchConfigLesson final : public Lesson {
         for (int p = 0; p < 3; ++p)
           values[p * history_.size() + i] = history_[i].m.phases[p].medianMs;
       }
-      if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, 0))) {
+      // Bars a couple of lines thick each, so one measurement does not fill the panel.
+      const float plotH =
+          ImGui::GetTextLineHeight() * (5.0f + 2.2f * static_cast<float>(cats.size()));
+      if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, plotH))) {
         plot::SetupCategories(cats.data(), static_cast<int>(cats.size()), plot::AxisId::Y);
         plot::SetupAxes({"milliseconds"}, {nullptr});
         plot::PlotStackedBars(kPhaseNames, 3, values.data(), static_cast<int>(cats.size()), true);
@@ -519,6 +521,7 @@ class LaunchConfigLesson final : public Lesson {
           ysSeconds[i] = ys[i] * 1e-3;
         plot::PlotLine("median kernel time", xs.data(), ysSeconds.data(),
                        static_cast<int>(xs.size()));
+        plot::SetNextColour(0);  // the points in the line's colour
         plot::PlotScatter("##points", xs.data(), ysSeconds.data(), static_cast<int>(xs.size()));
         plot::EndPlot();
       }

@@ -114,6 +114,9 @@ bool Theme::apply(const std::string& name, float scale) {
     style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
     style.Colors[ImGuiCol_Text] = ImVec4(0.05f, 0.05f, 0.08f, 1.0f);
     style.Colors[ImGuiCol_Border] = ImVec4(0.70f, 0.72f, 0.76f, 1.0f);
+    // Check boxes, radio buttons and sliders must stand out from the white panels.
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.90f, 1.0f);
+    style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.78f, 0.84f, 0.95f, 1.0f);
   } else {
     style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.0f);
     style.Colors[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.13f, 0.16f, 1.0f);
