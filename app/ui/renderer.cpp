@@ -7,10 +7,12 @@
 #include <cfloat>
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <thread>
 
 #include "platform/gl.hpp"
+#include "ui/plot.hpp"
 
 namespace cudalab {
 
@@ -116,7 +118,10 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   } reset{exportingPanel_};
   Status s = render(w, h);
   std::optional<PixelRect> r;
-  if (s && !panelId.empty()) {
+  const bool plotFigure = panelId.rfind(kPlotPrefix, 0) == 0;
+  if (s && plotFigure) {
+    r = plot::LastPlotRect(panelId.c_str() + std::strlen(kPlotPrefix));
+  } else if (s && !panelId.empty()) {
     r = shell_.panels().rect(panelId);
     if (!r) {
       std::string ids;

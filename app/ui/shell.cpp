@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 
@@ -17,6 +18,7 @@
 #include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
 
 #include "lessons/registry.hpp"
+#include "ui/plot.hpp"
 #include "ui/theme.hpp"
 
 namespace cudalab {
@@ -34,7 +36,9 @@ Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool h
   if (!selectLesson(settings_.lesson)) current_ = 0;
 }
 
-Shell::~Shell() = default;
+Shell::~Shell() {
+  plot::SetExportHandler(nullptr);
+}
 
 bool Shell::selectLesson(std::string_view id) {
   for (size_t i = 0; i < lessons_.size(); ++i) {
@@ -327,7 +331,9 @@ std::optional<ExportJob> Shell::takeExportJob() {
   if (!exportJob_) return std::nullopt;
   ExportJob job = *exportJob_;
   exportJob_.reset();
-  job.path = exportPath(job.panelId, "png");
+  std::string what = job.panelId;
+  if (what.rfind(kPlotPrefix, 0) == 0) what = what.substr(std::strlen(kPlotPrefix));
+  job.path = exportPath(what, "png");
   return job;
 }
 

@@ -34,8 +34,11 @@ struct FrameTarget {
   bool scrollToTop = false;  // a panel figure: the main view starts at its top
 };
 
+// Export jobs for a plot (rather than a panel) carry this prefix before the plot's id.
+inline constexpr const char* kPlotPrefix = "plot:";
+
 struct ExportJob {
-  std::string panelId;  // empty: the whole window
+  std::string panelId;  // empty: the whole window; "plot:<id>" for one plot
   int pixelScale = 2;
   bool transparent = false;
   std::string path;

@@ -3,10 +3,15 @@
 // panel figure contains the whole panel even when it is taller than the view.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "common/runtime_info.hpp"
+#include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
+#include "platform/interop.hpp"
+#include "platform/shader_pass.hpp"
+#include "shaders.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -83,6 +88,43 @@ TEST_F(Render, APanelTallerThanTheViewIsExportedWhole) {
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("architectures"), std::string::npos)
       << "the message lists the panels there are: " << none.status().message();
+}
+
+TEST_F(Render, ScalarFieldsAreColouredWithViridisByTheShaderFromShadersDir) {
+  // A float field rising left to right, uploaded the way CPU models upload pictures.
+  const int w = 64, h = 4;
+  std::vector<float> field(static_cast<size_t>(w) * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      field[static_cast<size_t>(y) * w + x] = static_cast<float>(x);
+  InteropImage img;
+  ASSERT_TRUE(img.create(w, h, PixelFormat::R32F).ok());
+  ASSERT_TRUE(img.uploadFromHost(field.data()).ok());
+  ShaderPass pass;
+  ASSERT_TRUE(pass.init(shaders::field_frag).ok());
+  ASSERT_TRUE(pass.render(img.texture(), w, h,
+                          [](unsigned program) {
+                            glUniform1f(glGetUniformLocation(program, "lo"), 0.0f);
+                            glUniform1f(glGetUniformLocation(program, "hi"), 63.0f);
+                          })
+                  .ok());
+  Image out = pass.target().read();
+  ASSERT_EQ(out.width, w);
+  auto near = [](const std::uint8_t* px, int r, int g, int b) {
+    return std::abs(px[0] - r) <= 3 && std::abs(px[1] - g) <= 3 && std::abs(px[2] - b) <= 3;
+  };
+  // Viridis runs from dark purple (68, 1, 84) to yellow (253, 231, 37).
+  EXPECT_TRUE(near(&out.rgba[0], 68, 1, 84)) << int(out.rgba[0]) << "," << int(out.rgba[1]);
+  EXPECT_TRUE(near(&out.rgba[(w - 1) * 4], 253, 231, 37))
+      << int(out.rgba[(w - 1) * 4]) << "," << int(out.rgba[(w - 1) * 4 + 1]);
+  // Monotone in brightness along the row (viridis is perceptually ordered).
+  int previous = -1;
+  for (int x = 0; x < w; x += 8) {
+    const std::uint8_t* px = &out.rgba[static_cast<size_t>(x) * 4];
+    const int luma = px[0] * 3 + px[1] * 6 + px[2];
+    EXPECT_GT(luma, previous) << x;
+    previous = luma;
+  }
 }
 
 }  // namespace
