@@ -93,6 +93,7 @@ class LaunchConfigLesson final : public Lesson {
     // Start small, like the course's first add_kernel (4096 elements), so single blocks and warps
     // are visible in the picture; the 30 million doubling is one click away.
     cfg_.n = 4096;
+    cfg_.width = 64;  // in 2D, a 64 x 64 picture of those 4096 elements
   }
   const LessonInfo& info() const override { return kLaunchConfigLessonInfo; }
   std::span<const ParamSpec> parameters() const override { return kLaunchParams; }
@@ -300,7 +301,9 @@ class LaunchConfigLesson final : public Lesson {
             h = maxH;
             w = h * static_cast<float>(L.width) / static_cast<float>(L.height);
           }
-          if (L.height <= 4) h = std::max(h, 24.0f * ctx.scale);
+          // A few rows would be a hairline: stretch them to a visible strip.
+          h = std::max(
+              h, std::min(64.0f * ctx.scale, 16.0f * ctx.scale * static_cast<float>(L.height)));
           ImGui::Image(ids_.textureId(), ImVec2(w, h));
           if (ImGui::IsItemHovered()) {
             const ImVec2 mp = ImGui::GetIO().MousePos, p0 = ImGui::GetItemRectMin();

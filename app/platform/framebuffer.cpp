@@ -17,7 +17,7 @@ void Framebuffer::release() {
   width_ = height_ = 0;
 }
 
-Status Framebuffer::resize(int width, int height) {
+Status Framebuffer::resize(int width, int height, bool nearest) {
   if (width == width_ && height == height_ && fbo_) return {};
   release();
   GLint maxSize = 0;
@@ -37,8 +37,9 @@ Status Framebuffer::resize(int width, int height) {
     return Status::error("There is not enough graphics memory for a " + std::to_string(width) +
                          "x" + std::to_string(height) + " off-screen image.");
   }
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  const GLint filter = nearest ? GL_NEAREST : GL_LINEAR;
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
   // Put back whatever framebuffer was bound: resize() may run in the middle of someone's frame.
   GLint previous = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);

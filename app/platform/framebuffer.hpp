@@ -22,8 +22,9 @@ class Framebuffer {
   Framebuffer(const Framebuffer&) = delete;
   Framebuffer& operator=(const Framebuffer&) = delete;
 
-  // (Re)creates the target; needs a current GL context.
-  Status resize(int width, int height);
+  // (Re)creates the target; needs a current GL context. `nearest`: sample without smoothing, for
+  // pictures of data where one pixel is one element.
+  Status resize(int width, int height, bool nearest = false);
   void bind() const;
   static void unbind();
   Image read() const;

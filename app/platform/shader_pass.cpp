@@ -64,7 +64,7 @@ Status ShaderPass::render(unsigned source, int width, int height,
   GLint prevFb = 0, prevProgram = 0, prevVao = 0, prevTex = 0, prevActive = 0;
   GLint viewport[4];
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prevFb);  // before resize(), which binds its own
-  CUDALAB_TRY(target_.resize(width, height));
+  CUDALAB_TRY(target_.resize(width, height, /*nearest=*/true));
   glGetIntegerv(GL_CURRENT_PROGRAM, &prevProgram);
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &prevVao);
   glGetIntegerv(GL_ACTIVE_TEXTURE, &prevActive);
