@@ -17,6 +17,7 @@
 
 #include "common/async_job.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/format.hpp"
 #include "common/measurement_export.hpp"
 #include "launch_config/launch_config.hpp"
 #include "launch_config/launch_picture.hpp"
@@ -74,17 +75,6 @@ struct MeasuredLaunch {
 
 double toD(long long v) {
   return static_cast<double>(v);
-}
-
-// 30000000 -> "30,000,000" (built forwards: GCC 12 warns falsely about insert() here).
-std::string thousands(long long v) {
-  const std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string out = v < 0 ? "-" : "";
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
 }
 
 class LaunchConfigLesson final : public Lesson {

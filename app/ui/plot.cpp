@@ -19,6 +19,8 @@
 
 #include "ui/plot.hpp"
 
+#include "common/format.hpp"
+
 #include <imgui_internal.h>
 
 #include <algorithm>
@@ -177,20 +179,6 @@ double roundSig(double v, int n) {
   return std::isfinite(p) ? std::round(v * p) / p : v;
 }
 
-// %.*f without trailing zeros, and never "-0".
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0')
-      s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  if (s == "-0") s = "0";
-  return s;
-}
-
 std::string nonFinite(double v) {
   if (std::isnan(v)) return "NaN";
   return v > 0 ? "inf" : "-inf";
@@ -210,7 +198,7 @@ std::string formatCompact(double v, double step) {
       ++e;
     }
     const int d = step > 0 ? std::min(decimalsFor(step / pow10i(e)), 6) : sigDecimals(m, 4);
-    return fixed(m, d) + "e" + std::to_string(e);
+    return trimmedFixed(m, d) + "e" + std::to_string(e);
   }
   static const struct {
     double scale;
@@ -219,10 +207,10 @@ std::string formatCompact(double v, double step) {
   for (const auto& s : kSuffixes) {
     if (a >= s.scale * (1 - 1e-12)) {
       const double x = v / s.scale;
-      return fixed(x, step > 0 ? decimalsFor(step / s.scale) : sigDecimals(x, 4)) + s.suffix;
+      return trimmedFixed(x, step > 0 ? decimalsFor(step / s.scale) : sigDecimals(x, 4)) + s.suffix;
     }
   }
-  return fixed(v, step > 0 ? decimalsFor(step) : sigDecimals(v, 4));
+  return trimmedFixed(v, step > 0 ? decimalsFor(step) : sigDecimals(v, 4));
 }
 
 // 20 µs, 1.5 TB/s.
@@ -237,7 +225,7 @@ std::string formatSI(double v, double step, const char* unit) {
   const double scale = pow10i(3 * e3);
   const double x = v / scale;
   const int d = step > 0 ? decimalsFor(step / scale) : sigDecimals(x, 4);
-  return fixed(x, d) + " " + kPrefixes[e3 + 5] + unit;
+  return trimmedFixed(x, d) + " " + kPrefixes[e3 + 5] + unit;
 }
 
 double niceStep(double raw) {
@@ -1671,7 +1659,7 @@ constexpr float kSvgAscent = 1901.0f / 2384.0f;
 std::string num(float v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
-  std::string s = fixed(std::strtod(buf, nullptr), 2);
+  std::string s = trimmedFixed(std::strtod(buf, nullptr), 2);
   return s;
 }
 
@@ -1711,7 +1699,7 @@ std::string paint(const char* what, ImU32 c) {
   std::snprintf(buf, sizeof buf, " %s=\"#%02x%02x%02x\"", what, (c >> IM_COL32_R_SHIFT) & 0xFF,
                 (c >> IM_COL32_G_SHIFT) & 0xFF, (c >> IM_COL32_B_SHIFT) & 0xFF);
   std::string s = buf;
-  if (a < 255) s += std::string(" ") + what + "-opacity=\"" + fixed(a / 255.0, 3) + "\"";
+  if (a < 255) s += std::string(" ") + what + "-opacity=\"" + trimmedFixed(a / 255.0, 3) + "\"";
   return s;
 }
 

@@ -6,6 +6,8 @@
 // [SECTION] CUDA query        (the only CUDA calls: queryRawDevice, queryDevice, queryDevices)
 #include "device/device_query.hpp"
 
+#include "common/format.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -29,32 +31,19 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// At most `decimals` decimals, trailing zeros dropped: 79.20 -> "79.2", 48.0 -> "48".
-std::string num(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0')
-      s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
 // Binary units, because CUDA sizes (shared memory, L2, allocations) are powers of two:
 // 49152 -> "48 KiB", 85045870592 -> "79.2 GiB".
 std::string formatBytes(double bytes) {
   constexpr double kKiB = 1024.0, kMiB = kKiB * 1024.0, kGiB = kMiB * 1024.0;
-  if (bytes >= kGiB) return num(bytes / kGiB, 1) + " GiB";
-  if (bytes >= kMiB) return num(bytes / kMiB, 1) + " MiB";
-  if (bytes >= kKiB) return num(bytes / kKiB, 1) + " KiB";
-  return num(bytes, 0) + (bytes == 1 ? " byte" : " bytes");
+  if (bytes >= kGiB) return trimmedFixed(bytes / kGiB, 1) + " GiB";
+  if (bytes >= kMiB) return trimmedFixed(bytes / kMiB, 1) + " MiB";
+  if (bytes >= kKiB) return trimmedFixed(bytes / kKiB, 1) + " KiB";
+  return trimmedFixed(bytes, 0) + (bytes == 1 ? " byte" : " bytes");
 }
 
 std::string formatClock(double kHz) {
   if (!(kHz > 0)) return "not reported";
-  return num(kHz / 1000.0, 1) + " MHz";
+  return trimmedFixed(kHz / 1000.0, 1) + " MHz";
 }
 
 std::string hex(unsigned v, int digits) {
@@ -71,7 +60,7 @@ DeviceProperty textProp(std::string key, std::string label, std::string value, s
 
 DeviceProperty countProp(std::string key, std::string label, double v, std::string help,
                          const char* unit = "") {
-  std::string value = num(v, 0);
+  std::string value = trimmedFixed(v, 0);
   if (*unit) value += std::string(" ") + unit;
   return {std::move(key), std::move(label), std::move(value), v, std::move(help)};
 }

@@ -1,5 +1,7 @@
 #include "models/arch.hpp"
 
+#include "common/format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,20 +64,6 @@ constexpr ArchInfo kArchTable[] = {
     {12, 1, "Blackwell", 128, 2, "GB10 (DGX Spark)"},
 };
 
-// Formats a number with at most `decimals` decimals and no trailing zeros: 2619 -> "2619",
-// 1593.5 -> "1593.5", so formulas read like hand arithmetic.
-std::string num(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (!s.empty() && s.back() == '0')
-      s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
 Peak unknownPeak(const char* unit, std::string why) {
   return {std::numeric_limits<double>::quiet_NaN(), unit, std::move(why), false};
 }
@@ -98,9 +86,9 @@ Peak flopsPeak(int sms, int unitsPerSM, double clockKHz, const char* unitName) {
   // kHz x 1e3 = Hz; flops / 1e9 = GFLOP/s.
   double gflops = double(sms) * unitsPerSM * 2.0 * clockKHz * 1e3 / 1e9;
   std::string f = std::to_string(sms) + " SMs x " + std::to_string(unitsPerSM) + " " + unitName +
-                  " x 2 flops per FMA x " + num(clockKHz / 1000.0, 1) + " MHz = " + num(gflops, 1) +
-                  " GFLOP/s";
-  if (gflops >= 1000) f += " (" + num(gflops / 1000.0, 1) + " TFLOP/s)";
+                  " x 2 flops per FMA x " + trimmedFixed(clockKHz / 1000.0, 1) +
+                  " MHz = " + trimmedFixed(gflops, 1) + " GFLOP/s";
+  if (gflops >= 1000) f += " (" + trimmedFixed(gflops / 1000.0, 1) + " TFLOP/s)";
   return {gflops, unit, f, true};
 }
 
@@ -139,8 +127,8 @@ Peak memoryBandwidthPeak(double memClockKHz, int busWidthBits) {
 
   // 2 transfers per clock x Hz x bytes per transfer, in 10^9 bytes per second.
   double gbs = 2.0 * memClockKHz * 1e3 * (busWidthBits / 8.0) / 1e9;
-  std::string f = "2 x " + num(memClockKHz / 1000.0, 1) + " MHz x " + std::to_string(busWidthBits) +
-                  " bit / 8 = " + num(gbs, 1) + " GB/s";
+  std::string f = "2 x " + trimmedFixed(memClockKHz / 1000.0, 1) + " MHz x " +
+                  std::to_string(busWidthBits) + " bit / 8 = " + trimmedFixed(gbs, 1) + " GB/s";
   return {gbs, unit, f, true};
 }
 
