@@ -120,7 +120,16 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   std::optional<PixelRect> r;
   const bool plotFigure = panelId.rfind(kPlotPrefix, 0) == 0;
   if (s && plotFigure) {
-    r = plot::LastPlotRect(panelId.c_str() + std::strlen(kPlotPrefix));
+    const char* plotId = panelId.c_str() + std::strlen(kPlotPrefix);
+    r = plot::LastPlotRect(plotId);
+    if (!r) {
+      // Below the fold, a plot is not drawn at all: draw again on a canvas four times as tall.
+      GLint maxSize = 0;
+      glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
+      h = std::min(h * 4, static_cast<int>(maxSize));
+      s = render(w, h);
+      r = plot::LastPlotRect(plotId);
+    }
   } else if (s && !panelId.empty()) {
     r = shell_.panels().rect(panelId);
     if (!r) {
@@ -148,7 +157,11 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
                          std::to_string(img.width) + "x" + std::to_string(img.height) +
                          " pixels at this scale.");
   if (panelId.empty()) return img;
-  if (!r) return Status::error("The panel \"" + panelId + "\" is not on screen.");
+  if (!r)
+    return Status::error(plotFigure ? "The plot \"" + panelId.substr(std::strlen(kPlotPrefix)) +
+                                          "\" is not on screen (some plots appear only after "
+                                          "their measurement)."
+                                    : "The panel \"" + panelId + "\" is not on screen.");
   Image part = crop(img, *r);
   if (part.empty()) return Status::error("The panel \"" + panelId + "\" is outside the window.");
   return part;
