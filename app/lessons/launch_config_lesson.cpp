@@ -52,7 +52,9 @@ struct PictureResult {
   LaunchShape shape;
   PictureLayout layout;
   std::unique_ptr<DeviceOwnership> device;  // GPU: owner and write counts stay on the device
-  std::optional<OwnershipMap> model;        // no GPU: the CPU model
+  std::optional<OwnershipMap> model;        // no GPU: the CPU model...
+  std::vector<std::uint32_t> modelKeys[4];  // ...and its picture for each ColourBy, made on the
+                                            // worker so changing the colouring never stalls a frame
   int blocksPerSM = 0;
   bool blocksPerSMFromGpu = false;
 };
@@ -732,9 +734,7 @@ class LaunchConfigLesson final : public Lesson {
       if (s && first) s = gpuFrame();
       if (s) cost = image_.frameCostMs();
     } else if (picture_->model) {
-      const std::vector<std::uint32_t> keys =
-          pictureKeysCpu(*picture_->model, picture_->shape, L, colourBy_);
-      s = image_.uploadFromHost(keys.data());
+      s = image_.uploadFromHost(picture_->modelKeys[static_cast<int>(colourBy_)].data());
     }
     if (s) {
       const float checker = std::max(2.0f, 4.0f * ctx.scale);
