@@ -540,33 +540,35 @@ class LaunchConfigLesson final : public Lesson {
     const LaunchConfig c = cfg_;
     const DeviceLimits lim = limits_;
     const bool gpu = gpu_;
-    pictureJob_.start(
-        [c, lim, gpu](AsyncJob<PictureResult>::Control& ctl) -> Result<PictureResult> {
-          ctl.progress(0, "which thread writes which element");
-          PictureResult r;
-          r.config = c;
-          Result<LaunchShape> s = shapeFor(c, lim);
-          if (!s) return s.status();
-          r.shape = *s;
-          r.layout = pictureLayout(*s);
-          if (gpu) {
-            StreamGuard stream;
-            CUDALAB_TRY(stream.create());
-            Result<std::unique_ptr<DeviceOwnership>> d = runOwnershipOnDevice(c, lim, stream.get());
-            if (!d) return d.status();
-            r.device = std::move(*d);
-            Result<int> perSM = occupancyBlocksPerSM(c);
-            if (!perSM) return perSM.status();
-            r.blocksPerSM = *perSM;
-            r.blocksPerSMFromGpu = true;
-          } else {
-            Result<OwnershipMap> m = modelOwnership(c, lim);
-            if (!m) return m.status();
-            r.model = std::move(*m);
-            r.blocksPerSM = modelBlocksPerSM(c.threadsPerBlock, lim);
-          }
-          return r;
-        });
+    pictureJob_.start([c, lim,
+                       gpu](AsyncJob<PictureResult>::Control& ctl) -> Result<PictureResult> {
+      ctl.progress(0, "which thread writes which element");
+      PictureResult r;
+      r.config = c;
+      Result<LaunchShape> s = shapeFor(c, lim);
+      if (!s) return s.status();
+      r.shape = *s;
+      r.layout = pictureLayout(*s);
+      if (gpu) {
+        StreamGuard stream;
+        CUDALAB_TRY(stream.create());
+        Result<std::unique_ptr<DeviceOwnership>> d = runOwnershipOnDevice(c, lim, stream.get());
+        if (!d) return d.status();
+        r.device = std::move(*d);
+        Result<int> perSM = occupancyBlocksPerSM(c);
+        if (!perSM) return perSM.status();
+        r.blocksPerSM = *perSM;
+        r.blocksPerSMFromGpu = true;
+      } else {
+        Result<OwnershipMap> m = modelOwnership(c, lim);
+        if (!m) return m.status();
+        r.model = std::move(*m);
+        for (int by = 0; by < 4; ++by)
+          r.modelKeys[by] = pictureKeysCpu(*r.model, r.shape, r.layout, static_cast<ColourBy>(by));
+        r.blocksPerSM = modelBlocksPerSM(c.threadsPerBlock, lim);
+      }
+      return r;
+    });
   }
 
   bool startMeasure() {
@@ -734,7 +736,10 @@ class LaunchConfigLesson final : public Lesson {
       if (s && first) s = gpuFrame();
       if (s) cost = image_.frameCostMs();
     } else if (picture_->model) {
-      s = image_.uploadFromHost(picture_->modelKeys[static_cast<int>(colourBy_)].data());
+      const std::vector<std::uint32_t>& keys = picture_->modelKeys[static_cast<int>(colourBy_)];
+      s = keys.size() == static_cast<size_t>(L.width) * static_cast<size_t>(L.height)
+              ? image_.uploadFromHost(keys.data())
+              : Status::error("The model's picture is missing for this colouring.");
     }
     if (s) {
       const float checker = std::max(2.0f, 4.0f * ctx.scale);
