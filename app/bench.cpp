@@ -40,11 +40,12 @@ std::string today() {
   return b;
 }
 
+// The runner's statistics (summarize), for times measured on the host clock.
 double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  PhaseStats stats;
+  stats.samplesMs = std::move(v);
+  summarize(stats);
+  return stats.medianMs;
 }
 
 double percentile(std::vector<double> v, double p) {

@@ -576,13 +576,18 @@ class LaunchConfigLesson final : public Lesson {
     measureError_ = Status{};
     const LaunchConfig c = cfg_;
     const LaunchShape s = *shape_;
-    return measureJob_.start([c, s](AsyncJob<Measurement>::Control& ctl) -> Result<Measurement> {
-      ctl.progress(0.1f, "copying, doubling, copying back");
-      StreamGuard stream;
-      CUDALAB_TRY(stream.create());
-      std::unique_ptr<Workload> w = makeDoublingWorkload(c, s);
-      return measure(*w, MeasureOptions{}, ctl.cancelFlag(), stream.get());
-    });
+    // The result carries the configuration it measured: the learner may change the controls
+    // while it runs.
+    return measureJob_.start(
+        [c, s](AsyncJob<MeasuredLaunch>::Control& ctl) -> Result<MeasuredLaunch> {
+          ctl.progress(0.1f, "copying, doubling, copying back");
+          StreamGuard stream;
+          CUDALAB_TRY(stream.create());
+          std::unique_ptr<Workload> w = makeDoublingWorkload(c, s);
+          Result<Measurement> m = measure(*w, MeasureOptions{}, ctl.cancelFlag(), stream.get());
+          if (!m) return m.status();
+          return MeasuredLaunch{"", c, *m};
+        });
   }
 
   bool launchSweep(const std::string& id) {
@@ -677,9 +682,10 @@ class LaunchConfigLesson final : public Lesson {
     }
     if (auto r = measureJob_.take()) {
       if (r->ok()) {
-        history_.push_back({"#" + std::to_string(++runCount_) + " " + variantOf(cfg_).label + ", " +
-                                std::to_string(cfg_.threadsPerBlock) + " thr",
-                            cfg_, **r});
+        MeasuredLaunch& done = **r;
+        done.label = "#" + std::to_string(++runCount_) + " " + variantOf(done.config).label + ", " +
+                     std::to_string(done.config.threadsPerBlock) + " thr";
+        history_.push_back(std::move(done));
         if (history_.size() > 6) history_.erase(history_.begin());
       } else {
         measureError_ = r->status();
@@ -764,7 +770,7 @@ class LaunchConfigLesson final : public Lesson {
 
   AsyncJob<DeviceLimits> limitsJob_;
   AsyncJob<PictureResult> pictureJob_;
-  AsyncJob<Measurement> measureJob_;
+  AsyncJob<MeasuredLaunch> measureJob_;
   AsyncJob<SweepSummary, SweepPoint> sweepJob_;
 
   bool pictureDirty_ = false, keysDirty_ = false, animate_ = false;
