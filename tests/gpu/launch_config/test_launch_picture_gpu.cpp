@@ -40,8 +40,11 @@ TEST(LaunchPictureGpu, GpuKeysEqualTheModel) {
                                  keys.get(), stream.get())
                       .ok());
       std::vector<std::uint32_t> gpu(keys.size());
-      ASSERT_EQ(cudaMemcpy(gpu.data(), keys.get(), keys.bytes(), cudaMemcpyDeviceToHost),
+      // The stream is non-blocking: a plain cudaMemcpy would not wait for the kernel.
+      ASSERT_EQ(cudaMemcpyAsync(gpu.data(), keys.get(), keys.bytes(), cudaMemcpyDeviceToHost,
+                                stream.get()),
                 cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
       std::vector<std::uint32_t> cpu = pictureKeysCpu(*model, (*d)->shape, L, by);
       size_t diff = 0;
       for (size_t i = 0; i < cpu.size(); ++i)
