@@ -466,6 +466,7 @@ class LaunchConfigLesson final : public Lesson {
           ImGui::GetTextLineHeight() * (5.0f + 2.2f * static_cast<float>(cats.size()));
       if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, plotH))) {
         plot::SetupCategories(cats.data(), static_cast<int>(cats.size()), plot::AxisId::Y);
+        plot::SetupLegend(plot::Legend::Outside);  // inside, it would cover the bars
         plot::SetupAxes({"milliseconds"}, {nullptr});
         plot::PlotStackedBars(kPhaseNames, 3, values.data(), static_cast<int>(cats.size()), true);
         plot::EndPlot();
