@@ -50,13 +50,15 @@ constexpr int kMaxCells = 256;        // heat maps are averaged down to this man
 constexpr int kLineMarkersUpTo = 32;  // lines with this many points or fewer mark their points
 constexpr int kColourBarSteps = 64;
 
-enum class Kind { Line, Scatter, Bars, StackedBars, Heatmap, HLine, VLine, VSpan };
+enum class Kind { Line, Scatter, Bars, StackedBars, Spans, Heatmap, HLine, VLine, VSpan };
 
 struct Series {
   Kind kind = Kind::Line;
   std::string label;
   int colour = 0;                  // palette index (stacked bars: of the first segment)
-  std::vector<double> xs, ys;      // points; bars: ys; stacked: [part * cols + cat]; heat: cells
+  std::vector<double> xs, ys;      // points; bars: ys; stacked: [part * cols + cat]; heat: cells;
+                                   // spans: starts (xs) and ends (ys)
+  std::vector<int> spanRows;       // spans: the row of each
   std::vector<std::string> parts;  // stacked bars: the segments' labels
   int rows = 0, cols = 0;          // stacked: parts x categories; heat map: cells kept
   int srcRows = 0, srcCols = 0;    // heat map: cells given
@@ -484,6 +486,18 @@ void PlotStackedBars(const char* const* seriesLabels, int nSeries, const double*
     s->parts.emplace_back(seriesLabels && seriesLabels[i] ? seriesLabels[i] : "");
 }
 
+void PlotSpans(const char* label, const int* rows, const double* x0s, const double* x1s, int n) {
+  Series* s = addSeries(Kind::Spans, label, 1);
+  if (!s || !rows || !x0s || !x1s || n <= 0) return;
+  s->spanRows.assign(rows, rows + n);
+  s->xs.resize(n);
+  s->ys.resize(n);
+  for (int i = 0; i < n; ++i) {  // NaN ends stay as given (and are skipped)
+    s->xs[i] = x1s[i] < x0s[i] ? x1s[i] : x0s[i];
+    s->ys[i] = x1s[i] < x0s[i] ? x0s[i] : x1s[i];
+  }
+}
+
 void PlotHeatmap(const char* label, const double* values, int rows, int cols, double vmin,
                  double vmax, Colormap cmap) {
   Series* s = addSeries(Kind::Heatmap, label, 0);
@@ -617,6 +631,15 @@ void fitSeries(const Building& b, Fit& fx, Fit& fy) {
         }
         break;
       }
+      case Kind::Spans:
+        if (!s.spanRows.empty()) fy.addExact(-0.5);
+        for (size_t i = 0; i < s.xs.size(); ++i) {
+          fx.add(s.xs[i]);
+          fx.add(s.ys[i]);
+          fy.addExact(s.spanRows[i] - 0.5);
+          fy.addExact(s.spanRows[i] + 0.5);
+        }
+        break;
       case Kind::Heatmap:
         fx.addExact(-0.5);
         fx.addExact(s.srcCols - 0.5);
@@ -823,10 +846,10 @@ struct Recorder {
   }
 };
 
-// A region of the plot the read-out knows: a bar segment, or a reference mark.
+// A region of the plot the read-out knows: a bar segment, a span, or a reference mark.
 struct Hit {
   ImRect box;
-  int series = 0, part = 0, cat = 0;
+  int series = 0, part = 0, cat = 0;  // spans: part = the span, cat = its row
 };
 
 struct LegendEntry {
@@ -942,6 +965,42 @@ void recordStacked(Recorder& rec, std::vector<Hit>& hits, int index, const Serie
   }
 }
 
+// Span i of `s` on screen: 60% of its row high, at least 1 pixel wide. False when it cannot be
+// drawn (a NaN end, or a row or an end on the wrong side of a log axis's zero). A start at or
+// below zero on a log x axis starts at the axis minimum, like a bar.
+bool spanRect(const Series& s, size_t i, const Mapping& xm, const Mapping& ym, ImRect& out) {
+  const double row = s.spanRows[i];
+  double x0 = s.xs[i];
+  const double x1 = s.ys[i];
+  if (!xm.ok(x1) || !ym.ok(row - 0.3)) return false;
+  if (!xm.ok(x0)) {
+    if (!xm.log || std::isnan(x0)) return false;
+    x0 = std::min(xm.lo, x1);
+  }
+  float a = xm.px(x0), b = xm.px(x1);
+  if (b - a < 1.0f) {
+    const float c = (a + b) / 2;
+    a = c - 0.5f;
+    b = c + 0.5f;
+  }
+  const float y0 = ym.px(row - 0.3), y1 = ym.px(row + 0.3);
+  out = ImRect(a, std::min(y0, y1), b, std::max(y0, y1));
+  return true;
+}
+
+void recordSpans(Recorder& rec, std::vector<Hit>& hits, int index, const Series& s,
+                 const Mapping& xm, const Mapping& ym, const Style& st) {
+  for (size_t i = 0; i < s.xs.size(); ++i) {
+    ImRect r;
+    if (!spanRect(s, i, xm, ym, r)) continue;
+    rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.9f), 0, 0, true);
+    // The read-out finds spans narrower than a third of a line as if they were that wide.
+    const float grow = std::max(0.0f, (0.35f * st.f - r.GetWidth()) / 2);
+    r.Expand(ImVec2(grow, 0));
+    hits.push_back({r, index, static_cast<int>(i), s.spanRows[i]});
+  }
+}
+
 void recordHeatmap(Recorder& rec, const Series& s, const Mapping& xm, const Mapping& ym) {
   if (s.rows <= 0 || s.cols <= 0) return;
   const ImVec2 a(xm.px(-0.5), ym.px(s.srcRows - 0.5));
@@ -1052,6 +1111,10 @@ int dataUnder(const Building& b, const ImRect& box, int nSlots, const Mapping& x
         if (vm.ok(total))
           n += 4 * box.Overlaps(barRect(cm, vm, c, s.slot, nSlots, vm.base(), total, s.horizontal));
       }
+    } else if (s.kind == Kind::Spans) {
+      ImRect r;
+      for (size_t i = 0; i < s.xs.size(); ++i)
+        if (spanRect(s, i, xm, ym, r)) n += 4 * box.Overlaps(r);
     }
   }
   return n;
@@ -1065,8 +1128,10 @@ std::vector<LegendEntry> legendEntries(const Building& b) {
         if (!shown(s.parts[p]).empty())
           out.push_back({shown(s.parts[p]), paletteColour(s.colour + p), Kind::Bars});
       }
-    } else if (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars) {
-      if (!shown(s.label).empty()) out.push_back({shown(s.label), paletteColour(s.colour), s.kind});
+    } else if (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars ||
+               s.kind == Kind::Spans) {
+      const Kind k = s.kind == Kind::Spans ? Kind::Bars : s.kind;  // a filled box
+      if (!shown(s.label).empty()) out.push_back({shown(s.label), paletteColour(s.colour), k});
     }
   }
   return out;
@@ -1291,8 +1356,9 @@ std::optional<Readout> findReadout(const Building& b, const std::vector<Hit>& hi
   };
   if (bestSeries >= 0 && bestD2 <= st.f * st.f) return pointReadout();
 
-  // Bars, stacked segments and reference marks under the mouse (the last drawn wins), else the
-  // nearest bar segment within two lines (the mouse just above a short bar).
+  // Bars, stacked segments, spans and reference marks under the mouse (the last drawn wins), else
+  // the nearest bar segment within two lines (the mouse just above a short bar; not spans, which
+  // lie side by side and are found when under the mouse only).
   auto isBar = [&](const Hit& h) {
     const Kind k = b.series[h.series].kind;
     return k == Kind::Bars || k == Kind::StackedBars;
@@ -1334,6 +1400,11 @@ std::optional<Readout> findReadout(const Building& b, const std::vector<Hit>& hi
         std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * v / total);
         r.lines.push_back(std::string(pct) + " of " + formatValue(total, val.fmt(), 0));
       }
+    } else if (s.kind == Kind::Spans) {
+      const double x0 = s.xs[hit->part], x1 = s.ys[hit->part];
+      const char* fmt = b.x.fmt();
+      r.lines = {axisValue(b.y, "row", hit->cat), "start: " + formatValue(x0, fmt, 0),
+                 "end: " + formatValue(x1, fmt, 0), "duration: " + formatValue(x1 - x0, fmt, 0)};
     } else if (s.kind == Kind::HLine) {
       r.lines = {axisValue(b.y, "y", s.a)};
     } else {
@@ -1547,6 +1618,7 @@ void EndPlot() {
         return 1;
       case Kind::Bars:
       case Kind::StackedBars:
+      case Kind::Spans:
         return 2;
       case Kind::Line:
       case Kind::Scatter:
@@ -1571,6 +1643,9 @@ void EndPlot() {
           break;
         case Kind::StackedBars:
           recordStacked(r, hits, i, s, nSlots, xm, ym, st);
+          break;
+        case Kind::Spans:
+          recordSpans(r, hits, i, s, xm, ym, st);
           break;
         case Kind::Heatmap:
           recordHeatmap(r, s, xm, ym);

@@ -21,6 +21,12 @@
 //     plot::EndPlot();
 //   }
 //
+//   // A timeline, between BeginPlot and EndPlot; one PlotSpans call per colour and legend entry:
+//   plot::SetupAxes({"Time", plot::Scale::Linear, 0, NAN, "s"}, {});
+//   plot::SetupCategories(streams, 2, plot::AxisId::Y);        // {"Stream 1", "Stream 2"}
+//   plot::PlotSpans("Host to device", rows, starts, ends, n);   // rows[i] is 0 or 1
+//   plot::PlotSpans("Kernel", kernelRows, kernelStarts, kernelEnds, nKernels);
+//
 // How it works: series calls copy their data into the plot being built; EndPlot fits the axes,
 // lays the plot out from the current font size (so it follows the UI scale and 2x figures), and
 // records what it draws as primitives in plot-local pixels (polylines, rects, circles, text,
@@ -31,13 +37,14 @@
 // Conventions:
 // - Ids name the plot in exports and must be unique in the app; titles and labels may end in
 //   "##suffix" (hidden, as in ImGui), and a label that starts with "##" stays out of the legend.
-// - Data series (line, scatter, bars, stacked bars) appear in the legend; reference marks
+// - Data series (line, scatter, bars, stacked bars, spans) appear in the legend; reference marks
 //   (PlotHLine, PlotVLine, PlotVSpan) are labelled where they are drawn; a heat map's label
 //   names its colour bar.
 // - Axis::format: nullptr = compact numbers (0.25, 1k, 10M, 1e-6); a printf format for one double
 //   ("%.1f%%"); anything else is a unit written with an SI prefix ("s" -> 20 µs, "B/s" -> 1.5
 //   TB/s).
-// - Log axes ignore non-positive values (lines break there, bars start at the axis minimum).
+// - Log axes ignore non-positive values (lines break there, bars and spans start at the axis
+//   minimum).
 // - Bar-like series (each PlotBars or PlotStackedBars call) share the category slots side by side.
 // - Everything here runs on the UI thread, between ImGui::NewFrame and ImGui::Render.
 #pragma once
@@ -95,7 +102,8 @@ void EndPlot();
 
 void SetupAxes(const Axis& x, const Axis& y);
 // Names the integer positions 0..count-1 of an axis (bars sit on them); horizontal stacked bars
-// take theirs on the y axis (AxisId::Y). Setup calls may come in any order before EndPlot.
+// and spans take theirs on the y axis (AxisId::Y). Setup calls may come in any order before
+// EndPlot.
 void SetupCategories(const char* const* names, int count, AxisId axis = AxisId::X);
 void SetupLegend(Legend where);
 // The next series takes palette colour `paletteIndex` (a stacked bar's segments take the following
@@ -109,6 +117,12 @@ void PlotBars(const char* label, const double* ys, int n);
 // One bar per category with one segment per series: values[series * nCat + cat].
 void PlotStackedBars(const char* const* seriesLabels, int nSeries, const double* values, int nCat,
                      bool horizontal = false);
+// Horizontal spans [x0s[i], x1s[i]] on category row rows[i] (a row is an integer position on
+// the y axis, named with SetupCategories(..., AxisId::Y)); one call = one colour and one legend
+// entry, e.g. all "Host to device" copies of a timeline. Each span is drawn as a filled
+// rectangle of about 60% of the row height, at least 1 pixel wide (short kernels stay visible);
+// hovering shows label, row name, start, end and duration in the x axis's format.
+void PlotSpans(const char* label, const int* rows, const double* x0s, const double* x1s, int n);
 // values[row * cols + col] is the cell centred at x = col, y = row (row 0 at the bottom); cells
 // outside [vmin, vmax] take the end colours, NaN cells stay empty; vmin/vmax NaN = fit the data.
 // Maps larger than 256 x 256 are averaged down to that. Meant for linear axes.

@@ -601,3 +601,210 @@ TEST_F(PlotFrame, EmptyTinyAndOddPlotsStillDraw) {
   // The legend keeps the series without data.
   EXPECT_NE(plot::LastPlotSvg("onepoint").find(">none<"), std::string::npos);
 }
+
+// ---- Spans (timelines) -------------------------------------------------------------------------
+
+namespace {
+
+struct Box {
+  float x, y, w, h;
+};
+
+// Spans are filled like bars, at 0.9 alpha (229 / 255); the legend's swatches are opaque.
+const std::string kSpanOpacity = "0.898";
+
+// The <rect>s filled with `fill` at `opacity` ("" = opaque).
+std::vector<Box> rectsFilled(const std::vector<Element>& elements, const std::string& fill,
+                             const std::string& opacity) {
+  std::vector<Box> out;
+  for (const Element& e : elements) {
+    if (e.name != "rect" || attr(e, "fill") != fill || attr(e, "fill-opacity") != opacity) continue;
+    out.push_back({std::stof(attr(e, "x")), std::stof(attr(e, "y")), std::stof(attr(e, "width")),
+                   std::stof(attr(e, "height"))});
+  }
+  return out;
+}
+
+// The plot area: the clip path's rectangle.
+Box plotArea(const std::vector<Element>& elements) {
+  for (size_t i = 0; i + 1 < elements.size(); ++i)
+    if (elements[i].name == "clipPath" && elements[i + 1].name == "rect") {
+      const Element& e = elements[i + 1];
+      return {std::stof(attr(e, "x")), std::stof(attr(e, "y")), std::stof(attr(e, "width")),
+              std::stof(attr(e, "height"))};
+    }
+  return {0, 0, 0, 0};
+}
+
+const char* const kStreams[] = {"Stream 1", "Stream 2"};
+const int kCopyRows[] = {0, 1, 0};
+const double kCopyStarts[] = {0.0, 1e-3, 4e-3};
+const double kCopyEnds[] = {1e-3, 2.2e-3, 5e-3};
+const int kKernelRows[] = {0, 1};
+const double kKernelStarts[] = {1e-3, 2.2e-3};
+const double kKernelEnds[] = {3.5e-3, 6e-3};
+
+void drawTimeline() {
+  if (plot::BeginPlot("timeline", "Two streams", ImVec2(800, 300))) {
+    plot::SetupAxes({"Time", Scale::Linear, 0, NAN, "s"}, {});
+    plot::SetupCategories(kStreams, 2, plot::AxisId::Y);
+    plot::PlotSpans("Host to device", kCopyRows, kCopyStarts, kCopyEnds, 3);
+    plot::SetNextColour(5);
+    plot::PlotSpans("Kernel", kKernelRows, kKernelStarts, kKernelEnds, 2);
+    plot::PlotSpans("##hidden", kKernelRows, kKernelStarts, kKernelEnds, 0);
+    plot::EndPlot();
+  }
+}
+
+}  // namespace
+
+TEST_F(PlotFrame, SpansAreRectsInTheSeriesColours) {
+  frame(drawTimeline);
+  std::vector<Element> elements;
+  std::string error;
+  const std::string svg = plot::LastPlotSvg("timeline");
+  ASSERT_TRUE(parseXml(svg, elements, error)) << error;
+  // The first series takes palette colour 0 (blue), the second the forced 5 (vermillion); the
+  // opacity tells the spans from the legend's swatches.
+  const auto copies = rectsFilled(elements, "#0072b2", kSpanOpacity);
+  const auto kernels = rectsFilled(elements, "#d55e00", kSpanOpacity);
+  EXPECT_EQ(copies.size(), 3u);
+  EXPECT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(rectsFilled(elements, "#0072b2", "").size(), 1u);  // legend swatches
+  EXPECT_EQ(rectsFilled(elements, "#d55e00", "").size(), 1u);
+  EXPECT_NE(svg.find(">Host to device<"), std::string::npos);
+  EXPECT_NE(svg.find(">Kernel<"), std::string::npos);
+  EXPECT_EQ(svg.find("hidden"), std::string::npos);
+  EXPECT_NE(svg.find(">Stream 1<"), std::string::npos);
+  EXPECT_NE(svg.find(">Stream 2<"), std::string::npos);
+  EXPECT_NE(svg.find(" ms<"), std::string::npos);  // the x axis in seconds
+
+  // Start and end map linearly to x (the 1.2 ms copy is 1.2 times as wide as the 1 ms one), spans
+  // are 60% of their row high, row 0 lies below row 1.
+  ASSERT_EQ(copies.size(), 3u);
+  EXPECT_NEAR(copies[0].w * 1.2f, copies[1].w, 1.0f);
+  EXPECT_NEAR(copies[0].x + copies[0].w, copies[1].x, 0.5f);  // back to back in time
+  EXPECT_FLOAT_EQ(copies[0].y, copies[2].y);
+  EXPECT_GT(copies[0].y, copies[1].y);
+  const Box area = plotArea(elements);
+  ASSERT_GT(area.h, 0);
+  EXPECT_NEAR(copies[0].h, 0.6f * area.h / 2, 1.0f);
+}
+
+TEST_F(PlotFrame, TinySpansAreAtLeastOnePixelWide) {
+  const int rows[] = {0, 0, 1};
+  const double x0[] = {0, 0.5, 0.25};
+  const double x1[] = {1, 0.5, 0.25 + 1e-9};  // zero and (almost) zero width
+  frame([&] {
+    if (plot::BeginPlot("tiny_spans", nullptr, ImVec2(600, 200))) {
+      plot::PlotSpans("k", rows, x0, x1, 3);
+      plot::EndPlot();
+    }
+  });
+  std::vector<Element> elements;
+  std::string error;
+  ASSERT_TRUE(parseXml(plot::LastPlotSvg("tiny_spans"), elements, error)) << error;
+  const auto spans = rectsFilled(elements, "#0072b2", kSpanOpacity);
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_GT(spans[0].w, 100);
+  EXPECT_GE(spans[1].w, 1.0f);
+  EXPECT_GE(spans[2].w, 1.0f);
+  // Centred on where they are: the zero-width span sits in the middle of the long one.
+  EXPECT_NEAR(spans[1].x + spans[1].w / 2, spans[0].x + spans[0].w / 2, 1.0f);
+}
+
+TEST_F(PlotFrame, SpansFitEveryRow) {
+  // Three named rows, but spans also on rows 3 and 4: the y axis reaches row 4 too.
+  const char* names[] = {"a", "b", "c"};
+  const int rows[] = {0, 2, 4, 3};
+  const double x0[] = {1, 2, 3, 4};
+  const double x1[] = {2, 3, 4, 5};
+  frame([&] {
+    if (plot::BeginPlot("rows", "Rows", ImVec2(500, 300))) {
+      plot::SetupCategories(names, 3, plot::AxisId::Y);
+      plot::PlotSpans("s", rows, x0, x1, 4);
+      plot::EndPlot();
+    }
+  });
+  std::vector<Element> elements;
+  std::string error;
+  const std::string svg = plot::LastPlotSvg("rows");
+  ASSERT_TRUE(parseXml(svg, elements, error)) << error;
+  for (const char* name : {">a<", ">b<", ">c<"})
+    EXPECT_NE(svg.find(name), std::string::npos) << name;
+  const Box area = plotArea(elements);
+  const auto spans = rectsFilled(elements, "#0072b2", kSpanOpacity);
+  ASSERT_EQ(spans.size(), 4u);
+  const float rowH = area.h / 5;  // rows -0.5 .. 4.5
+  for (size_t i = 0; i < spans.size(); ++i) {
+    EXPECT_GE(spans[i].y, area.y) << i;
+    EXPECT_LE(spans[i].y + spans[i].h, area.y + area.h + 0.01f) << i;
+    EXPECT_GE(spans[i].x, area.x) << i;
+    EXPECT_LE(spans[i].x + spans[i].w, area.x + area.w + 0.01f) << i;
+    // Centred on its row, row 0 at the bottom.
+    const float centre = area.y + area.h - (static_cast<float>(rows[i]) + 0.5f) * rowH;
+    EXPECT_NEAR(spans[i].y + spans[i].h / 2, centre, 1.0f) << i;
+  }
+}
+
+TEST_F(PlotFrame, SpansWithoutDataOrOnLogAxesDoNotCrash) {
+  const int rows[] = {0, 1, 1};
+  const double x0[] = {-1, 10, NAN};
+  const double x1[] = {100, 1000, 5};
+  frame([&] {
+    if (plot::BeginPlot("nospans", "Nothing")) {
+      plot::PlotSpans("empty", rows, x0, x1, 0);
+      plot::PlotSpans("null rows", nullptr, x0, x1, 3);
+      plot::PlotSpans("null starts", rows, nullptr, x1, 3);
+      plot::PlotSpans("null ends", rows, x0, nullptr, 3);
+      plot::PlotSpans(nullptr, nullptr, nullptr, nullptr, -2);
+      plot::EndPlot();
+    }
+    if (plot::BeginPlot("logspans", "Log x")) {
+      plot::SetupAxes({"x", Scale::Log10}, {});
+      plot::PlotSpans("s", rows, x0, x1, 3);
+      plot::EndPlot();
+    }
+  });
+  std::vector<Element> elements;
+  std::string error;
+  const std::string empty = plot::LastPlotSvg("nospans");
+  ASSERT_TRUE(parseXml(empty, elements, error)) << error;
+  EXPECT_NE(empty.find(">empty<"), std::string::npos);  // the legend keeps them
+  EXPECT_NE(empty.find(">null rows<"), std::string::npos);
+  EXPECT_TRUE(rectsFilled(elements, "#0072b2", kSpanOpacity).empty());
+
+  elements.clear();
+  ASSERT_TRUE(parseXml(plot::LastPlotSvg("logspans"), elements, error)) << error;
+  // The NaN start is left out; the span from -1 starts at the axis minimum.
+  const auto spans = rectsFilled(elements, "#0072b2", kSpanOpacity);
+  ASSERT_EQ(spans.size(), 2u);
+  const Box area = plotArea(elements);
+  EXPECT_NEAR(spans[0].x, area.x, 0.5f);
+}
+
+TEST_F(PlotFrame, SpanReadoutShowsRowStartEndAndDuration) {
+  frame(drawTimeline);
+  std::vector<Element> elements;
+  std::string error;
+  ASSERT_TRUE(parseXml(plot::LastPlotSvg("timeline"), elements, error)) << error;
+  const auto copies = rectsFilled(elements, "#0072b2", kSpanOpacity);
+  ASSERT_EQ(copies.size(), 3u);
+  // Over the second copy (Stream 2, 1 ms .. 2.2 ms), with the tooltip's text logged to the
+  // clipboard (ImGui::End of the tooltip window finishes the log).
+  const auto r = plot::LastPlotRect("timeline");
+  ASSERT_TRUE(r.has_value());
+  ImGui::GetIO().MousePos = ImVec2(static_cast<float>(r->x) + copies[1].x + copies[1].w / 2,
+                                   static_cast<float>(r->y) + copies[1].y + copies[1].h / 2);
+  frame(drawTimeline);
+  frame([] {
+    ImGui::LogToClipboard();
+    drawTimeline();
+    ImGui::LogFinish();
+  });
+  const char* clip = ImGui::GetClipboardText();
+  const std::string logged = clip ? clip : "";
+  for (const char* line :
+       {"Host to device", "Stream 2", "start: 1 ms", "end: 2.2 ms", "duration: 1.2 ms"})
+    EXPECT_NE(logged.find(line), std::string::npos) << line << " not in:\n" << logged;
+}
