@@ -386,6 +386,24 @@ class TransferSession {
   virtual float* hostOut() = 0;
 };
 
+// ---- Size sweep (shared by the panel and the benchmark) ------------------------------------
+
+// The sizes of a sweep up to maxN: 2^10, 2^12, ... (powers of four), then maxN itself.
+std::vector<long long> sweepSizes(long long maxN);
+
+struct SizePoint {
+  long long n = 0;
+  std::array<double, 5> modeMs{};  // wall time of each transferModes() entry, `calls` calls
+  std::array<bool, 5> modeOk{};    // its output matched the reference
+  bool modelled = false;           // modeMs from simulate() (no GPU), not measured
+  CpuTiming cpu;                   // always measured
+};
+
+// One point of the sweep: every mode at size n (p's other fields as given) on the GPU, or from
+// `link` when `gpu` is false, and the CPU doing the same work. Repetitions shrink as n grows.
+Result<SizePoint> measureSize(const TransferParams& p, long long n, bool gpu, const LinkModel& link,
+                              const std::atomic<bool>* cancel);
+
 // The PCIe link between the host and the GPU, from Linux's sysfs.
 struct PcieLink {
   double gtPerSecond = 0;           // per lane, e.g. 32 for PCIe 5.0
