@@ -292,7 +292,12 @@ int benchTransfers(const std::string& outDir) {
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
   std::string md = "### Transfers, " + today() + ", " + rt.firstDeviceName + "\n\n";
 
+  auto step = [](const char* what) {
+    std::fprintf(stderr, "bench transfers: %s\n", what);
+    std::fflush(stderr);
+  };
   // 1. The copy ceilings: the device lesson's measurement and the PCIe link.
+  step("copy bandwidths");
   Result<BandwidthReport> bw = measureBandwidth(0, BandwidthParams{}, nullptr, nullptr);
   if (!bw) return fail(bw.status());
   std::optional<PcieLink> link = queryPcieLink(0);
@@ -304,6 +309,7 @@ int benchTransfers(const std::string& outDir) {
   const double bestH2d = gbps(CopyKind::HostToDevicePinned);
 
   // 2. The phase table per mode at N = 2^26, doubling, one call and ten calls.
+  step("phases per mode");
   TransferParams p;
   p.n = 1LL << 26;
   p.op = TransferOp::Double;
@@ -343,6 +349,7 @@ int benchTransfers(const std::string& outDir) {
     }
   }
 
+  step("streams against sequential");
   // 3. Streams against sequential explicit copies for a kernel as long as its copy in: the
   // iterate kernel's work calibrated on this GPU.
   TransferParams it = p;
@@ -412,6 +419,7 @@ int benchTransfers(const std::string& outDir) {
   if (link) j["link"] = {{"describe", link->describe()}, {"gbps", link->gbpsPerDirection()}};
 
   // 5. Where the GPU pays off: the lesson's sweep, doubling, ten calls.
+  step("size sweep");
   TransferParams sw;
   sw.op = TransferOp::Double;
   sw.calls = 10;

@@ -320,7 +320,12 @@ float hostOp(TransferOp op, float x, float y, int work);
 // Relative tolerance of the float32 result against the float64 reference.
 double tolerance(TransferOp op, int work);
 
-// Compares out[i] with referenceOp(x[i], y[i]) for every i.
+// The checks compare every element, on all cores, unless the float64 reference would cost more
+// than about 2^28 operations (the iterate kernel with much work at large N): then the first and
+// last kCheckEdge elements and every checkStride()-th one. Correctness::checked says how many.
+inline constexpr size_t kCheckEdge = 4096;
+size_t checkStride(TransferOp op, int work, size_t n);
+// Compares out[i] with referenceOp(x[i], y[i]).
 Correctness checkOp(TransferOp op, int work, const float* x, const float* y, const float* out,
                     size_t n);
 // Compares out[i] with the chain of `k` kernels applied to x[i].
@@ -329,7 +334,8 @@ Correctness checkChain(int k, const float* x, const float* out, size_t n);
 struct CpuTiming {
   double oneThreadMs = 0;  // median of runs, for `calls` calls
   double allCoresMs = 0;
-  int threads = 1;  // std::thread::hardware_concurrency()
+  int threads = 1;           // std::thread::hardware_concurrency()
+  size_t timedElements = 0;  // < N: timed on the first elements only and scaled to N
   Correctness check;
 };
 

@@ -285,6 +285,49 @@ TEST(TransfersCpu, TimesBothWaysAndProducesTheReference) {
   EXPECT_FALSE(timeCpu(p, x.data(), y.data(), out.data(), 2, &cancel).ok());
 }
 
+TEST(TransfersReference, ExpensiveReferencesAreSampledButEdgesAlwaysChecked) {
+  EXPECT_EQ(checkStride(TransferOp::Double, 0, 1u << 28), 1u);
+  EXPECT_EQ(checkStride(TransferOp::Iterate, 16, 1u << 24), 1u);  // 2^28: still every element
+  EXPECT_EQ(checkStride(TransferOp::Iterate, 2048, 1u << 26), 512u);
+  const size_t n = 1 << 20;
+  const int work = 1024;  // 2^30 reference operations: stride 4
+  ASSERT_EQ(checkStride(TransferOp::Iterate, work, n), 4u);
+  // Only the sampled elements are computed; the others keep the poison, which the check skips.
+  std::vector<float> x(n), out(n, std::nanf(""));
+  fillRandom(x.data(), n, 3);
+  for (size_t i = 0; i < n; ++i)
+    if (i < kCheckEdge || i + kCheckEdge >= n || i % 4 == 0)
+      out[i] = hostOp(TransferOp::Iterate, x[i], 0, work);
+  Correctness c = checkOp(TransferOp::Iterate, work, x.data(), nullptr, out.data(), n);
+  EXPECT_TRUE(c.ok()) << c.wrong;
+  EXPECT_EQ(c.checked, 2 * kCheckEdge + (n - 2 * kCheckEdge) / 4);
+  // Poison at the start, at the end and on a sampled index is found.
+  for (size_t bad : {size_t(0), n - 1, size_t(100000)}) {
+    const float keep = out[bad];
+    out[bad] = std::nanf("");
+    c = checkOp(TransferOp::Iterate, work, x.data(), nullptr, out.data(), n);
+    EXPECT_EQ(c.wrong, 1u) << bad;
+    EXPECT_EQ(c.firstWrong, bad);
+    out[bad] = keep;
+  }
+}
+
+TEST(TransfersCpu, VeryLongCpuRunsAreTimedOnAPrefixAndScaled) {
+  TransferParams p;
+  p.op = TransferOp::Iterate;
+  p.n = 1 << 20;
+  p.work = 16384;  // 2^34 operations on one thread would take many seconds
+  p.calls = 1;
+  std::vector<float> x(p.n), out(p.n, std::nanf(""));
+  fillRandom(x.data(), x.size(), 4);
+  Result<CpuTiming> t = timeCpu(p, x.data(), nullptr, out.data(), 1, nullptr);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->timedElements, (1u << 28) / 16384u);
+  EXPECT_TRUE(t->check.ok());
+  EXPECT_EQ(t->check.checked, t->timedElements);
+  EXPECT_GT(t->oneThreadMs, 0);
+}
+
 TEST(TransfersCrossover, InterpolatesInLogLogAndIgnoresNoise) {
   const std::vector<double> ns = {1e3, 1e4, 1e5, 1e6};
   // GPU / CPU = 10, 1, 0.1, 0.01 -> equal exactly at 1e4? gpu < cpu is strict, so the crossover
