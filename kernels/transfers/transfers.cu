@@ -316,6 +316,26 @@ Result<std::unique_ptr<TransferSession>> TransferSession::create(const TransferP
   return std::unique_ptr<TransferSession>(std::move(s));
 }
 
+Result<MemoryAvailable> memoryAvailable(bool gpu) {
+  MemoryAvailable m;
+  if (gpu) {
+    size_t total = 0;
+    CUDALAB_CUDA_TRY(cudaMemGetInfo(&m.freeDevice, &total));
+  }
+  std::ifstream f("/proc/meminfo");
+  std::string key, unit;
+  size_t kb = 0;
+  while (f >> key >> kb) {
+    std::getline(f, unit);
+    if (key == "MemAvailable:") {
+      m.availableHost = kb * 1024;
+      break;
+    }
+  }
+  if (m.availableHost == 0) m.availableHost = size_t(1) << 40;  // not Linux: do not refuse
+  return m;
+}
+
 std::optional<PcieLink> queryPcieLink(int device) {
   char bus[64] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess) {

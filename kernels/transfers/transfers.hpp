@@ -33,6 +33,7 @@
 //   Timeline predicted = simulate(planMode(p, mode), p, referenceLink());   // no GPU needed
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -269,7 +270,11 @@ struct Timeline {
   int streams = 1;
   std::vector<Span> spans;  // in plan order
   double wallMs = 0;        // first start to last end, as the host waits for it
-  // Summed duration of each kind's spans (the stacked bar); with overlap their sum exceeds wallMs.
+  // Time during which at least one span of each kind runs (the stacked bar): the sum of the
+  // spans when they follow each other. In streams mode a copy's span starts when its stream
+  // reaches it, so it includes waiting behind another stream's copy for the copy engine; counting
+  // the covered time rather than the sum leaves that wait out. With overlap the three phases add
+  // up to more than wallMs.
   std::array<double, 3> phaseMs() const;
   // Time when at least one copy and one kernel run at once.
   double overlapMs() const;
@@ -334,7 +339,10 @@ Correctness checkChain(int k, const float* x, const float* out, size_t n);
 struct CpuTiming {
   double oneThreadMs = 0;  // median of runs, for `calls` calls
   double allCoresMs = 0;
-  int threads = 1;           // std::thread::hardware_concurrency()
+  int threads = 1;
+  double bestMs() const {
+    return std::min(oneThreadMs, allCoresMs);
+  }                          // std::thread::hardware_concurrency()
   size_t timedElements = 0;  // < N: timed on the first elements only and scaled to N
   Correctness check;
 };
@@ -345,10 +353,11 @@ struct CpuTiming {
 Result<CpuTiming> timeCpu(const TransferParams& p, const float* x, const float* y, float* out,
                           int runs, const std::atomic<bool>* cancel);
 
-// Where the GPU starts to pay off: the N, interpolated in log-log between the two sizes around
-// it, from which gpuMs[i] < cpuMs[i] holds for every larger size measured. Returns nothing when
-// the GPU is never faster, or faster only at some size with a slower size after it (noise), and
-// ns[0] when it is faster everywhere. ns ascending, the vectors of equal length.
+// Where the GPU starts to pay off (cpuMs: the CPU's best, one thread or all cores, since starting
+// threads costs more than small arrays take): the N, interpolated in log-log between the two sizes
+// around it, from which gpuMs[i] < cpuMs[i] holds for every larger size measured. Returns nothing
+// when the GPU is never faster, or faster only at some size with a slower size after it (noise),
+// and ns[0] when it is faster everywhere. ns ascending, the vectors of equal length.
 std::optional<double> findCrossover(const std::vector<double>& ns, const std::vector<double>& gpuMs,
                                     const std::vector<double>& cpuMs);
 
@@ -409,6 +418,14 @@ struct SizePoint {
 // `link` when `gpu` is false, and the CPU doing the same work. Repetitions shrink as n grows.
 Result<SizePoint> measureSize(const TransferParams& p, long long n, bool gpu, const LinkModel& link,
                               const std::atomic<bool>* cancel);
+
+// Free device memory (cudaMemGetInfo; 0 without a GPU) and available host memory
+// (/proc/meminfo's MemAvailable), for checkMemory().
+struct MemoryAvailable {
+  size_t freeDevice = 0;
+  size_t availableHost = 0;
+};
+Result<MemoryAvailable> memoryAvailable(bool gpu);
 
 // The PCIe link between the host and the GPU, from Linux's sysfs.
 struct PcieLink {

@@ -265,13 +265,6 @@ Plan planChain(const TransferParams& p, bool roundTrips) {
 // [SECTION] Timelines
 // ---------------------------------------------------------------------------------------------
 
-std::array<double, 3> Timeline::phaseMs() const {
-  std::array<double, 3> t{0, 0, 0};
-  for (const Span& s : spans)
-    t[static_cast<int>(s.kind)] += s.ms();
-  return t;
-}
-
 namespace {
 using Interval = std::pair<double, double>;
 std::vector<Interval> merged(std::vector<Interval> v) {
@@ -286,6 +279,18 @@ std::vector<Interval> merged(std::vector<Interval> v) {
   return out;
 }
 }  // namespace
+
+std::array<double, 3> Timeline::phaseMs() const {
+  std::array<double, 3> t{0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    std::vector<Interval> v;
+    for (const Span& s : spans)
+      if (static_cast<int>(s.kind) == k) v.push_back({s.startMs, s.endMs});
+    for (const Interval& i : merged(std::move(v)))
+      t[static_cast<size_t>(k)] += i.second - i.first;
+  }
+  return t;
+}
 
 double Timeline::overlapMs() const {
   std::vector<Interval> copies, kernels;

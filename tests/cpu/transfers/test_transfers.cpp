@@ -177,6 +177,15 @@ TEST(TransfersTimeline, PhaseTotalsOverlapAndPerStreamOrder) {
   EXPECT_TRUE(overlapsWithinStream(t));
 }
 
+TEST(TransfersTimeline, AStreamWaitingForTheCopyEngineIsNotCountedTwice) {
+  // Two streams reach their copies at 0; the engine serves stream 0 until 2, then stream 1 until
+  // 4, but stream 1's events say 0..4. The host-to-device phase was busy for 4 ms, not 6.
+  Timeline t;
+  t.streams = 2;
+  t.spans = {{0, SpanKind::HostToDevice, 0, 2}, {1, SpanKind::HostToDevice, 0, 4}};
+  EXPECT_DOUBLE_EQ(t.phaseMs()[0], 4);
+}
+
 TEST(TransfersModel, CopiesAndKernelsFollowTheFormulas) {
   LinkModel m = referenceLink();
   EXPECT_GT(std::string(m.source).size(), 10u);
