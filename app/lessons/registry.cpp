@@ -2,6 +2,7 @@
 
 #include "lessons/device_lesson.hpp"
 #include "lessons/launch_config_lesson.hpp"
+#include "lessons/transfers_lesson.hpp"
 
 namespace cudalab {
 
@@ -9,6 +10,7 @@ namespace {
 const LessonEntry kLessons[] = {
     {&kDeviceLessonInfo, &makeDeviceLesson},
     {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson},
+    {&kTransfersLessonInfo, &makeTransfersLesson},
 };
 }  // namespace
 

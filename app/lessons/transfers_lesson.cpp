@@ -1,0 +1,1023 @@
+// Lesson "transfers": when the GPU pays off, and where the time goes.
+//
+// [SECTION] index
+//   lesson text, jobs and their results
+//   parameters panel: kernel, N, calls, streams, chain; the four measurements
+//   main view: modes (stacked bars and table), timeline, size sweep, chain, link bandwidth
+//   work on the worker thread: link, modes, sweep, chain (GPU, or CPU plus model without one)
+//   export
+#include "lessons/transfers_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/format.hpp"
+#include "common/measurement_export.hpp"
+#include "device/device_bandwidth.hpp"
+#include "transfers/transfers.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, jobs and their results
+
+const LessonInfo kTransfersLessonInfo{
+    "transfers", "Transfers: when the GPU pays off",
+    "course files 000 and 003: copies to and from the GPU, explicit device arrays, chained "
+    "kernels",
+    "The same element-wise kernel with its data copied in and out around every call, kept on "
+    "the device, from pinned memory, or in chunks over several streams so copies overlap "
+    "kernels; the CPU doing the same work; where the GPU starts to pay off."};
+
+namespace {
+
+const char* kActionModes = "modes";
+const char* kActionSweep = "sweep";
+const char* kActionChain = "chain";
+const char* kActionLink = "link";
+
+constexpr int kModeCount = 5;
+
+// The copy ceilings: measured on this GPU, or the reference machine's without one.
+struct LinkReport {
+  bool measured = false;
+  LinkModel model;               // bandwidths for the ceilings and the model's predictions
+  std::optional<PcieLink> pcie;  // the link's theoretical rate, when sysfs says
+  std::string device;            // what measured it
+};
+
+struct ModeResult {
+  Timeline timeline;   // measured (median run) or modelled
+  Timeline predicted;  // the model's timeline for the same plan
+  std::array<double, 3> phases{};
+  double wallMs = 0;
+  Correctness check;
+  int h2dCopies = 0, d2hCopies = 0;
+};
+
+struct ModesReport {
+  TransferParams p;
+  bool modelled = false;
+  std::array<ModeResult, kModeCount> modes;
+  CpuTiming cpu;
+  LinkModel link;
+};
+
+struct ChainReport {
+  TransferParams p;
+  bool modelled = false;
+  ModeResult trips, resident;
+};
+
+struct SweepSummary {
+  int points = 0;
+};
+
+double toD(long long v) {
+  return static_cast<double>(v);
+}
+
+std::string ms(double v) {
+  char b[32];
+  if (v >= 100)
+    std::snprintf(b, sizeof b, "%.0f ms", v);
+  else if (v >= 1)
+    std::snprintf(b, sizeof b, "%.2f ms", v);
+  else if (v >= 0.01)
+    std::snprintf(b, sizeof b, "%.0f \u00b5s", v * 1000);
+  else
+    std::snprintf(b, sizeof b, "%.1f \u00b5s", v * 1000);
+  return b;
+}
+
+// A share in percent, with a decimal below 1% so a small share does not read as nothing.
+std::string percent(double part, double whole) {
+  const double p = 100 * part / std::max(whole, 1e-12);
+  return trimmedFixed(p, p < 1 ? 1 : 0) + "%";
+}
+
+// N as a learner reads it: "16,777,216 (2^24)" or "30,000,000".
+std::string describeN(long long n) {
+  std::string s = thousands(n);
+  if (n > 0 && (n & (n - 1)) == 0)
+    s += " (2^" + std::to_string(static_cast<int>(std::log2(toD(n)))) + ")";
+  return s;
+}
+
+ModeResult fromRun(const PlanRun& r, const Plan& plan, const TransferParams& p,
+                   const LinkModel& link) {
+  ModeResult m;
+  m.timeline = r.timeline;
+  m.predicted = simulate(plan, p, link);
+  m.phases = {r.phases[0].medianMs, r.phases[1].medianMs, r.phases[2].medianMs};
+  m.wallMs = r.wall.medianMs;
+  m.check = r.check;
+  m.h2dCopies = plan.copies(SpanKind::HostToDevice);
+  m.d2hCopies = plan.copies(SpanKind::DeviceToHost);
+  return m;
+}
+
+ModeResult fromModel(const Plan& plan, const TransferParams& p, const LinkModel& link) {
+  ModeResult m;
+  m.timeline = m.predicted = simulate(plan, p, link);
+  m.phases = m.timeline.phaseMs();
+  m.wallMs = m.timeline.wallMs;
+  m.h2dCopies = plan.copies(SpanKind::HostToDevice);
+  m.d2hCopies = plan.copies(SpanKind::DeviceToHost);
+  return m;
+}
+
+class TransfersLesson final : public Lesson {
+ public:
+  const LessonInfo& info() const override { return kTransfersLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kTransferParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const TransferModeInfo& m : transferModes())
+      rows.push_back({m.id, m.label, m.help});
+    return rows;
+  }
+  bool busy() const override {
+    return linkJob_.pending() || modesJob_.pending() || sweepJob_.pending() ||
+           chainJob_.pending() || !queue_.empty();
+  }
+  std::vector<std::string> actionIds() const override {
+    return {kActionModes, kActionSweep, kActionChain, kActionLink};
+  }
+  bool startAction(const std::string& id) override {
+    if (working()) return false;
+    if (id == kActionModes) return startModes();
+    if (id == kActionSweep) return startSweep();
+    if (id == kActionChain) return startChain();
+    if (id == kActionLink) return startLink();
+    return false;
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    device_ = gpu_ ? ctx.runtime.firstDeviceName : std::string();
+    // The ceilings first (a second on a GPU, at once without one), then the modes at the
+    // default size, so the lesson opens with something measured.
+    // Then the size sweep and the chain, so the lesson opens with every chart drawn.
+    startLink();
+    queue_ = {kActionModes, kActionSweep, kActionChain};
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    ImGui::TextUnformatted("Kernel");
+    for (const TransferOpInfo& o : transferOps()) {
+      if (ImGui::RadioButton(o.label, p_.op == o.op)) p_.op = o.op;
+      helpTooltip((std::string(o.formula) + "\n\n" + o.help).c_str());
+    }
+    ImGui::Spacing();
+    slider(kTransferN, p_.n);
+    // The course's sizes: a small array, a million, the 30 million numbers doubled in file 003,
+    // and the benchmark's 2^26.
+    const long long presets[] = {1LL << 10, 1LL << 20, 30000000LL, 1LL << 26};
+    const char* names[] = {"2^10", "2^20", "30M", "2^26"};
+    for (int i = 0; i < 4; ++i) {
+      if (i) ImGui::SameLine();
+      if (ImGui::SmallButton(names[i])) p_.n = presets[i];
+    }
+    slider(kTransferCalls, p_.calls);
+    slider(kTransferStreams, p_.streams);
+    slider(kTransferChunks, p_.chunksPerStream);
+    if (p_.op == TransferOp::Iterate) slider(kTransferWork, p_.work);
+    slider(kTransferChain, p_.chain);
+
+    const Status valid = validate(p_);
+    if (!valid) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", valid.sentence().c_str());
+      ImGui::PopStyleColor();
+    }
+    const size_t bytes = hostBytesNeeded(p_, true);
+    mutedText(ctx.theme,
+              ("Needs " + trimmedFixed(toD(static_cast<long long>(bytes)) / 2 / (1 << 20), 1) +
+               " MiB on the device and twice that on the host (ordinary and pinned).")
+                  .c_str());
+
+    ImGui::Spacing();
+    ImGui::Separator();
+    if (!gpu_)
+      mutedText(ctx.theme,
+                "No GPU: the CPU's times are measured; the GPU's come from a model of the copy "
+                "engines with an H200's measured bandwidths, labelled as such.");
+    ImGui::BeginDisabled(working() || !valid);
+    if (ImGui::Button("Measure all modes")) startModes();
+    helpTooltip(
+        "Runs the kernel `calls` times in every transfer mode, 5 times after a warm-up, with a "
+        "CUDA event around every copy and kernel; poisons the output first and checks every "
+        "element against a float64 CPU reference. Then the CPU does the same work.");
+    if (ImGui::Button("Sweep sizes up to N")) startSweep();
+    helpTooltip(
+        "Every mode and the CPU at N = 2^10, 2^12, ... up to the chosen N: where does the GPU "
+        "start to pay off?");
+    if (ImGui::Button("Chain of k kernels")) startChain();
+    helpTooltip("foo, bar, baz... with a round trip through the host around each, and without.");
+    if (ImGui::Button("Measure link bandwidth")) startLink();
+    helpTooltip(
+        "Pageable and pinned copies both ways, and a device-to-device copy: the ceilings drawn "
+        "on the charts.");
+    ImGui::EndDisabled();
+    if (working()) {
+      JobProgress pr = sweepJob_.running()   ? sweepJob_.progress()
+                       : modesJob_.running() ? modesJob_.progress()
+                       : chainJob_.running() ? chainJob_.progress()
+                                             : linkJob_.progress();
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+      if (ImGui::Button("Cancel")) {
+        sweepJob_.cancel();
+        modesJob_.cancel();
+        chainJob_.cancel();
+        linkJob_.cancel();
+        queue_.clear();
+      }
+    }
+    ImGui::BeginDisabled(!modes_ && sweep_.empty());
+    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    ImGui::EndDisabled();
+    helpTooltip("Saves the modes' phases and the size sweep.");
+  }
+
+  // [SECTION] main view
+
+  void drawMain(LessonContext& ctx) override {
+    if (!queue_.empty() && !working()) {
+      const std::string next = queue_.front();
+      queue_.erase(queue_.begin());
+      startAction(next);
+    }
+    if (!error_.ok()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", error_.sentence().c_str());
+      ImGui::PopStyleColor();
+    }
+    drawModes(ctx);
+    drawTimeline(ctx);
+    drawSweep(ctx);
+    drawChain(ctx);
+    drawLink(ctx);
+  }
+
+ private:
+  template <class T>
+  static bool slider(const ParamSpec& p, T& value) {
+    ImGui::PushID(p.id);
+    double v = static_cast<double>(value), lo = p.min, hi = p.max;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    const bool changed = ImGui::SliderScalar(p.label, ImGuiDataType_Double, &v, &lo, &hi, "%.0f",
+                                             p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+    helpTooltip(p.help);
+    ImGui::PopID();
+    if (changed) value = static_cast<T>(std::llround(v));
+    return changed;
+  }
+
+  bool working() const {
+    return linkJob_.running() || modesJob_.running() || sweepJob_.running() || chainJob_.running();
+  }
+
+  const char* source() const { return gpu_ ? device_.c_str() : "model, no GPU"; }
+
+  void errorText(LessonContext& ctx, const std::string& s) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+    ImGui::TextWrapped("%s", s.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  void checkText(LessonContext& ctx, const Correctness& c, long long n, bool modelled) {
+    if (modelled) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, c.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
+    if (c.ok())
+      ImGui::TextWrapped(
+          "Output checked: %s of %s elements equal the float64 reference in every run.",
+          thousands(static_cast<long long>(c.checked)).c_str(), thousands(n).c_str());
+    else
+      ImGui::TextWrapped("%s of %s elements wrong (first at %zu).",
+                         thousands(static_cast<long long>(c.wrong)).c_str(),
+                         thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
+    ImGui::PopStyleColor();
+  }
+
+  // -- Modes: a stacked bar per mode and the CPU, the ceilings, a table, what to conclude --------
+
+  void drawModes(LessonContext& ctx) {
+    std::string title = "Where the time goes";
+    if (modes_)
+      title += ": " + std::string(transferOp(modes_->p.op).label) +
+               ", N = " + describeN(modes_->p.n) + ", " + std::to_string(modes_->p.calls) +
+               " call" + (modes_->p.calls > 1 ? "s" : "") + " (" +
+               (modes_->modelled ? "GPU modelled, CPU measured" : source()) + ")";
+    if (!beginPanel(ctx, "transfers_modes", title.c_str())) {
+      endPanel(ctx);
+      return;
+    }
+    if (!modes_) {
+      ImGui::TextWrapped(
+          "Predict first: for %s numbers, will copying them to the GPU and back take longer "
+          "than the kernel? Longer than the CPU doing the work itself?",
+          thousands(p_.n).c_str());
+      endPanel(ctx);
+      return;
+    }
+    const ModesReport& r = *modes_;
+    const auto modes = transferModes();
+    const int rows = kModeCount + 2;
+    std::vector<std::string> labelStore;
+    for (const TransferModeInfo& m : modes)
+      labelStore.push_back(m.label);
+    labelStore.push_back("CPU, 1 thread");
+    labelStore.push_back("CPU, " + std::to_string(r.cpu.threads) + " threads");
+    // Category 0 is drawn at the bottom: list them backwards so the first mode is on top.
+    std::vector<const char*> cats;
+    for (auto it = labelStore.rbegin(); it != labelStore.rend(); ++it)
+      cats.push_back(it->c_str());
+    auto row = [rows](int i) { return rows - 1 - i; };
+    // Phases in seconds (the plot's unit): [series * rows + row].
+    const char* series[] = {"Host to device", "Kernel", "Device to host", "CPU"};
+    std::vector<double> v(4 * rows, 0.0);
+    std::vector<double> wallX, wallY, ceilX, ceilY;
+    for (int m = 0; m < kModeCount; ++m) {
+      for (int k = 0; k < 3; ++k)
+        v[k * rows + row(m)] = r.modes[m].phases[k] * 1e-3;
+      wallX.push_back(r.modes[m].wallMs * 1e-3);
+      wallY.push_back(row(m));
+      ceilX.push_back(ceilingMs(r, m) * 1e-3);
+      ceilY.push_back(row(m));
+    }
+    v[3 * rows + row(kModeCount)] = r.cpu.oneThreadMs * 1e-3;
+    v[3 * rows + row(kModeCount + 1)] = r.cpu.allCoresMs * 1e-3;
+    const float h = ImGui::GetTextLineHeight() * (6.0f + 2.0f * rows);
+    if (plot::BeginPlot("transfers_modes", nullptr, ImVec2(-1, h))) {
+      plot::SetupCategories(cats.data(), rows, plot::AxisId::Y);
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetupAxes({"time", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
+      plot::PlotStackedBars(series, 4, v.data(), rows, true);
+      plot::SetNextColour(7);
+      plot::PlotScatter("wall time (overlap makes it shorter)", wallX.data(), wallY.data(),
+                        kModeCount);
+      plot::SetNextColour(6);
+      plot::PlotScatter("fastest possible at the measured ceilings", ceilX.data(), ceilY.data(),
+                        kModeCount);
+      plot::EndPlot();
+    }
+    drawModesTable(ctx, r);
+    mutedText(ctx.theme, conclusion(r).c_str());
+    if (r.modelled) mutedText(ctx.theme, r.link.source);
+    endPanel(ctx);
+  }
+
+  // The least time a mode could take: its copies at the pinned ceiling, its kernels at the device
+  // copy's bandwidth.
+  static double ceilingMs(const ModesReport& r, int m) {
+    const Plan plan = planMode(r.p, transferModes()[static_cast<size_t>(m)].mode);
+    const double in = plan.bytes(SpanKind::HostToDevice) / (r.link.h2dPinnedGBps * 1e6);
+    const double out = plan.bytes(SpanKind::DeviceToHost) / (r.link.d2hPinnedGBps * 1e6);
+    const double kernelBytes =
+        double(transferOp(r.p.op).inputs + 1) * 4.0 * toD(r.p.n) * std::max(r.p.calls, 1);
+    const double kernel = kernelBytes / (r.link.deviceGBps * 1e6);
+    return in + kernel + out;
+  }
+
+  void drawModesTable(LessonContext& ctx, const ModesReport& r) {
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("modes_table", 8, flags)) return;
+    for (const char* c : {"mode", "host to device", "kernel", "device to host", "wall",
+                          "copies in / out", "model predicts", "output"})
+      ImGui::TableSetupColumn(c);
+    ImGui::TableHeadersRow();
+    for (int m = 0; m < kModeCount; ++m) {
+      const ModeResult& x = r.modes[m];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(transferModes()[static_cast<size_t>(m)].label);
+      helpTooltip(transferModes()[static_cast<size_t>(m)].help);
+      for (int k = 0; k < 3; ++k) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(ms(x.phases[k]).c_str());
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(ms(x.wallMs).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d / %d", x.h2dCopies, x.d2hCopies);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(ms(x.predicted.wallMs).c_str());
+      ImGui::TableNextColumn();
+      if (r.modelled) {
+        ImGui::TextUnformatted("model");
+      } else {
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              x.check.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
+        ImGui::TextUnformatted(x.check.ok() ? "correct" : "WRONG");
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s of %s elements checked, max relative error %.2g",
+                            thousands(static_cast<long long>(x.check.checked)).c_str(),
+                            thousands(r.p.n).c_str(), x.check.maxRelError);
+      }
+    }
+    ImGui::EndTable();
+    if (!r.modelled) {
+      bool ok = true;
+      for (const ModeResult& x : r.modes)
+        ok = ok && x.check.ok();
+      if (ok)
+        checkText(ctx, r.modes[0].check, r.p.n, false);
+      else
+        errorText(ctx, "Some outputs differ from the reference: see the last column.");
+    }
+    if (r.cpu.timedElements < static_cast<size_t>(r.p.n))
+      mutedText(ctx.theme, ("The CPU was timed on the first " +
+                            thousands(static_cast<long long>(r.cpu.timedElements)) +
+                            " elements and scaled to N: its time grows in proportion to N.")
+                               .c_str());
+  }
+
+  static std::string conclusion(const ModesReport& r) {
+    const ModeResult& imp = r.modes[0];
+    const ModeResult& exp = r.modes[1];
+    const ModeResult& impPinned = r.modes[2];
+    const ModeResult& streams = r.modes[4];
+    const ModeResult& best = *std::min_element(
+        r.modes.begin(), r.modes.end(),
+        [](const ModeResult& a, const ModeResult& b) { return a.wallMs < b.wallMs; });
+    const size_t bestIndex = static_cast<size_t>(&best - r.modes.data());
+    const double cpu = r.cpu.bestMs();
+    std::string s = "Copies take " + percent(imp.phases[0] + imp.phases[2], imp.wallMs) +
+                    " of the implicit mode's time, the kernel " +
+                    percent(imp.phases[1], imp.wallMs) + ". ";
+    if (r.p.calls > 1)
+      s += "Keeping the data on the device (explicit) makes " + std::to_string(r.p.calls) +
+           " calls " + trimmedFixed(imp.wallMs / std::max(exp.wallMs, 1e-9), 1) +
+           "x faster than copying around each one. ";
+    else
+      s += "With one call, implicit and explicit copy the same: raise the kernel calls to see "
+           "what keeping the data on the device saves. ";
+    s += "Pinned memory makes the same copies " +
+         trimmedFixed(imp.wallMs / std::max(impPinned.wallMs, 1e-9), 1) +
+         "x faster; splitting them over streams so they overlap, another " +
+         trimmedFixed(impPinned.wallMs / std::max(streams.wallMs, 1e-9), 1) + "x. ";
+    s +=
+        "The fastest mode, " + std::string(transferModes()[bestIndex].label) + ", takes " +
+        ms(best.wallMs) + "; the CPU's best takes " + ms(cpu) + ", so at this size the " +
+        (best.wallMs < cpu ? "GPU" : "CPU") + " wins by " +
+        trimmedFixed(best.wallMs < cpu ? cpu / best.wallMs : best.wallMs / std::max(cpu, 1e-9), 1) +
+        "x.";
+    return s;
+  }
+
+  // -- Timeline: one row per stream, a span per copy and kernel --------------------------------
+
+  void drawTimeline(LessonContext& ctx) {
+    if (!modes_) return;
+    const ModesReport& r = *modes_;
+    const ModeResult& m = r.modes[static_cast<size_t>(timelineMode_)];
+    const Timeline& t = showModel_ ? m.predicted : m.timeline;
+    std::string title = std::string("Timeline: ") +
+                        transferModes()[static_cast<size_t>(timelineMode_)].label +
+                        (r.modelled || showModel_ ? " (model)" : " (CUDA events)");
+    if (!beginPanel(ctx, "transfers_timeline", title.c_str())) {
+      endPanel(ctx);
+      return;
+    }
+    if (!ctx.exporting) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+      std::vector<const char*> names;
+      for (const TransferModeInfo& x : transferModes())
+        names.push_back(x.label);
+      ImGui::Combo("mode##timeline", &timelineMode_, names.data(), kModeCount);
+      if (!r.modelled) {
+        ImGui::SameLine();
+        ImGui::Checkbox("show the model's prediction", &showModel_);
+        helpTooltip(
+            "The same plan replayed on the model: one copy engine each way, one kernel at a "
+            "time, pageable copies holding the host. Where the measurement differs, the model "
+            "is missing something.");
+      }
+    }
+    std::vector<std::string> rowNames;
+    for (int s = 0; s < t.streams; ++s)  // row 0 is drawn at the bottom: stream 1 on top
+      rowNames.push_back("stream " + std::to_string(t.streams - s));
+    std::vector<const char*> rows;
+    for (const std::string& s : rowNames)
+      rows.push_back(s.c_str());
+    const float h = ImGui::GetTextLineHeight() * (6.0f + 1.6f * static_cast<float>(t.streams));
+    if (plot::BeginPlot("transfers_timeline", nullptr, ImVec2(-1, h))) {
+      plot::SetupCategories(rows.data(), t.streams, plot::AxisId::Y);
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetupAxes({"time since the first copy", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
+      for (int k = 0; k < 3; ++k) {
+        std::vector<int> rs;
+        std::vector<double> x0, x1;
+        for (const Span& s : t.spans) {
+          if (static_cast<int>(s.kind) != k) continue;
+          rs.push_back(t.streams - 1 - s.stream);  // stream 1 on top
+          x0.push_back(s.startMs * 1e-3);
+          x1.push_back(s.endMs * 1e-3);
+        }
+        plot::SetNextColour(k);
+        plot::PlotSpans(kSpanKindNames[k], rs.data(), x0.data(), x1.data(),
+                        static_cast<int>(rs.size()));
+      }
+      plot::EndPlot();
+    }
+    const auto ph = t.phaseMs();
+    ImGui::TextWrapped(
+        "Copies in %s, kernels %s, copies out %s: %s one after another; the wall clock says %s. "
+        "Copies and kernels ran at the same time for %s.",
+        ms(ph[0]).c_str(), ms(ph[1]).c_str(), ms(ph[2]).c_str(), ms(ph[0] + ph[1] + ph[2]).c_str(),
+        ms(t.wallMs).c_str(), ms(t.overlapMs()).c_str());
+    if (transferModes()[static_cast<size_t>(timelineMode_)].streams && !showModel_ && !r.modelled)
+      mutedText(ctx.theme,
+                "A span starts when its stream reaches it, so a copy waiting behind another "
+                "stream's copy for the copy engine (one each way) looks longer than it is; the "
+                "phase times above count the time covered, not the sum.");
+    else if (!transferModes()[static_cast<size_t>(timelineMode_)].pinned)
+      mutedText(ctx.theme,
+                "Pageable copies go through a pinned staging buffer that the CPU fills, and hold "
+                "the host until they finish: nothing can overlap them.");
+    endPanel(ctx);
+  }
+
+  // -- Size sweep: log-log, crossover ---------------------------------------------------------
+
+  void drawSweep(LessonContext& ctx) {
+    if (sweep_.empty() && !sweepJob_.running()) return;
+    const bool modelled = !sweep_.empty() && sweep_.front().modelled;
+    std::string title = std::string("When does the GPU pay off? ") +
+                        transferOp(sweepParams_.op).label + ", " +
+                        std::to_string(sweepParams_.calls) + " calls (" +
+                        (modelled ? "GPU modelled, CPU measured" : source()) + ")";
+    if (!beginPanel(ctx, "transfers_sweep", title.c_str())) {
+      endPanel(ctx);
+      return;
+    }
+    std::vector<double> ns, cpu1, cpuAll, cpuBest;
+    std::vector<std::vector<double>> modeS(kModeCount), modeMs(kModeCount);
+    for (const SizePoint& p : sweep_) {
+      ns.push_back(toD(p.n));
+      cpu1.push_back(p.cpu.oneThreadMs * 1e-3);
+      cpuAll.push_back(p.cpu.allCoresMs * 1e-3);
+      cpuBest.push_back(p.cpu.bestMs());
+      for (int m = 0; m < kModeCount; ++m) {
+        modeS[m].push_back(p.modeMs[m] * 1e-3);
+        modeMs[m].push_back(p.modeMs[m]);
+      }
+    }
+    const int n = static_cast<int>(ns.size());
+    std::optional<double> cross;
+    if (n > 0) cross = findCrossover(ns, modeMs[static_cast<size_t>(timelineMode_)], cpuBest);
+    if (plot::BeginPlot("transfers_sweep", nullptr, ImVec2(-1, 0))) {
+      plot::SetupAxes({"elements N", plot::Scale::Log10},
+                      {"total time", plot::Scale::Log10, NAN, NAN, "s"});
+      plot::SetupLegend(plot::Legend::Outside);
+      for (int m = 0; m < kModeCount; ++m) {
+        plot::SetNextColour(m);
+        plot::PlotLine(transferModes()[static_cast<size_t>(m)].label, ns.data(), modeS[m].data(),
+                       n);
+      }
+      plot::SetNextColour(5);
+      plot::PlotLine("CPU, 1 thread", ns.data(), cpu1.data(), n);
+      plot::SetNextColour(6);
+      plot::PlotLine("CPU, all cores", ns.data(), cpuAll.data(), n);
+      if (cross)
+        plot::PlotVLine(
+            ("pays off: " + std::string(transferModes()[static_cast<size_t>(timelineMode_)].label))
+                .c_str(),
+            *cross);
+      plot::EndPlot();
+    }
+    if (sweepJob_.running()) {
+      const JobProgress pr = sweepJob_.progress();
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+    }
+    if (!sweepError_.ok()) errorText(ctx, sweepError_.sentence());
+    if (n > 0) {
+      std::string s =
+          "From which N each mode beats the CPU's best (one thread or all cores) for "
+          "good: ";
+      for (int m = 0; m < kModeCount; ++m) {
+        std::optional<double> c = findCrossover(ns, modeMs[m], cpuBest);
+        s += std::string(m ? "; " : "") + transferModes()[static_cast<size_t>(m)].label + ": " +
+             (c ? "about " + thousands(std::llround(*c)) : std::string("never up to this N"));
+      }
+      ImGui::TextWrapped("%s.", s.c_str());
+      mutedText(ctx.theme,
+                "Small arrays: every copy and launch costs microseconds whatever its size, while "
+                "one CPU thread finishes a few thousand numbers in less. Large arrays: the time "
+                "follows bandwidth: PCIe (tens of GB/s) for copies against the CPU's own memory "
+                "bandwidth. A kernel this simple never beats the CPU if its data must cross PCIe "
+                "every call; it wins when the data stays on the device or the kernel does more "
+                "work per byte (try Iterate). The mode shown in the timeline is marked.");
+    }
+    endPanel(ctx);
+  }
+
+  // -- Chain: foo, bar, baz with and without round trips -------------------------------------
+
+  void drawChain(LessonContext& ctx) {
+    if (!chain_) return;
+    const ChainReport& c = *chain_;
+    const int k = c.p.chain;
+    std::string title = "Chained kernels: k = " + std::to_string(k) + ", N = " + describeN(c.p.n) +
+                        " (" + (c.modelled ? "model, no GPU" : source()) + ")";
+    if (!beginPanel(ctx, "transfers_chain", title.c_str())) {
+      endPanel(ctx);
+      return;
+    }
+    const char* cats[] = {"round trips", "on the device"};
+    const char* series[] = {"Host to device", "Kernel", "Device to host"};
+    double v[6];
+    for (int s = 0; s < 3; ++s) {
+      v[s * 2 + 0] = c.trips.phases[s] * 1e-3;
+      v[s * 2 + 1] = c.resident.phases[s] * 1e-3;
+    }
+    if (plot::BeginPlot("transfers_chain", nullptr, ImVec2(-1, ImGui::GetTextLineHeight() * 10))) {
+      plot::SetupCategories(cats, 2, plot::AxisId::Y);
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetupAxes({"time", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
+      plot::PlotStackedBars(series, 3, v, 2, true);
+      plot::EndPlot();
+    }
+    std::string names;
+    for (int j = 0; j < k; ++j)
+      names += std::string(j ? ", " : "") + chainKernels()[static_cast<size_t>(j % 3)].name;
+    const int tripCopies = c.trips.h2dCopies + c.trips.d2hCopies;
+    const int residentCopies = c.resident.h2dCopies + c.resident.d2hCopies;
+    ImGui::TextWrapped(
+        "%s: with a round trip through the host around each kernel, %d copies (%s); with the "
+        "data left on the device, %d copies (%s). 2(k-1) = %d copies saved: %.1fx faster.",
+        names.c_str(), tripCopies, ms(c.trips.wallMs).c_str(), residentCopies,
+        ms(c.resident.wallMs).c_str(), tripCopies - residentCopies,
+        c.trips.wallMs / std::max(c.resident.wallMs, 1e-9));
+    if (!c.modelled) {
+      Correctness worst =
+          c.trips.check.wrong >= c.resident.check.wrong ? c.trips.check : c.resident.check;
+      checkText(ctx, worst, c.p.n, false);
+    }
+    endPanel(ctx);
+  }
+
+  // -- Link: pageable against pinned, against the link's ceiling ------------------------------
+
+  void drawLink(LessonContext& ctx) {
+    if (!link_) return;
+    const LinkReport& l = *link_;
+    std::string title = std::string("Pageable against pinned copies (") +
+                        (l.measured ? l.device : std::string("reference H200, no GPU here")) + ")";
+    if (!beginPanel(ctx, "transfers_link", title.c_str())) {
+      endPanel(ctx);
+      return;
+    }
+    const char* cats[] = {"host to device", "device to host"};
+    const double pageable[] = {l.model.h2dPageableGBps * 1e9, l.model.d2hPageableGBps * 1e9};
+    const double pinned[] = {l.model.h2dPinnedGBps * 1e9, l.model.d2hPinnedGBps * 1e9};
+    if (plot::BeginPlot("transfers_link", nullptr, ImVec2(-1, ImGui::GetTextLineHeight() * 14))) {
+      plot::SetupCategories(cats, 2);
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetupAxes({nullptr}, {"bandwidth", plot::Scale::Linear, 0, NAN, "B/s"});
+      plot::SetNextColour(4);
+      plot::PlotBars("pageable (ordinary) memory", pageable, 2);
+      plot::SetNextColour(0);
+      plot::PlotBars("pinned (page-locked) memory", pinned, 2);
+      if (l.pcie) plot::PlotHLine(l.pcie->describe().c_str(), l.pcie->gbpsPerDirection() * 1e9);
+      plot::EndPlot();
+    }
+    std::string s = "Pinned copies reach " + trimmedFixed(l.model.h2dPinnedGBps, 1) +
+                    " GB/s in and " + trimmedFixed(l.model.d2hPinnedGBps, 1) +
+                    " GB/s out; pageable ones " + trimmedFixed(l.model.h2dPageableGBps, 1) +
+                    " and " + trimmedFixed(l.model.d2hPageableGBps, 1) +
+                    " GB/s, because the CPU first copies them into a pinned staging buffer. ";
+    if (l.pcie)
+      s += "The link (" + l.pcie->describe() + ") allows at most " +
+           trimmedFixed(l.pcie->gbpsPerDirection(), 1) + " GB/s: pinned copies reach " +
+           trimmedFixed(100 * l.model.h2dPinnedGBps / l.pcie->gbpsPerDirection(), 0) +
+           "% of it (packet headers take the rest). ";
+    else if (l.measured)
+      s += "The link's rate is not readable from this system's sysfs. ";
+    s += "Inside the GPU a device-to-device copy moves " + trimmedFixed(l.model.deviceGBps, 0) +
+         " GB/s: the ceiling for the kernels.";
+    ImGui::TextWrapped("%s", s.c_str());
+    if (!l.measured) mutedText(ctx.theme, l.model.source);
+    endPanel(ctx);
+  }
+
+  // [SECTION] work on the worker thread
+
+  bool startLink() {
+    const bool gpu = gpu_;
+    return linkJob_.start([gpu](AsyncJob<LinkReport>::Control& c) -> Result<LinkReport> {
+      LinkReport r;
+      r.model = referenceLink();
+      if (!gpu) return r;
+      c.progress(0.1f, "measuring copy bandwidth");
+      // Smaller than the device lesson's sizes: enough to reach the link's rate in a second.
+      BandwidthParams bp;
+      bp.deviceCopyMiB = 512;
+      bp.hostCopyMiB = 128;
+      bp.repetitions = 5;
+      Result<BandwidthReport> bw = measureBandwidth(0, bp, c.cancelFlag(), nullptr);
+      if (!bw) return bw.status();
+      for (const CopyResult& x : bw->results) {
+        switch (x.kind) {
+          case CopyKind::DeviceToDevice:
+            r.model.deviceGBps = x.gbpsMedian;
+            break;
+          case CopyKind::HostToDevicePinned:
+            r.model.h2dPinnedGBps = x.gbpsMedian;
+            break;
+          case CopyKind::DeviceToHostPinned:
+            r.model.d2hPinnedGBps = x.gbpsMedian;
+            break;
+          case CopyKind::HostToDevicePageable:
+            r.model.h2dPageableGBps = x.gbpsMedian;
+            break;
+          case CopyKind::DeviceToHostPageable:
+            r.model.d2hPageableGBps = x.gbpsMedian;
+            break;
+        }
+      }
+      r.model.source = "model: copy bandwidths measured on this GPU just now";
+      r.measured = true;
+      r.pcie = queryPcieLink(0);  // right after the copies: an idle link may have slowed down
+      return r;
+    });
+  }
+
+  LinkModel currentLink() const { return link_ ? link_->model : referenceLink(); }
+
+  Status memoryCheck(const TransferParams& p) const {
+    Result<MemoryAvailable> mem = memoryAvailable(gpu_);
+    if (!mem) return mem.status();
+    if (!gpu_) return checkMemory(p, size_t(1) << 50, mem->availableHost, false);
+    return checkMemory(p, mem->freeDevice, mem->availableHost, true);
+  }
+
+  bool startModes() {
+    const TransferParams p = p_;
+    if (!validate(p)) return false;
+    const bool gpu = gpu_;
+    const LinkModel link = currentLink();
+    const Status mem = memoryCheck(p);
+    if (!mem) {
+      error_ = mem;
+      return false;
+    }
+    error_ = Status{};
+    return modesJob_.start([p, gpu,
+                            link](AsyncJob<ModesReport>::Control& c) -> Result<ModesReport> {
+      ModesReport r;
+      r.p = p;
+      r.link = link;
+      r.modelled = !gpu;
+      const auto modes = transferModes();
+      std::unique_ptr<TransferSession> session;
+      std::vector<float> x, y, out;
+      if (gpu) {
+        c.progress(0.02f, "allocating and filling " + thousands(p.n) + " numbers");
+        auto s = TransferSession::create(p, 20261121u);
+        if (!s) return s.status();
+        session = std::move(*s);
+      }
+      for (int m = 0; m < kModeCount; ++m) {
+        const Plan plan = planMode(p, modes[static_cast<size_t>(m)].mode);
+        if (!gpu) {
+          r.modes[static_cast<size_t>(m)] = fromModel(plan, p, link);
+          continue;
+        }
+        c.progress(0.05f + 0.15f * static_cast<float>(m), modes[static_cast<size_t>(m)].label);
+        const bool large = p.n > (1LL << 24);
+        Result<PlanRun> run =
+            session->run(plan, RunOptions{1, large ? 3 : 5, !large}, c.cancelFlag());
+        if (!run) return run.status();
+        r.modes[static_cast<size_t>(m)] = fromRun(*run, plan, p, link);
+      }
+      c.progress(0.8f, "the CPU doing the same work");
+      const float* hx;
+      const float* hy;
+      float* hout;
+      if (gpu) {
+        hx = session->hostX();
+        hy = session->hostY();
+        hout = session->hostOut();
+      } else {
+        const size_t n = static_cast<size_t>(p.n);
+        x.resize(n);
+        out.resize(n);
+        fillRandom(x.data(), n, 1u);
+        if (transferOp(p.op).inputs > 1) {
+          y.resize(n);
+          fillRandom(y.data(), n, 2u);
+        }
+        hx = x.data();
+        hy = y.empty() ? nullptr : y.data();
+        hout = out.data();
+      }
+      Result<CpuTiming> cpu = timeCpu(p, hx, hy, hout, p.n > (1LL << 24) ? 3 : 5, c.cancelFlag());
+      if (!cpu) return cpu.status();
+      r.cpu = *cpu;
+      return r;
+    });
+  }
+
+  bool startSweep() {
+    const TransferParams p = p_;
+    if (!validate(p)) return false;
+    const Status mem = memoryCheck(p);
+    if (!mem) {
+      error_ = mem;
+      return false;
+    }
+    error_ = Status{};
+    sweep_.clear();
+    sweepError_ = Status{};
+    sweepParams_ = p;
+    const bool gpu = gpu_;
+    const LinkModel link = currentLink();
+    return sweepJob_.start(
+        [p, gpu, link](AsyncJob<SweepSummary, SizePoint>::Control& c) -> Result<SweepSummary> {
+          const std::vector<long long> ns = sweepSizes(p.n);
+          SweepSummary s;
+          for (size_t i = 0; i < ns.size(); ++i) {
+            c.progress(static_cast<float>(i) / static_cast<float>(ns.size()),
+                       "N = " + thousands(ns[i]));
+            Result<SizePoint> pt = measureSize(p, ns[i], gpu, link, c.cancelFlag());
+            if (!pt) return pt.status();
+            c.publish(*pt);
+            ++s.points;
+          }
+          return s;
+        });
+  }
+
+  bool startChain() {
+    const TransferParams p = p_;
+    if (!validate(p)) return false;
+    const Status mem = memoryCheck(p);
+    if (!mem) {
+      error_ = mem;
+      return false;
+    }
+    error_ = Status{};
+    const bool gpu = gpu_;
+    const LinkModel link = currentLink();
+    return chainJob_.start(
+        [p, gpu, link](AsyncJob<ChainReport>::Control& c) -> Result<ChainReport> {
+          ChainReport r;
+          r.p = p;
+          r.modelled = !gpu;
+          const Plan trips = planChain(p, true), resident = planChain(p, false);
+          if (!gpu) {
+            r.trips = fromModel(trips, p, link);
+            r.resident = fromModel(resident, p, link);
+            return r;
+          }
+          c.progress(0.1f, "allocating");
+          TransferParams one = p;
+          one.op = TransferOp::Double;  // the chain reads x only
+          auto s = TransferSession::create(one, 7u);
+          if (!s) return s.status();
+          const bool large = p.n > (1LL << 24);
+          const RunOptions opt{1, large ? 3 : 5, !large};
+          c.progress(0.3f, "round trips");
+          Result<PlanRun> a = (*s)->run(trips, opt, c.cancelFlag());
+          if (!a) return a.status();
+          c.progress(0.7f, "on the device");
+          Result<PlanRun> b = (*s)->run(resident, opt, c.cancelFlag());
+          if (!b) return b.status();
+          r.trips = fromRun(*a, trips, one, link);
+          r.resident = fromRun(*b, resident, one, link);
+          return r;
+        });
+  }
+
+  void poll(LessonContext& ctx) {
+    if (auto r = linkJob_.take()) {
+      if (r->ok()) {
+        link_ = std::move(r->value());
+      } else {
+        error_ = r->status();
+        ctx.error(error_);
+      }
+    }
+    if (auto r = modesJob_.take()) {
+      if (r->ok()) {
+        modes_ = std::move(r->value());
+      } else {
+        error_ = r->status();
+        ctx.error(error_);
+      }
+    }
+    for (SizePoint& p : sweepJob_.takePublished())
+      sweep_.push_back(std::move(p));
+    if (auto r = sweepJob_.take())
+      if (!r->ok()) sweepError_ = r->status();
+    if (auto r = chainJob_.take()) {
+      if (r->ok()) {
+        chain_ = std::move(r->value());
+      } else {
+        error_ = r->status();
+        ctx.error(error_);
+      }
+    }
+  }
+
+  // [SECTION] export
+
+  void exportResults(LessonContext& ctx, bool json) {
+    nlohmann::json j;
+    std::string csv = "what,mode,n,calls,h2d_ms,kernel_ms,d2h_ms,wall_ms,correct,modelled\n";
+    auto line = [&](const char* what, const char* mode, long long n, int calls, const double* ph,
+                    double wall, bool ok, bool modelled) {
+      char b[256];
+      std::snprintf(b, sizeof b, "%s,%s,%lld,%d,%.6f,%.6f,%.6f,%.6f,%d,%d\n", what, mode, n, calls,
+                    ph[0], ph[1], ph[2], wall, ok ? 1 : 0, modelled ? 1 : 0);
+      csv += b;
+    };
+    if (modes_) {
+      for (int m = 0; m < kModeCount; ++m) {
+        const ModeResult& x = modes_->modes[static_cast<size_t>(m)];
+        const char* id = transferModes()[static_cast<size_t>(m)].id;
+        line("modes", id, modes_->p.n, modes_->p.calls, x.phases.data(), x.wallMs, x.check.ok(),
+             modes_->modelled);
+        j["modes"][id] = {{"h2d_ms", x.phases[0]},   {"kernel_ms", x.phases[1]},
+                          {"d2h_ms", x.phases[2]},   {"wall_ms", x.wallMs},
+                          {"correct", x.check.ok()}, {"modelled", modes_->modelled}};
+      }
+      const double cpu1[3] = {0, modes_->cpu.oneThreadMs, 0};
+      const double cpuAll[3] = {0, modes_->cpu.allCoresMs, 0};
+      line("modes", "cpu_1_thread", modes_->p.n, modes_->p.calls, cpu1, cpu1[1],
+           modes_->cpu.check.ok(), false);
+      line("modes", "cpu_all_cores", modes_->p.n, modes_->p.calls, cpuAll, cpuAll[1],
+           modes_->cpu.check.ok(), false);
+      j["n"] = modes_->p.n;
+      j["calls"] = modes_->p.calls;
+      j["op"] = transferOp(modes_->p.op).id;
+      j["cpu"] = {{"one_thread_ms", modes_->cpu.oneThreadMs},
+                  {"all_cores_ms", modes_->cpu.allCoresMs},
+                  {"threads", modes_->cpu.threads}};
+    }
+    for (const SizePoint& p : sweep_) {
+      nlohmann::json row = {{"n", p.n},
+                            {"modelled", p.modelled},
+                            {"cpu_1_ms", p.cpu.oneThreadMs},
+                            {"cpu_all_ms", p.cpu.allCoresMs}};
+      for (int m = 0; m < kModeCount; ++m) {
+        const char* id = transferModes()[static_cast<size_t>(m)].id;
+        row[id] = p.modeMs[static_cast<size_t>(m)];
+        const double ph[3] = {0, 0, 0};
+        line("sweep", id, p.n, sweepParams_.calls, ph, p.modeMs[static_cast<size_t>(m)],
+             p.modeOk[static_cast<size_t>(m)], p.modelled);
+      }
+      j["sweep"].push_back(row);
+    }
+    const std::string path = ctx.exportPath("transfers", json ? "json" : "csv");
+    const Status s = writeText(path, json ? j.dump(2) + "\n" : csv);
+    if (s)
+      ctx.info("Saved " + path);
+    else
+      ctx.error(s);
+  }
+
+  bool gpu_ = false;
+  std::string device_;
+  TransferParams p_;
+  std::vector<std::string> queue_;  // actions to start one after another (first show)
+  int timelineMode_ = static_cast<int>(TransferMode::Streams);
+  bool showModel_ = false;
+  Status error_, sweepError_;
+
+  AsyncJob<LinkReport> linkJob_;
+  AsyncJob<ModesReport> modesJob_;
+  AsyncJob<SweepSummary, SizePoint> sweepJob_;
+  AsyncJob<ChainReport> chainJob_;
+  std::optional<LinkReport> link_;
+  std::optional<ModesReport> modes_;
+  std::optional<ChainReport> chain_;
+  std::vector<SizePoint> sweep_;
+  TransferParams sweepParams_;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makeTransfersLesson() {
+  return std::make_unique<TransfersLesson>();
+}
+
+}  // namespace cudalab
