@@ -371,7 +371,7 @@ class TransfersLesson final : public Lesson {
       plot::SetNextColour(7);
       plot::PlotScatter("wall time (overlap makes it shorter)", wallX.data(), wallY.data(),
                         kModeCount);
-      plot::SetNextColour(6);
+      plot::SetNextColour(5);
       plot::PlotScatter("fastest possible at the measured ceilings", ceilX.data(), ceilY.data(),
                         kModeCount);
       plot::EndPlot();
@@ -459,9 +459,12 @@ class TransfersLesson final : public Lesson {
         [](const ModeResult& a, const ModeResult& b) { return a.wallMs < b.wallMs; });
     const size_t bestIndex = static_cast<size_t>(&best - r.modes.data());
     const double cpu = r.cpu.bestMs();
-    std::string s = "Copies take " + percent(imp.phases[0] + imp.phases[2], imp.wallMs) +
-                    " of the implicit mode's time, the kernel " +
-                    percent(imp.phases[1], imp.wallMs) + ". ";
+    // Shares of the phases' sum: the wall time's median can be a little shorter than the sum of
+    // the phases' medians.
+    const double total = imp.phases[0] + imp.phases[1] + imp.phases[2];
+    std::string s = "Copies take " + percent(imp.phases[0] + imp.phases[2], total) +
+                    " of the implicit mode's time, the kernel " + percent(imp.phases[1], total) +
+                    ". ";
     if (r.p.calls > 1)
       s += "Keeping the data on the device (explicit) makes " + std::to_string(r.p.calls) +
            " calls " + trimmedFixed(imp.wallMs / std::max(exp.wallMs, 1e-9), 1) +
@@ -911,6 +914,7 @@ class TransfersLesson final : public Lesson {
     if (auto r = linkJob_.take()) {
       if (r->ok()) {
         link_ = std::move(r->value());
+        link_->device = device_;
       } else {
         error_ = r->status();
         ctx.error(error_);
