@@ -46,6 +46,12 @@ const char* kActionChain = "chain";
 const char* kActionLink = "link";
 
 constexpr int kModeCount = 5;
+// Line colours of the modes in the sweep, apart from the CPU's grey and yellow.
+constexpr int kModeColour[kModeCount] = {0, 4, 2, 3, 1};
+
+std::string cpuAllLabel(int threads) {
+  return "CPU, all cores (" + std::to_string(threads) + ")";
+}
 
 // The copy ceilings: measured on this GPU, or the reference machine's without one.
 struct LinkReport {
@@ -88,7 +94,11 @@ double toD(long long v) {
 
 std::string ms(double v) {
   char b[32];
-  if (v >= 100)
+  if (v >= 10000)
+    std::snprintf(b, sizeof b, "%.0f s", v * 1e-3);
+  else if (v >= 1000)
+    std::snprintf(b, sizeof b, "%.2f s", v * 1e-3);
+  else if (v >= 100)
     std::snprintf(b, sizeof b, "%.0f ms", v);
   else if (v >= 1)
     std::snprintf(b, sizeof b, "%.2f ms", v);
@@ -99,10 +109,25 @@ std::string ms(double v) {
   return b;
 }
 
-// A share in percent, with a decimal below 1% so a small share does not read as nothing.
+// "2.3x faster", "no faster", "1.7x slower": a ratio of times said the way a learner reads it.
+std::string faster(double slowMs, double fastMs) {
+  const double r = slowMs / std::max(fastMs, 1e-12);
+  if (r >= 1.05) return trimmedFixed(r, 1) + "x faster";
+  if (r > 1 / 1.05) return "no faster";
+  return trimmedFixed(1 / r, 1) + "x slower";
+}
+
+std::string bytesText(double b) {
+  if (b >= double(1 << 30)) return trimmedFixed(b / double(1 << 30), 2) + " GiB";
+  if (b >= double(1 << 20)) return trimmedFixed(b / double(1 << 20), 1) + " MiB";
+  return trimmedFixed(b / 1024, 1) + " KiB";
+}
+
+// A share in percent, with a decimal below 1% (and above 99%) so a small share does not read as
+// nothing.
 std::string percent(double part, double whole) {
   const double p = 100 * part / std::max(whole, 1e-12);
-  return trimmedFixed(p, p < 1 ? 1 : 0) + "%";
+  return trimmedFixed(p, p < 1 || p > 99 ? 1 : 0) + "%";  // never "100%" for 99.7%
 }
 
 // N as a learner reads it: "16,777,216 (2^24)" or "30,000,000".
@@ -204,10 +229,12 @@ class TransfersLesson final : public Lesson {
       ImGui::PopStyleColor();
     }
     const size_t bytes = hostBytesNeeded(p_, true);
-    mutedText(ctx.theme,
-              ("Needs " + trimmedFixed(toD(static_cast<long long>(bytes)) / 2 / (1 << 20), 1) +
-               " MiB on the device and twice that on the host (ordinary and pinned).")
-                  .c_str());
+    mutedText(ctx.theme, ("Needs " + bytesText(toD(static_cast<long long>(bytes)) / 2) +
+                          " on the device, twice that on the host.")
+                             .c_str());
+    helpTooltip(
+        "The inputs and the output on the device; on the host each once in ordinary and "
+        "once in pinned memory.");
 
     ImGui::Spacing();
     ImGui::Separator();
@@ -218,20 +245,27 @@ class TransfersLesson final : public Lesson {
     ImGui::BeginDisabled(working() || !valid);
     if (ImGui::Button("Measure all modes")) startModes();
     helpTooltip(
-        "Runs the kernel `calls` times in every transfer mode, 5 times after a warm-up, with a "
-        "CUDA event around every copy and kernel; poisons the output first and checks every "
-        "element against a float64 CPU reference. Then the CPU does the same work.");
+        gpu_ ? "Runs the kernel `calls` times in every transfer mode, 5 times after a warm-up, "
+               "with a CUDA event around every copy and kernel; poisons the output first and "
+               "checks every element against a float64 CPU reference. Then the CPU does the "
+               "same work."
+             : "Without a GPU: every transfer mode from the model of the copy engines, and the "
+               "CPU doing the same work, measured and checked against a float64 reference.");
     if (ImGui::Button("Sweep sizes up to N")) startSweep();
     helpTooltip(
         "Every mode and the CPU at N = 2^10, 2^12, ... up to the chosen N: where does the GPU "
         "start to pay off?");
     if (ImGui::Button("Chain of k kernels")) startChain();
-    helpTooltip("foo, bar, baz... with a round trip through the host around each, and without.");
-    if (ImGui::Button("Measure link bandwidth")) startLink();
     helpTooltip(
-        "Pageable and pinned copies both ways, and a device-to-device copy: the ceilings drawn "
-        "on the charts.");
+        "The course's foo (x * 2), bar (x + 1) and baz (x * x), k of them in a row, with a round "
+        "trip through the host around each, and without.");
     ImGui::EndDisabled();
+    ImGui::BeginDisabled(working() || !gpu_);
+    if (ImGui::Button("Measure link bandwidth")) startLink();
+    ImGui::EndDisabled();
+    helpTooltip(gpu_ ? "Pageable and pinned copies both ways, and a device-to-device copy: the "
+                       "ceilings drawn on the charts."
+                     : "Needs a GPU: without one the charts use an H200's measured bandwidths.");
     if (working()) {
       JobProgress pr = sweepJob_.running()   ? sweepJob_.progress()
                        : modesJob_.running() ? modesJob_.progress()
@@ -337,12 +371,20 @@ class TransfersLesson final : public Lesson {
     }
     const ModesReport& r = *modes_;
     const auto modes = transferModes();
-    const int rows = kModeCount + 2;
+    // When the CPU takes far longer than every GPU mode (the iterate kernel), its bars would
+    // flatten the GPU's to nothing: leave them to the table and the text.
+    double slowestGpu = 0;
+    for (const ModeResult& x : r.modes)
+      slowestGpu = std::max(slowestGpu, x.wallMs);
+    const bool cpuRows = r.cpu.bestMs() < 20 * slowestGpu;
+    const int rows = kModeCount + (cpuRows ? 2 : 0);
     std::vector<std::string> labelStore;
     for (const TransferModeInfo& m : modes)
       labelStore.push_back(m.label);
-    labelStore.push_back("CPU, 1 thread");
-    labelStore.push_back("CPU, " + std::to_string(r.cpu.threads) + " threads");
+    if (cpuRows) {
+      labelStore.push_back("CPU, 1 thread");
+      labelStore.push_back(cpuAllLabel(r.cpu.threads));
+    }
     // Category 0 is drawn at the bottom: list them backwards so the first mode is on top.
     std::vector<const char*> cats;
     for (auto it = labelStore.rbegin(); it != labelStore.rend(); ++it)
@@ -360,22 +402,27 @@ class TransfersLesson final : public Lesson {
       ceilX.push_back(ceilingMs(r, m) * 1e-3);
       ceilY.push_back(row(m));
     }
-    v[3 * rows + row(kModeCount)] = r.cpu.oneThreadMs * 1e-3;
-    v[3 * rows + row(kModeCount + 1)] = r.cpu.allCoresMs * 1e-3;
-    const float h = ImGui::GetTextLineHeight() * (6.0f + 2.0f * rows);
+    if (cpuRows) {
+      v[3 * rows + row(kModeCount)] = r.cpu.oneThreadMs * 1e-3;
+      v[3 * rows + row(kModeCount + 1)] = r.cpu.allCoresMs * 1e-3;
+    }
+    const float h = ImGui::GetTextLineHeight() * (6.0f + 2.0f * static_cast<float>(rows));
     if (plot::BeginPlot("transfers_modes", nullptr, ImVec2(-1, h))) {
       plot::SetupCategories(cats.data(), rows, plot::AxisId::Y);
       plot::SetupLegend(plot::Legend::Outside);
       plot::SetupAxes({"time", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
-      plot::PlotStackedBars(series, 4, v.data(), rows, true);
+      plot::PlotStackedBars(series, cpuRows ? 4 : 3, v.data(), rows, true);
       plot::SetNextColour(7);
-      plot::PlotScatter("wall time (overlap makes it shorter)", wallX.data(), wallY.data(),
-                        kModeCount);
+      plot::PlotScatter("wall time", wallX.data(), wallY.data(), kModeCount);
       plot::SetNextColour(5);
-      plot::PlotScatter("fastest possible at the measured ceilings", ceilX.data(), ceilY.data(),
-                        kModeCount);
+      plot::PlotScatter("ceiling", ceilX.data(), ceilY.data(), kModeCount);
       plot::EndPlot();
     }
+    if (!cpuRows)
+      mutedText(ctx.theme, ("The CPU (" + ms(r.cpu.bestMs()) + ", " +
+                            trimmedFixed(r.cpu.bestMs() / slowestGpu, 0) +
+                            "x the slowest GPU mode) is left out of the chart: see the table.")
+                               .c_str());
     drawModesTable(ctx, r);
     mutedText(ctx.theme, conclusion(r).c_str());
     if (r.modelled) mutedText(ctx.theme, r.link.source);
@@ -383,7 +430,7 @@ class TransfersLesson final : public Lesson {
   }
 
   // The least time a mode could take: its copies at the pinned ceiling, its kernels at the device
-  // copy's bandwidth.
+  // copy's bandwidth, one after another (or, in streams mode, all at once).
   static double ceilingMs(const ModesReport& r, int m) {
     const Plan plan = planMode(r.p, transferModes()[static_cast<size_t>(m)].mode);
     const double in = plan.bytes(SpanKind::HostToDevice) / (r.link.h2dPinnedGBps * 1e6);
@@ -391,6 +438,8 @@ class TransfersLesson final : public Lesson {
     const double kernelBytes =
         double(transferOp(r.p.op).inputs + 1) * 4.0 * toD(r.p.n) * std::max(r.p.calls, 1);
     const double kernel = kernelBytes / (r.link.deviceGBps * 1e6);
+    // Streams can overlap the three (one copy engine each way and the GPU): the longest bounds it.
+    if (transferModes()[static_cast<size_t>(m)].streams) return std::max({in, kernel, out});
     return in + kernel + out;
   }
 
@@ -398,8 +447,7 @@ class TransfersLesson final : public Lesson {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("modes_table", 8, flags)) return;
-    for (const char* c : {"mode", "host to device", "kernel", "device to host", "wall",
-                          "copies in / out", "model predicts", "output"})
+    for (const char* c : {"mode", "in", "kernel", "out", "wall", "copies", "model", "output"})
       ImGui::TableSetupColumn(c);
     ImGui::TableHeadersRow();
     for (int m = 0; m < kModeCount; ++m) {
@@ -432,6 +480,27 @@ class TransfersLesson final : public Lesson {
                             thousands(r.p.n).c_str(), x.check.maxRelError);
       }
     }
+    auto cpuRow = [&](const std::string& label, double t) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(label.c_str());
+      for (int k = 0; k < 3; ++k) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k == 1 ? ms(t).c_str() : "");
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(ms(t).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("none");
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            r.cpu.check.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
+      ImGui::TextUnformatted(r.cpu.check.ok() ? "correct" : "WRONG");
+      ImGui::PopStyleColor();
+    };
+    cpuRow("CPU, 1 thread", r.cpu.oneThreadMs);
+    cpuRow(cpuAllLabel(r.cpu.threads), r.cpu.allCoresMs);
     ImGui::EndTable();
     if (!r.modelled) {
       bool ok = true;
@@ -467,21 +536,20 @@ class TransfersLesson final : public Lesson {
                     ". ";
     if (r.p.calls > 1)
       s += "Keeping the data on the device (explicit) makes " + std::to_string(r.p.calls) +
-           " calls " + trimmedFixed(imp.wallMs / std::max(exp.wallMs, 1e-9), 1) +
-           "x faster than copying around each one. ";
+           " calls " + faster(imp.wallMs, exp.wallMs) + " than copying around each one. ";
     else
       s += "With one call, implicit and explicit copy the same: raise the kernel calls to see "
            "what keeping the data on the device saves. ";
-    s += "Pinned memory makes the same copies " +
-         trimmedFixed(imp.wallMs / std::max(impPinned.wallMs, 1e-9), 1) +
-         "x faster; splitting them over streams so they overlap, another " +
-         trimmedFixed(impPinned.wallMs / std::max(streams.wallMs, 1e-9), 1) + "x. ";
+    s += "From pinned memory the same copies are " + faster(imp.wallMs, impPinned.wallMs) +
+         "; split over streams so they overlap, " + faster(impPinned.wallMs, streams.wallMs) +
+         " again. ";
     s +=
         "The fastest mode, " + std::string(transferModes()[bestIndex].label) + ", takes " +
         ms(best.wallMs) + "; the CPU's best takes " + ms(cpu) + ", so at this size the " +
         (best.wallMs < cpu ? "GPU" : "CPU") + " wins by " +
         trimmedFixed(best.wallMs < cpu ? cpu / best.wallMs : best.wallMs / std::max(cpu, 1e-9), 1) +
-        "x.";
+        "x. The wall-time dots include overlap; the ceiling dots are the least time the measured "
+        "copy and device bandwidths allow.";
     return s;
   }
 
@@ -541,11 +609,15 @@ class TransfersLesson final : public Lesson {
       plot::EndPlot();
     }
     const auto ph = t.phaseMs();
+    const double overlap = t.overlapMs();
+    const std::string overlapText =
+        overlap < 1e-3 ? std::string("Nothing overlapped.")
+                       : "Copies and kernels ran at the same time for " + ms(overlap) + ".";
     ImGui::TextWrapped(
         "Copies in %s, kernels %s, copies out %s: %s one after another; the wall clock says %s. "
-        "Copies and kernels ran at the same time for %s.",
+        "%s",
         ms(ph[0]).c_str(), ms(ph[1]).c_str(), ms(ph[2]).c_str(), ms(ph[0] + ph[1] + ph[2]).c_str(),
-        ms(t.wallMs).c_str(), ms(t.overlapMs()).c_str());
+        ms(t.wallMs).c_str(), overlapText.c_str());
     if (transferModes()[static_cast<size_t>(timelineMode_)].streams && !showModel_ && !r.modelled)
       mutedText(ctx.theme,
                 "A span starts when its stream reaches it, so a copy waiting behind another "
@@ -591,14 +663,15 @@ class TransfersLesson final : public Lesson {
                       {"total time", plot::Scale::Log10, NAN, NAN, "s"});
       plot::SetupLegend(plot::Legend::Outside);
       for (int m = 0; m < kModeCount; ++m) {
-        plot::SetNextColour(m);
+        plot::SetNextColour(kModeColour[m]);
         plot::PlotLine(transferModes()[static_cast<size_t>(m)].label, ns.data(), modeS[m].data(),
                        n);
       }
-      plot::SetNextColour(5);
+      plot::SetNextColour(7);
       plot::PlotLine("CPU, 1 thread", ns.data(), cpu1.data(), n);
       plot::SetNextColour(6);
-      plot::PlotLine("CPU, all cores", ns.data(), cpuAll.data(), n);
+      plot::PlotLine(cpuAllLabel(sweep_.empty() ? 0 : sweep_.front().cpu.threads).c_str(),
+                     ns.data(), cpuAll.data(), n);
       if (cross)
         plot::PlotVLine(
             ("pays off: " + std::string(transferModes()[static_cast<size_t>(timelineMode_)].label))
@@ -618,16 +691,19 @@ class TransfersLesson final : public Lesson {
       for (int m = 0; m < kModeCount; ++m) {
         std::optional<double> c = findCrossover(ns, modeMs[m], cpuBest);
         s += std::string(m ? "; " : "") + transferModes()[static_cast<size_t>(m)].label + ": " +
-             (c ? "about " + thousands(std::llround(*c)) : std::string("never up to this N"));
+             (!c                 ? std::string("never up to this N")
+              : *c <= ns.front() ? "already at " + thousands(std::llround(ns.front()))
+                                 : "about " + thousands(std::llround(*c)));
       }
       ImGui::TextWrapped("%s.", s.c_str());
       mutedText(ctx.theme,
                 "Small arrays: every copy and launch costs microseconds whatever its size, while "
                 "one CPU thread finishes a few thousand numbers in less. Large arrays: the time "
                 "follows bandwidth: PCIe (tens of GB/s) for copies against the CPU's own memory "
-                "bandwidth. A kernel this simple never beats the CPU if its data must cross PCIe "
-                "every call; it wins when the data stays on the device or the kernel does more "
-                "work per byte (try Iterate). The mode shown in the timeline is marked.");
+                "bandwidth. With copies on every call a kernel this light wins only by a little, "
+                "if at all: PCIe is slower than the CPU's own memory. It wins clearly when the "
+                "data stays on the device or the kernel does more work per byte (try Iterate). "
+                "The mode shown in the timeline is marked.");
     }
     endPanel(ctx);
   }
@@ -660,15 +736,16 @@ class TransfersLesson final : public Lesson {
     }
     std::string names;
     for (int j = 0; j < k; ++j)
-      names += std::string(j ? ", " : "") + chainKernels()[static_cast<size_t>(j % 3)].name;
+      names += std::string(j ? ", " : "") + chainKernels()[static_cast<size_t>(j % 3)].name + " (" +
+               chainKernels()[static_cast<size_t>(j % 3)].formula + ")";
     const int tripCopies = c.trips.h2dCopies + c.trips.d2hCopies;
     const int residentCopies = c.resident.h2dCopies + c.resident.d2hCopies;
     ImGui::TextWrapped(
         "%s: with a round trip through the host around each kernel, %d copies (%s); with the "
-        "data left on the device, %d copies (%s). 2(k-1) = %d copies saved: %.1fx faster.",
+        "data left on the device, %d copies (%s). 2(k-1) = %d copies saved: %s.",
         names.c_str(), tripCopies, ms(c.trips.wallMs).c_str(), residentCopies,
         ms(c.resident.wallMs).c_str(), tripCopies - residentCopies,
-        c.trips.wallMs / std::max(c.resident.wallMs, 1e-9));
+        faster(c.trips.wallMs, c.resident.wallMs).c_str());
     if (!c.modelled) {
       Correctness worst =
           c.trips.check.wrong >= c.resident.check.wrong ? c.trips.check : c.resident.check;
@@ -944,54 +1021,114 @@ class TransfersLesson final : public Lesson {
 
   // [SECTION] export
 
+  // One row per measured thing: which section, the kernel and parameters it ran with, its phases
+  // (empty where a section has none), the wall time, and the check ("" when modelled: nothing
+  // was checked).
   void exportResults(LessonContext& ctx, bool json) {
     nlohmann::json j;
-    std::string csv = "what,mode,n,calls,h2d_ms,kernel_ms,d2h_ms,wall_ms,correct,modelled\n";
-    auto line = [&](const char* what, const char* mode, long long n, int calls, const double* ph,
-                    double wall, bool ok, bool modelled) {
-      char b[256];
-      std::snprintf(b, sizeof b, "%s,%s,%lld,%d,%.6f,%.6f,%.6f,%.6f,%d,%d\n", what, mode, n, calls,
-                    ph[0], ph[1], ph[2], wall, ok ? 1 : 0, modelled ? 1 : 0);
-      csv += b;
+    std::string csv =
+        "section,kernel,work,n,calls,streams,chunks_per_stream,chain,row,h2d_ms,kernel_ms,d2h_ms,"
+        "wall_ms,source,correct\n";
+    auto num = [](double v) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.6f", v);
+      return std::string(b);
     };
+    auto line = [&](const char* section, const TransferParams& p, const std::string& row,
+                    const double* ph, double wall, const char* source, const std::string& ok) {
+      csv += std::string(section) + "," + transferOp(p.op).id + "," + std::to_string(p.work) + "," +
+             std::to_string(p.n) + "," + std::to_string(p.calls) + "," + std::to_string(p.streams) +
+             "," + std::to_string(p.chunksPerStream) + "," + std::to_string(p.chain) + "," + row +
+             "," + (ph ? num(ph[0]) : "") + "," + (ph ? num(ph[1]) : "") + "," +
+             (ph ? num(ph[2]) : "") + "," + num(wall) + "," + source + "," + ok + "\n";
+    };
+    auto params = [](const TransferParams& p) {
+      return nlohmann::json{{"kernel", transferOp(p.op).id},
+                            {"work", p.work},
+                            {"n", p.n},
+                            {"calls", p.calls},
+                            {"streams", p.streams},
+                            {"chunks_per_stream", p.chunksPerStream},
+                            {"chain", p.chain}};
+    };
+    auto okText = [](bool modelled, const Correctness& c) {
+      return modelled ? std::string() : std::string(c.ok() ? "1" : "0");
+    };
+    const char* gpuSource = gpu_ ? "measured" : "model";
     if (modes_) {
+      const ModesReport& r = *modes_;
+      j["modes"]["params"] = params(r.p);
       for (int m = 0; m < kModeCount; ++m) {
-        const ModeResult& x = modes_->modes[static_cast<size_t>(m)];
+        const ModeResult& x = r.modes[static_cast<size_t>(m)];
         const char* id = transferModes()[static_cast<size_t>(m)].id;
-        line("modes", id, modes_->p.n, modes_->p.calls, x.phases.data(), x.wallMs, x.check.ok(),
-             modes_->modelled);
-        j["modes"][id] = {{"h2d_ms", x.phases[0]},   {"kernel_ms", x.phases[1]},
-                          {"d2h_ms", x.phases[2]},   {"wall_ms", x.wallMs},
-                          {"correct", x.check.ok()}, {"modelled", modes_->modelled}};
+        line("modes", r.p, id, x.phases.data(), x.wallMs, r.modelled ? "model" : gpuSource,
+             okText(r.modelled, x.check));
+        j["modes"]["rows"][id] = {{"h2d_ms", x.phases[0]},
+                                  {"kernel_ms", x.phases[1]},
+                                  {"d2h_ms", x.phases[2]},
+                                  {"wall_ms", x.wallMs},
+                                  {"model_wall_ms", x.predicted.wallMs},
+                                  {"source", r.modelled ? "model" : "measured"}};
+        if (!r.modelled) j["modes"]["rows"][id]["correct"] = x.check.ok();
       }
-      const double cpu1[3] = {0, modes_->cpu.oneThreadMs, 0};
-      const double cpuAll[3] = {0, modes_->cpu.allCoresMs, 0};
-      line("modes", "cpu_1_thread", modes_->p.n, modes_->p.calls, cpu1, cpu1[1],
-           modes_->cpu.check.ok(), false);
-      line("modes", "cpu_all_cores", modes_->p.n, modes_->p.calls, cpuAll, cpuAll[1],
-           modes_->cpu.check.ok(), false);
-      j["n"] = modes_->p.n;
-      j["calls"] = modes_->p.calls;
-      j["op"] = transferOp(modes_->p.op).id;
-      j["cpu"] = {{"one_thread_ms", modes_->cpu.oneThreadMs},
-                  {"all_cores_ms", modes_->cpu.allCoresMs},
-                  {"threads", modes_->cpu.threads}};
+      line("modes", r.p, "cpu_1_thread", nullptr, r.cpu.oneThreadMs, "measured",
+           okText(false, r.cpu.check));
+      line("modes", r.p, "cpu_all_cores", nullptr, r.cpu.allCoresMs, "measured",
+           okText(false, r.cpu.check));
+      j["modes"]["cpu"] = {{"one_thread_ms", r.cpu.oneThreadMs},
+                           {"all_cores_ms", r.cpu.allCoresMs},
+                           {"threads", r.cpu.threads},
+                           {"timed_elements", r.cpu.timedElements},
+                           {"correct", r.cpu.check.ok()}};
     }
-    for (const SizePoint& p : sweep_) {
-      nlohmann::json row = {{"n", p.n},
-                            {"modelled", p.modelled},
-                            {"cpu_1_ms", p.cpu.oneThreadMs},
-                            {"cpu_all_ms", p.cpu.allCoresMs}};
+    if (!sweep_.empty()) j["sweep"]["params"] = params(sweepParams_);
+    for (const SizePoint& pt : sweep_) {
+      TransferParams p = sweepParams_;
+      p.n = pt.n;
+      nlohmann::json row = {{"n", pt.n},
+                            {"source", pt.modelled ? "model" : "measured"},
+                            {"cpu_1_thread_ms", pt.cpu.oneThreadMs},
+                            {"cpu_all_cores_ms", pt.cpu.allCoresMs}};
       for (int m = 0; m < kModeCount; ++m) {
         const char* id = transferModes()[static_cast<size_t>(m)].id;
-        row[id] = p.modeMs[static_cast<size_t>(m)];
-        const double ph[3] = {0, 0, 0};
-        line("sweep", id, p.n, sweepParams_.calls, ph, p.modeMs[static_cast<size_t>(m)],
-             p.modeOk[static_cast<size_t>(m)], p.modelled);
+        row[std::string(id) + "_ms"] = pt.modeMs[static_cast<size_t>(m)];
+        line("sweep", p, id, nullptr, pt.modeMs[static_cast<size_t>(m)],
+             pt.modelled ? "model" : "measured",
+             pt.modelled ? "" : (pt.modeOk[static_cast<size_t>(m)] ? "1" : "0"));
       }
-      j["sweep"].push_back(row);
+      line("sweep", p, "cpu_1_thread", nullptr, pt.cpu.oneThreadMs, "measured",
+           okText(false, pt.cpu.check));
+      line("sweep", p, "cpu_all_cores", nullptr, pt.cpu.allCoresMs, "measured",
+           okText(false, pt.cpu.check));
+      j["sweep"]["rows"].push_back(row);
     }
-    const std::string path = ctx.exportPath("transfers", json ? "json" : "csv");
+    if (chain_) {
+      const ChainReport& c = *chain_;
+      j["chain"]["params"] = params(c.p);
+      for (const auto& [id, x] :
+           {std::pair<const char*, const ModeResult*>{"round_trips", &c.trips},
+            {"on_device", &c.resident}}) {
+        line("chain", c.p, id, x->phases.data(), x->wallMs, c.modelled ? "model" : "measured",
+             okText(c.modelled, x->check));
+        j["chain"]["rows"][id] = {{"h2d_ms", x->phases[0]},
+                                  {"kernel_ms", x->phases[1]},
+                                  {"d2h_ms", x->phases[2]},
+                                  {"wall_ms", x->wallMs},
+                                  {"copies", x->h2dCopies + x->d2hCopies}};
+      }
+    }
+    if (link_) {
+      const LinkModel& m = link_->model;
+      j["link"] = {{"source", link_->measured ? "measured" : m.source},
+                   {"h2d_pinned_gbps", m.h2dPinnedGBps},
+                   {"d2h_pinned_gbps", m.d2hPinnedGBps},
+                   {"h2d_pageable_gbps", m.h2dPageableGBps},
+                   {"d2h_pageable_gbps", m.d2hPageableGBps},
+                   {"device_copy_gbps", m.deviceGBps}};
+      if (link_->pcie) j["link"]["pcie"] = link_->pcie->describe();
+    }
+    if (!device_.empty()) j["device"] = device_;
+    const std::string path = ctx.exportPath("results", json ? "json" : "csv");
     const Status s = writeText(path, json ? j.dump(2) + "\n" : csv);
     if (s)
       ctx.info("Saved " + path);
