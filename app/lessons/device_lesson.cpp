@@ -89,9 +89,7 @@ class DeviceLesson final : public Lesson {
     ImGui::TextUnformatted("Copy bandwidth measurement");
     paramSlider(kDeviceCopyMiB, params_.deviceCopyMiB);
     paramSlider(kHostCopyMiB, params_.hostCopyMiB);
-    double reps = params_.repetitions;
-    paramSlider(kBandwidthRepetitions, reps);
-    params_.repetitions = static_cast<int>(reps);
+    paramSlider(kBandwidthRepetitions, params_.repetitions);
 
     const Status valid = validate(params_, currentFreeBytes());
     if (!valid) {
@@ -145,20 +143,6 @@ class DeviceLesson final : public Lesson {
 
  private:
   static constexpr ParamSpec kParams[] = {kDeviceCopyMiB, kHostCopyMiB, kBandwidthRepetitions};
-
-  static void paramSlider(const ParamSpec& p, double& value) {
-    ImGui::PushID(p.id);
-    const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::SetNextItemWidth(avail * 0.55f);
-    double lo = p.min, hi = p.max;
-    const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
-                            (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
-    ImGui::SliderScalar(p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
-                        p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
-    if (p.integer) value = std::round(value);
-    helpTooltip(p.help);
-    ImGui::PopID();
-  }
 
   size_t currentFreeBytes() const {
     if (devices_.empty()) return 0;

@@ -133,7 +133,7 @@ class LaunchConfigLesson final : public Lesson {
       helpTooltip(lv.help);
     }
     ImGui::Spacing();
-    changed |= slider(kLaunchN, cfg_.n);
+    changed |= paramSlider(kLaunchN, cfg_.n);
     // The course's own sizes: add_kernel's 4096 elements, the grid-stride example's 100,000 and
     // the 30 million numbers doubled on the GPU.
     for (long long preset : {4096LL, 100000LL, 30000000LL}) {
@@ -145,7 +145,7 @@ class LaunchConfigLesson final : public Lesson {
       }
     }
     long long tpb = cfg_.threadsPerBlock;
-    if (slider(kLaunchThreadsPerBlock, tpb)) {
+    if (paramSlider(kLaunchThreadsPerBlock, tpb)) {
       cfg_.threadsPerBlock = static_cast<int>(tpb);
       changed = true;
     }
@@ -154,10 +154,10 @@ class LaunchConfigLesson final : public Lesson {
         "Automatic: just enough blocks to give every element a thread, ceil(N / threads per "
         "block) (with a grid-stride loop: a few blocks per SM). Off: choose the grid yourself.");
     if (!cfg_.autoBlocks) {
-      changed |= slider(kLaunchBlocks, cfg_.blocks);
-      if (cfg_.grid2d) changed |= slider(kLaunchBlocksY, cfg_.blocksY);
+      changed |= paramSlider(kLaunchBlocks, cfg_.blocks);
+      if (cfg_.grid2d) changed |= paramSlider(kLaunchBlocksY, cfg_.blocksY);
     }
-    if (cfg_.grid2d) changed |= slider(kLaunchWidth, cfg_.width);
+    if (cfg_.grid2d) changed |= paramSlider(kLaunchWidth, cfg_.width);
 
     ImGui::Spacing();
     int by = static_cast<int>(colourBy_);
@@ -213,19 +213,6 @@ class LaunchConfigLesson final : public Lesson {
   }
 
  private:
-  template <class T>
-  static bool slider(const ParamSpec& p, T& value) {
-    ImGui::PushID(p.id);
-    double v = static_cast<double>(value), lo = p.min, hi = p.max;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    bool changed = ImGui::SliderScalar(p.label, ImGuiDataType_Double, &v, &lo, &hi, "%.0f",
-                                       p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
-    helpTooltip(p.help);
-    ImGui::PopID();
-    if (changed) value = static_cast<T>(std::llround(v));
-    return changed;
-  }
-
   void onConfigChanged() {
     valid_ = validate(cfg_, limits_);
     warnings_ = warnings(cfg_);

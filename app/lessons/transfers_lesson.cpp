@@ -66,6 +66,7 @@ struct ModeResult {
   Timeline predicted;  // the model's timeline for the same plan
   std::array<double, 3> phases{};
   double wallMs = 0;
+  double ceilingMs = 0;  // the least time the copy and device bandwidths allow (see ceiling())
   Correctness check;
   int h2dCopies = 0, d2hCopies = 0;
 };
@@ -92,21 +93,9 @@ double toD(long long v) {
   return static_cast<double>(v);
 }
 
+// Milliseconds as the charts' read-outs write seconds ("67.21 ms", "356 µs").
 std::string ms(double v) {
-  char b[32];
-  if (v >= 10000)
-    std::snprintf(b, sizeof b, "%.0f s", v * 1e-3);
-  else if (v >= 1000)
-    std::snprintf(b, sizeof b, "%.2f s", v * 1e-3);
-  else if (v >= 100)
-    std::snprintf(b, sizeof b, "%.0f ms", v);
-  else if (v >= 1)
-    std::snprintf(b, sizeof b, "%.2f ms", v);
-  else if (v >= 0.01)
-    std::snprintf(b, sizeof b, "%.0f \u00b5s", v * 1000);
-  else
-    std::snprintf(b, sizeof b, "%.1f \u00b5s", v * 1000);
-  return b;
+  return plot::formatValue(v * 1e-3, "s");
 }
 
 // "2.3x faster", "no faster", "1.7x slower": a ratio of times said the way a learner reads it.
@@ -115,12 +104,6 @@ std::string faster(double slowMs, double fastMs) {
   if (r >= 1.05) return trimmedFixed(r, 1) + "x faster";
   if (r > 1 / 1.05) return "no faster";
   return trimmedFixed(1 / r, 1) + "x slower";
-}
-
-std::string bytesText(double b) {
-  if (b >= double(1 << 30)) return trimmedFixed(b / double(1 << 30), 2) + " GiB";
-  if (b >= double(1 << 20)) return trimmedFixed(b / double(1 << 20), 1) + " MiB";
-  return trimmedFixed(b / 1024, 1) + " KiB";
 }
 
 // A share in percent, with a decimal below 1% (and above 99%) so a small share does not read as
@@ -138,6 +121,21 @@ std::string describeN(long long n) {
   return s;
 }
 
+// The least time a plan could take: its copies at the pinned ceiling, its kernels at the device
+// copy's bandwidth, one after another (or, in streams mode, all at once: one copy engine each way
+// and the GPU, so the longest of the three bounds it).
+double ceiling(const Plan& plan, const TransferParams& p, const LinkModel& link) {
+  double kernelBytes = 0;
+  for (const PlanStep& s : plan.steps)
+    if (s.kind == SpanKind::Kernel)
+      kernelBytes += double(transferOp(p.op).inputs + 1) * 4.0 * double(s.count);
+  const double in = plan.bytes(SpanKind::HostToDevice) / (link.h2dPinnedGBps * 1e6);
+  const double out = plan.bytes(SpanKind::DeviceToHost) / (link.d2hPinnedGBps * 1e6);
+  const double kernel = kernelBytes / (link.deviceGBps * 1e6);
+  if (plan.streams > 1) return std::max({in, kernel, out});
+  return in + kernel + out;
+}
+
 ModeResult fromRun(const PlanRun& r, const Plan& plan, const TransferParams& p,
                    const LinkModel& link) {
   ModeResult m;
@@ -145,6 +143,7 @@ ModeResult fromRun(const PlanRun& r, const Plan& plan, const TransferParams& p,
   m.predicted = simulate(plan, p, link);
   m.phases = {r.phases[0].medianMs, r.phases[1].medianMs, r.phases[2].medianMs};
   m.wallMs = r.wall.medianMs;
+  m.ceilingMs = ceiling(plan, p, link);
   m.check = r.check;
   m.h2dCopies = plan.copies(SpanKind::HostToDevice);
   m.d2hCopies = plan.copies(SpanKind::DeviceToHost);
@@ -156,6 +155,7 @@ ModeResult fromModel(const Plan& plan, const TransferParams& p, const LinkModel&
   m.timeline = m.predicted = simulate(plan, p, link);
   m.phases = m.timeline.phaseMs();
   m.wallMs = m.timeline.wallMs;
+  m.ceilingMs = ceiling(plan, p, link);
   m.h2dCopies = plan.copies(SpanKind::HostToDevice);
   m.d2hCopies = plan.copies(SpanKind::DeviceToHost);
   return m;
@@ -207,7 +207,7 @@ class TransfersLesson final : public Lesson {
       helpTooltip((std::string(o.formula) + "\n\n" + o.help).c_str());
     }
     ImGui::Spacing();
-    slider(kTransferN, p_.n);
+    paramSlider(kTransferN, p_.n);
     // The course's sizes: a small array, a million, the 30 million numbers doubled in file 003,
     // and the benchmark's 2^26.
     const long long presets[] = {1LL << 10, 1LL << 20, 30000000LL, 1LL << 26};
@@ -216,11 +216,11 @@ class TransfersLesson final : public Lesson {
       if (i) ImGui::SameLine();
       if (ImGui::SmallButton(names[i])) p_.n = presets[i];
     }
-    slider(kTransferCalls, p_.calls);
-    slider(kTransferStreams, p_.streams);
-    slider(kTransferChunks, p_.chunksPerStream);
-    if (p_.op == TransferOp::Iterate) slider(kTransferWork, p_.work);
-    slider(kTransferChain, p_.chain);
+    paramSlider(kTransferCalls, p_.calls);
+    paramSlider(kTransferStreams, p_.streams);
+    paramSlider(kTransferChunks, p_.chunksPerStream);
+    if (p_.op == TransferOp::Iterate) paramSlider(kTransferWork, p_.work);
+    paramSlider(kTransferChain, p_.chain);
 
     const Status valid = validate(p_);
     if (!valid) {
@@ -229,9 +229,10 @@ class TransfersLesson final : public Lesson {
       ImGui::PopStyleColor();
     }
     const size_t bytes = hostBytesNeeded(p_, true);
-    mutedText(ctx.theme, ("Needs " + bytesText(toD(static_cast<long long>(bytes)) / 2) +
-                          " on the device, twice that on the host.")
-                             .c_str());
+    mutedText(ctx.theme,
+              ("Needs " + plot::formatValue(toD(static_cast<long long>(bytes)) / 2, "B") +
+               " on the device, twice that on the host.")
+                  .c_str());
     helpTooltip(
         "The inputs and the output on the device; on the host each once in ordinary and "
         "once in pinned memory.");
@@ -309,19 +310,6 @@ class TransfersLesson final : public Lesson {
   }
 
  private:
-  template <class T>
-  static bool slider(const ParamSpec& p, T& value) {
-    ImGui::PushID(p.id);
-    double v = static_cast<double>(value), lo = p.min, hi = p.max;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    const bool changed = ImGui::SliderScalar(p.label, ImGuiDataType_Double, &v, &lo, &hi, "%.0f",
-                                             p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
-    helpTooltip(p.help);
-    ImGui::PopID();
-    if (changed) value = static_cast<T>(std::llround(v));
-    return changed;
-  }
-
   bool working() const {
     return linkJob_.running() || modesJob_.running() || sweepJob_.running() || chainJob_.running();
   }
@@ -399,7 +387,7 @@ class TransfersLesson final : public Lesson {
         v[k * rows + row(m)] = r.modes[m].phases[k] * 1e-3;
       wallX.push_back(r.modes[m].wallMs * 1e-3);
       wallY.push_back(row(m));
-      ceilX.push_back(ceilingMs(r, m) * 1e-3);
+      ceilX.push_back(r.modes[m].ceilingMs * 1e-3);
       ceilY.push_back(row(m));
     }
     if (cpuRows) {
@@ -427,20 +415,6 @@ class TransfersLesson final : public Lesson {
     mutedText(ctx.theme, conclusion(r).c_str());
     if (r.modelled) mutedText(ctx.theme, r.link.source);
     endPanel(ctx);
-  }
-
-  // The least time a mode could take: its copies at the pinned ceiling, its kernels at the device
-  // copy's bandwidth, one after another (or, in streams mode, all at once).
-  static double ceilingMs(const ModesReport& r, int m) {
-    const Plan plan = planMode(r.p, transferModes()[static_cast<size_t>(m)].mode);
-    const double in = plan.bytes(SpanKind::HostToDevice) / (r.link.h2dPinnedGBps * 1e6);
-    const double out = plan.bytes(SpanKind::DeviceToHost) / (r.link.d2hPinnedGBps * 1e6);
-    const double kernelBytes =
-        double(transferOp(r.p.op).inputs + 1) * 4.0 * toD(r.p.n) * std::max(r.p.calls, 1);
-    const double kernel = kernelBytes / (r.link.deviceGBps * 1e6);
-    // Streams can overlap the three (one copy engine each way and the GPU): the longest bounds it.
-    if (transferModes()[static_cast<size_t>(m)].streams) return std::max({in, kernel, out});
-    return in + kernel + out;
   }
 
   void drawModesTable(LessonContext& ctx, const ModesReport& r) {
@@ -842,89 +816,65 @@ class TransfersLesson final : public Lesson {
 
   LinkModel currentLink() const { return link_ ? link_->model : referenceLink(); }
 
-  Status memoryCheck(const TransferParams& p) const {
+  // Whether a job may start with `p`: valid, and its arrays fit into free device and available
+  // host memory (otherwise the sentence why is shown above the charts).
+  bool admit(const TransferParams& p) {
+    error_ = validate(p);
+    if (!error_) return false;
     Result<MemoryAvailable> mem = memoryAvailable(gpu_);
-    if (!mem) return mem.status();
-    if (!gpu_) return checkMemory(p, size_t(1) << 50, mem->availableHost, false);
-    return checkMemory(p, mem->freeDevice, mem->availableHost, true);
+    if (!mem)
+      error_ = mem.status();
+    else if (!gpu_)
+      error_ = checkMemory(p, size_t(1) << 50, mem->availableHost, false);
+    else
+      error_ = checkMemory(p, mem->freeDevice, mem->availableHost, true);
+    return error_.ok();
   }
 
   bool startModes() {
     const TransferParams p = p_;
-    if (!validate(p)) return false;
+    if (!admit(p)) return false;
     const bool gpu = gpu_;
     const LinkModel link = currentLink();
-    const Status mem = memoryCheck(p);
-    if (!mem) {
-      error_ = mem;
-      return false;
-    }
-    error_ = Status{};
-    return modesJob_.start([p, gpu,
-                            link](AsyncJob<ModesReport>::Control& c) -> Result<ModesReport> {
-      ModesReport r;
-      r.p = p;
-      r.link = link;
-      r.modelled = !gpu;
-      const auto modes = transferModes();
-      std::unique_ptr<TransferSession> session;
-      std::vector<float> x, y, out;
-      if (gpu) {
-        c.progress(0.02f, "allocating and filling " + thousands(p.n) + " numbers");
-        auto s = TransferSession::create(p, 20261121u);
-        if (!s) return s.status();
-        session = std::move(*s);
-      }
-      for (int m = 0; m < kModeCount; ++m) {
-        const Plan plan = planMode(p, modes[static_cast<size_t>(m)].mode);
-        if (!gpu) {
-          r.modes[static_cast<size_t>(m)] = fromModel(plan, p, link);
-          continue;
-        }
-        c.progress(0.05f + 0.15f * static_cast<float>(m), modes[static_cast<size_t>(m)].label);
-        const bool large = p.n > (1LL << 24);
-        Result<PlanRun> run =
-            session->run(plan, RunOptions{1, large ? 3 : 5, !large}, c.cancelFlag());
-        if (!run) return run.status();
-        r.modes[static_cast<size_t>(m)] = fromRun(*run, plan, p, link);
-      }
-      c.progress(0.8f, "the CPU doing the same work");
-      const float* hx;
-      const float* hy;
-      float* hout;
-      if (gpu) {
-        hx = session->hostX();
-        hy = session->hostY();
-        hout = session->hostOut();
-      } else {
-        const size_t n = static_cast<size_t>(p.n);
-        x.resize(n);
-        out.resize(n);
-        fillRandom(x.data(), n, 1u);
-        if (transferOp(p.op).inputs > 1) {
-          y.resize(n);
-          fillRandom(y.data(), n, 2u);
-        }
-        hx = x.data();
-        hy = y.empty() ? nullptr : y.data();
-        hout = out.data();
-      }
-      Result<CpuTiming> cpu = timeCpu(p, hx, hy, hout, p.n > (1LL << 24) ? 3 : 5, c.cancelFlag());
-      if (!cpu) return cpu.status();
-      r.cpu = *cpu;
-      return r;
-    });
+    return modesJob_.start(
+        [p, gpu, link](AsyncJob<ModesReport>::Control& c) -> Result<ModesReport> {
+          ModesReport r;
+          r.p = p;
+          r.link = link;
+          r.modelled = !gpu;
+          const auto modes = transferModes();
+          std::unique_ptr<TransferSession> session;
+          if (gpu) {
+            c.progress(0.02f, "allocating and filling " + thousands(p.n) + " numbers");
+            auto s = TransferSession::create(p, 20261121u);
+            if (!s) return s.status();
+            session = std::move(*s);
+          }
+          for (int m = 0; m < kModeCount; ++m) {
+            const Plan plan = planMode(p, modes[static_cast<size_t>(m)].mode);
+            if (!gpu) {
+              r.modes[static_cast<size_t>(m)] = fromModel(plan, p, link);
+              continue;
+            }
+            c.progress(0.05f + 0.15f * static_cast<float>(m), modes[static_cast<size_t>(m)].label);
+            const bool large = p.n > (1LL << 24);
+            Result<PlanRun> run =
+                session->run(plan, RunOptions{1, large ? 3 : 5, !large}, c.cancelFlag());
+            if (!run) return run.status();
+            r.modes[static_cast<size_t>(m)] = fromRun(*run, plan, p, link);
+          }
+          c.progress(0.8f, "the CPU doing the same work");
+          Result<CpuTiming> cpu =
+              timeCpuOn(p, session.get(), 1u, p.n > (1LL << 24) ? 3 : 5, c.cancelFlag());
+          if (!cpu) return cpu.status();
+          r.cpu = *cpu;
+          return r;
+        });
   }
 
   bool startSweep() {
     const TransferParams p = p_;
-    if (!validate(p)) return false;
-    const Status mem = memoryCheck(p);
-    if (!mem) {
-      error_ = mem;
-      return false;
-    }
-    error_ = Status{};
+    if (!admit(p)) return false;
     sweep_.clear();
     sweepError_ = Status{};
     sweepParams_ = p;
@@ -948,13 +898,7 @@ class TransfersLesson final : public Lesson {
 
   bool startChain() {
     const TransferParams p = p_;
-    if (!validate(p)) return false;
-    const Status mem = memoryCheck(p);
-    if (!mem) {
-      error_ = mem;
-      return false;
-    }
-    error_ = Status{};
+    if (!admit(p)) return false;
     const bool gpu = gpu_;
     const LinkModel link = currentLink();
     return chainJob_.start(

@@ -1,6 +1,7 @@
 #include "ui/widgets.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "ui/theme.hpp"
 
@@ -114,6 +115,21 @@ void mutedText(const Theme& theme, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
   ImGui::TextWrapped("%s", text);
   ImGui::PopStyleColor();
+}
+
+bool paramSlider(const ParamSpec& p, double& value) {
+  ImGui::PushID(p.id);
+  double lo = p.min, hi = p.max;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+  const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
+                          (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
+  const bool changed =
+      ImGui::SliderScalar(p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
+                          p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+  if (changed && p.integer) value = std::round(value);
+  helpTooltip(p.help);
+  ImGui::PopID();
+  return changed;
 }
 
 }  // namespace cudalab

@@ -11,11 +11,13 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/params.hpp"
 #include "lessons/lesson.hpp"
 #include "platform/image.hpp"
 
@@ -58,5 +60,16 @@ void helpTooltip(const char* text);
 void helpMarker(const char* text);
 // Wrapped text in the muted colour.
 void mutedText(const Theme& theme, const char* text);
+
+// A slider for one ParamSpec (its label, range, unit, log scale and help as tooltip), half the
+// panel wide, rounding integer parameters: the control every lesson's parameter table asks for.
+bool paramSlider(const ParamSpec& p, double& value);
+template <class T>
+bool paramSlider(const ParamSpec& p, T& value) {
+  double v = static_cast<double>(value);
+  const bool changed = paramSlider(p, v);
+  if (changed) value = static_cast<T>(std::llround(v));
+  return changed;
+}
 
 }  // namespace cudalab

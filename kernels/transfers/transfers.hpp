@@ -51,6 +51,8 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace cudalab {
 
+class TransferSession;
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants
 // ---------------------------------------------------------------------------------------------
@@ -413,6 +415,11 @@ struct SizePoint {
   bool modelled = false;           // modeMs from simulate() (no GPU), not measured
   CpuTiming cpu;                   // always measured
 };
+
+// timeCpu on the session's host arrays (the GPU's inputs), or without a session on fresh random
+// arrays from `seed`.
+Result<CpuTiming> timeCpuOn(const TransferParams& p, TransferSession* session, unsigned seed,
+                            int runs, const std::atomic<bool>* cancel);
 
 // One point of the sweep: every mode at size n (p's other fields as given) on the GPU, or from
 // `link` when `gpu` is false, and the CPU doing the same work. Repetitions shrink as n grows.

@@ -15,6 +15,20 @@ std::vector<long long> sweepSizes(long long maxN) {
   return ns;
 }
 
+Result<CpuTiming> timeCpuOn(const TransferParams& p, TransferSession* session, unsigned seed,
+                            int runs, const std::atomic<bool>* cancel) {
+  if (session)
+    return timeCpu(p, session->hostX(), session->hostY(), session->hostOut(), runs, cancel);
+  const size_t n = static_cast<size_t>(std::max(p.n, 0LL));
+  std::vector<float> x(n), y, out(n);
+  fillRandom(x.data(), n, seed);
+  if (transferOp(p.op).inputs > 1) {
+    y.resize(n);
+    fillRandom(y.data(), n, seed + 1);
+  }
+  return timeCpu(p, x.data(), y.empty() ? nullptr : y.data(), out.data(), runs, cancel);
+}
+
 Result<SizePoint> measureSize(const TransferParams& base, long long n, bool gpu,
                               const LinkModel& link, const std::atomic<bool>* cancel) {
   TransferParams p = base;
@@ -25,10 +39,6 @@ Result<SizePoint> measureSize(const TransferParams& base, long long n, bool gpu,
   SizePoint pt;
   pt.n = n;
   const auto modes = transferModes();
-  std::vector<float> x, y, out;
-  const float* hx = nullptr;
-  const float* hy = nullptr;
-  float* hout = nullptr;
   std::unique_ptr<TransferSession> session;
   if (gpu) {
     Result<std::unique_ptr<TransferSession>> s = TransferSession::create(p, 1234u);
@@ -41,28 +51,14 @@ Result<SizePoint> measureSize(const TransferParams& base, long long n, bool gpu,
       pt.modeMs[m] = r->wall.medianMs;
       pt.modeOk[m] = r->check.ok();
     }
-    hx = session->hostX();
-    hy = session->hostY();
-    hout = session->hostOut();
   } else {
     pt.modelled = true;
     for (size_t m = 0; m < modes.size(); ++m) {
       pt.modeMs[m] = simulate(planMode(p, modes[m].mode), p, link).wallMs;
       pt.modeOk[m] = true;
     }
-    const size_t count = static_cast<size_t>(n);
-    x.resize(count);
-    out.resize(count);
-    fillRandom(x.data(), count, 1234u);
-    if (transferOp(p.op).inputs > 1) {
-      y.resize(count);
-      fillRandom(y.data(), count, 1235u);
-    }
-    hx = x.data();
-    hy = y.empty() ? nullptr : y.data();
-    hout = out.data();
   }
-  Result<CpuTiming> cpu = timeCpu(p, hx, hy, hout, runs, cancel);
+  Result<CpuTiming> cpu = timeCpuOn(p, session.get(), 1234u, runs, cancel);
   if (!cpu) return cpu.status();
   pt.cpu = *cpu;
   return pt;
