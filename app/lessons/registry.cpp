@@ -2,6 +2,7 @@
 
 #include "lessons/device_lesson.hpp"
 #include "lessons/launch_config_lesson.hpp"
+#include "lessons/precision_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
 
 namespace cudalab {
@@ -11,6 +12,7 @@ const LessonEntry kLessons[] = {
     {&kDeviceLessonInfo, &makeDeviceLesson},
     {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson},
     {&kTransfersLessonInfo, &makeTransfersLesson},
+    {&kPrecisionLessonInfo, &makePrecisionLesson},
 };
 }  // namespace
 

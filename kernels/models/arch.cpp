@@ -136,6 +136,25 @@ Peak fp32Peak(int sms, int coresPerSM, double clockKHz) {
   return flopsPeak(sms, coresPerSM, clockKHz, "FP32 cores");
 }
 
+int fp16ResultsPerSM(int major, int minor) {
+  // The Programming Guide's "16-bit floating-point add, multiply, multiply-add" row. Pascal's
+  // graphics parts (6.1) run half at 1/64 of float; Ada (8.9) at the float rate; Hopper and the
+  // Ampere parts at twice the float rate. Blackwell is not in the table this was checked against.
+  struct Row {
+    int major, minor, results;
+  };
+  constexpr Row kRows[] = {{5, 3, 256}, {6, 0, 128}, {6, 1, 2},   {6, 2, 256},
+                           {7, 0, 128}, {7, 2, 128}, {7, 5, 128}, {8, 0, 256},
+                           {8, 6, 256}, {8, 7, 256}, {8, 9, 128}, {9, 0, 256}};
+  for (const Row& r : kRows)
+    if (r.major == major && r.minor == minor) return r.results;
+  return 0;
+}
+
+Peak fp16Peak(int sms, int resultsPerSM, double clockKHz) {
+  return flopsPeak(sms, resultsPerSM, clockKHz, "FP16 results");
+}
+
 Peak fp64Peak(int sms, int fp64PerSM, double clockKHz) {
   return flopsPeak(sms, fp64PerSM, clockKHz, "FP64 units");
 }

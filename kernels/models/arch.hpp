@@ -75,6 +75,13 @@ Peak memoryBandwidthPeak(double memClockKHz, int busWidthBits);
 // clockKHz is what cudaDevAttrClockRate reports (the maximum boost clock, in kHz).
 Peak fp32Peak(int sms, int coresPerSM, double clockKHz);
 
+// 16-bit floating-point (half) results per clock per SM for ordinary (non-tensor) arithmetic, as
+// the Programming Guide's throughput table gives them (a half2 instruction gives two results), or
+// 0 where the table does not say (never guessed).
+int fp16ResultsPerSM(int major, int minor);
+// FP16 peak: SMs x results per SM x 2 (FMA) x clock; unknown when resultsPerSM is 0.
+Peak fp16Peak(int sms, int resultsPerSM, double clockKHz);
+
 // FP64 peak: SMs x FP64 units per SM x 2 (FMA) x clock. Tensor-core FP64 (Hopper's DMMA) is
 // not included: this is what ordinary double arithmetic in a kernel can reach.
 Peak fp64Peak(int sms, int fp64PerSM, double clockKHz);

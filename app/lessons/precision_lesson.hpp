@@ -1,0 +1,14 @@
+// Lesson "precision": float32 against float64, catastrophic cancellation, the literal trap,
+// summation error and the price of float64 (course file 000).
+#pragma once
+
+#include <memory>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+extern const LessonInfo kPrecisionLessonInfo;
+std::unique_ptr<Lesson> makePrecisionLesson();
+
+}  // namespace cudalab
