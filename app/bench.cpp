@@ -510,8 +510,10 @@ int benchPrecision(const std::string& outDir) {
         "| method | sum | error | bound |\n| --- | ---: | ---: | --- |\n";
   for (const precision::SumMethodInfo& m : precision::sumMethods()) {
     const size_t k = static_cast<size_t>(m.method);
-    md +=
-        text("| %s | %.10g | %.3g | ", m.label, sums->value[k], sums->error[k]) + m.bound + " |\n";
+    std::string bound = m.bound;  // "sum|x|": a pipe would split the Markdown cell
+    for (size_t at = bound.find('|'); at != std::string::npos; at = bound.find('|', at + 2))
+      bound.replace(at, 1, "\\|");
+    md += text("| %s | %.10g | %.3g | ", m.label, sums->value[k], sums->error[k]) + bound + " |\n";
     j["sums"][m.id] = {{"sum", sums->value[k]}, {"error", sums->error[k]}};
   }
   j["sums"]["tree_on_gpu"] = sums->treeOnGpu;
