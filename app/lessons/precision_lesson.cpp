@@ -44,7 +44,8 @@ const LessonInfo kPrecisionLessonInfo{
     "precision", "Precision: float32, float64 and cancellation",
     "course file 000: float32 keeps about 7 decimal digits; 1e-8 added to 1 and taken away again "
     "comes back as 0",
-    "Formulas that cancel catastrophically, evaluated on the GPU in half, bfloat16, float32 (with "
+    "Formulas that cancel catastrophically, evaluated on the GPU (or, without one, the CPU) in "
+    "half, bfloat16, float32 (with "
     "and without fused multiply-add, and with fast math) and float64 against the exact value; "
     "the bits of each result; the literal trap; five ways to sum 2^27 - 157 numbers; and what "
     "float64 costs."};
@@ -60,7 +61,7 @@ const char* kActionFma = "fma";
 constexpr double kErrFloor = 1e-18;
 constexpr double kErrCeil = 10.0;
 // Absolute summation errors of 0 are drawn here.
-constexpr double kSumFloor = 1e-9;
+constexpr double kSumFloor = 1e-14;
 
 struct SweepReport {
   Evaluation ev;
@@ -138,6 +139,14 @@ void drawBits(const Theme& theme, floats::Format f, uint64_t bits) {
       "1). The value is (-1)^sign x 1.mantissa x 2^(exponent - bias).");
 }
 
+// "normal, 2^-4"; zero, infinity and NaN without a power (it means nothing there).
+std::string kindText(floats::Format f, uint64_t bits) {
+  const floats::Fields fs = floats::fields(f, bits);
+  if (fs.kind == floats::Kind::Normal || fs.kind == floats::Kind::Subnormal)
+    return std::string(floats::kindName(fs.kind)) + ", 2^" + std::to_string(fs.power);
+  return floats::kindName(fs.kind);
+}
+
 class PrecisionLesson final : public Lesson {
  public:
   PrecisionLesson() {
@@ -177,6 +186,8 @@ class PrecisionLesson final : public Lesson {
     gpu_ = ctx.runtime.hasDevice();
     device_ = gpu_ ? ctx.runtime.firstDeviceName : std::string();
     started_ = true;
+    // Without a GPU "float32 (FMA allowed)" cannot be evaluated: show the CPU's float32 instead.
+    if (!gpu_) shown_[static_cast<size_t>(Precision::Float32NoFma)] = true;
     // The sweep is instant; the sums take a few seconds; the FMA rates need a GPU.
     startSweep();
     queue_ = {kActionSum};
@@ -410,10 +421,14 @@ class PrecisionLesson final : public Lesson {
             for (int f = 0; f < kFormulaCount; ++f) {
               if ((f == 0 && formulaMode_ == 1) || (f == 1 && formulaMode_ == 0)) continue;
               if (f == 1 && !e.stable) continue;
+              // Where the format cannot hold x at all (half below 3e-8) there is nothing to
+              // compare: "exactly 0 for x = 0" would look like a perfect result.
               for (size_t i = 0; i < n; ++i)
-                ys[i] = clampErr(ev.relError(p.precision, e.expr, static_cast<Formula>(f), i));
-              const std::string label =
-                  std::string(p.label) + (f == 1 && formulaMode_ == 2 ? ", rewritten" : "");
+                ys[i] =
+                    floats::roundTo(p.format, ev.xs[i]) == 0
+                        ? NAN
+                        : clampErr(ev.relError(p.precision, e.expr, static_cast<Formula>(f), i));
+              const std::string label = std::string(p.label) + (f == 1 ? ", rewritten" : "");
               plot::SetNextColour(p.colour);
               if (f == 1 && formulaMode_ == 2)
                 plot::PlotScatter(label.c_str(), ev.xs.data(), ys.data(), static_cast<int>(n));
@@ -421,14 +436,21 @@ class PrecisionLesson final : public Lesson {
                 plot::PlotLine(label.c_str(), ev.xs.data(), ys.data(), static_cast<int>(n));
             }
           }
-          for (const floats::FormatInfo& fi : floats::formats())
-            if (formatShown[static_cast<int>(fi.format)])
-              plot::PlotHLine((std::string(fi.name) + " eps").c_str(), fi.epsilon);
+          for (const PrecisionInfo& p : precisions()) {
+            // One line per format, in the colour of the first precision of that format.
+            const int fmt = static_cast<int>(p.format);
+            if (!formatShown[fmt]) continue;
+            formatShown[fmt] = false;
+            plot::SetNextColour(p.colour);
+            plot::PlotHLine((std::string(floats::formatInfo(p.format).id) + " eps").c_str(),
+                            floats::formatInfo(p.format).epsilon);
+          }
           plot::PlotVLine("x", x_);
           plot::EndPlot();
         }
         mutedText(ctx.theme, ("Evaluated " + source() + ". Exact value: " + e.exact +
-                              ", for x as each precision holds it. Exact results sit on the "
+                              ", for x as each precision holds it (a curve stops where the "
+                              "format cannot hold x: half below 3e-8). Exact results sit on the "
                               "bottom edge; errors of 10 or more, overflow and NaN on the top "
                               "edge. The dashed lines are each format's epsilon: an error near it "
                               "is as good as that format gets.")
@@ -495,23 +517,25 @@ class PrecisionLesson final : public Lesson {
         ImGui::TextUnformatted("Bits of the naive result");
         if (ImGui::BeginTable("bits", 3, flags)) {
           ImGui::TableSetupColumn("Precision");
-          ImGui::TableSetupColumn("sign  exponent  mantissa");
           ImGui::TableSetupColumn("Kind");
+          ImGui::TableSetupColumn("sign  exponent  mantissa");
           ImGui::TableHeadersRow();
           for (const PrecisionInfo& p : precisions()) {
             if (!ev.available[static_cast<size_t>(p.precision)]) continue;
-            if (p.precision == Precision::Float32NoFma || p.precision == Precision::Float32Fast)
-              continue;  // same format as float32: the table shows each format once
+            // Each format once: float32 from the first float32 variant that was evaluated.
+            if (p.precision == Precision::Float32Fast) continue;
+            if (p.precision == Precision::Float32NoFma &&
+                ev.available[static_cast<size_t>(Precision::Float32)])
+              continue;
             const double v = ev.at(p.precision, e.expr, Formula::Naive, 0);
             const uint64_t bits = floats::encode(p.format, v);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(p.label);
             ImGui::TableNextColumn();
-            drawBits(ctx.theme, p.format, bits);
+            ImGui::TextUnformatted(kindText(p.format, bits).c_str());
             ImGui::TableNextColumn();
-            const floats::Fields fs = floats::fields(p.format, bits);
-            ImGui::Text("%s, 2^%d", floats::kindName(fs.kind), fs.power);
+            drawBits(ctx.theme, p.format, bits);
           }
           ImGui::EndTable();
         }
@@ -693,10 +717,9 @@ class PrecisionLesson final : public Lesson {
       } else {
         const ImGuiTableFlags flags =
             ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        if (ImGui::BeginTable("explorer", 6, flags)) {
+        if (ImGui::BeginTable("explorer", 5, flags)) {
           ImGui::TableSetupColumn("Format");
           ImGui::TableSetupColumn("Stored value");
-          ImGui::TableSetupColumn("Bits");
           ImGui::TableSetupColumn("Neighbours below / above");
           ImGui::TableSetupColumn("Spacing (ULP)");
           ImGui::TableSetupColumn("Rounding error");
@@ -713,22 +736,46 @@ class PrecisionLesson final : public Lesson {
                             .c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(fullValue(fi.format, nb.value).c_str());
-            if (nb.overflow) ImGui::TextUnformatted("overflow");
-            if (nb.underflow) ImGui::TextUnformatted("underflow");
+            if (nb.overflow) ImGui::TextUnformatted("overflow: too large");
+            if (nb.underflow)
+              ImGui::TextUnformatted(nb.value == 0 ? "underflow: too small, 0"
+                                                   : "subnormal: fewer digits");
+            const bool finite = std::isfinite(nb.value);
             ImGui::TableNextColumn();
-            drawBits(ctx.theme, fi.format, nb.bits);
+            if (finite) {
+              ImGui::Text("%s", fullValue(fi.format, nb.below).c_str());
+              ImGui::Text("%s", fullValue(fi.format, nb.above).c_str());
+            }
             ImGui::TableNextColumn();
-            ImGui::Text("%s", fullValue(fi.format, nb.below).c_str());
-            ImGui::Text("%s", fullValue(fi.format, nb.above).c_str());
+            if (finite) {
+              ImGui::Text("%s below", sci(nb.gapBelow, 4).c_str());
+              ImGui::Text("%s above", sci(nb.gapAbove, 4).c_str());
+            }
             ImGui::TableNextColumn();
-            ImGui::Text("%s below", sci(nb.gapBelow, 4).c_str());
-            ImGui::Text("%s above", sci(nb.gapAbove, 4).c_str());
-            ImGui::TableNextColumn();
-            if (nb.exact)
+            if (!finite && !std::isfinite(static_cast<double>(v)))
+              ImGui::TextUnformatted("");
+            else if (nb.exact)
               ImGui::TextUnformatted("exact");
             else
               ImGui::Text("%s (%s relative)", sci(static_cast<double>(nb.roundingError), 3).c_str(),
                           sci(nb.relativeError, 2).c_str());
+          }
+          ImGui::EndTable();
+        }
+        if (ImGui::BeginTable("explorer_bits", 3, flags)) {
+          ImGui::TableSetupColumn("Format");
+          ImGui::TableSetupColumn("Kind");
+          ImGui::TableSetupColumn("sign  exponent  mantissa");
+          ImGui::TableHeadersRow();
+          for (const floats::FormatInfo& fi : floats::formats()) {
+            const uint64_t bits = floats::encode(fi.format, v);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(fi.name);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(kindText(fi.format, bits).c_str());
+            ImGui::TableNextColumn();
+            drawBits(ctx.theme, fi.format, bits);
           }
           ImGui::EndTable();
         }
@@ -829,8 +876,8 @@ class PrecisionLesson final : public Lesson {
     mutedText(ctx.theme,
               "Sequential float32 error grows about like N (each addition rounds a large running "
               "sum); the tree and pairwise orders add numbers of similar size and grow slowly; "
-              "Kahan's compensation and float64 stay near the last digit. Errors of exactly 0 "
-              "sit on the bottom edge.");
+              "Kahan's compensation and float64 stay near the last digit. Errors below 1e-14 "
+              "(float64's) and errors of exactly 0 sit on the bottom edge.");
   }
 
   // [SECTION] throughput
@@ -927,11 +974,16 @@ class PrecisionLesson final : public Lesson {
   // [SECTION] export
 
   void exportResults(LessonContext& ctx, bool json) {
+    // One table: every row names its section and leaves the columns of the others empty.
     nlohmann::json j;
     std::string csv =
-        "section,expression,formula,precision,x,value,exact,rel_error,ulp_error,source\n";
-    const std::string src = gpu_ ? "gpu" : "cpu";
-    j["source"] = gpu_ ? device_ : "cpu (no GPU)";
+        "section,expression,formula,precision,x,x_stored,n,method,type,value,exact,error,rel_error,"
+        "ulp_error,peak,source\n";
+    auto num = [](double v) { return std::isnan(v) ? std::string() : sci(v, 17); };
+    // JSON has no NaN or infinity: null stands for "none".
+    auto jnum = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    const std::string src = gpu_ ? device_ : "cpu (no GPU)";
+    j["source"] = src;
     if (sweep_) {
       const Evaluation& ev = sweep_->ev;
       for (const PrecisionInfo& p : precisions()) {
@@ -940,63 +992,63 @@ class PrecisionLesson final : public Lesson {
           for (int f = 0; f < kFormulaCount; ++f) {
             if (f == 1 && !e.stable) continue;
             const char* fid = f == 0 ? "naive" : "rewritten";
+            const Formula fo = static_cast<Formula>(f);
             for (size_t i = 0; i < ev.xs.size(); ++i) {
-              const Formula fo = static_cast<Formula>(f);
+              const double xs = floats::roundTo(p.format, ev.xs[i]);
               const double v = ev.at(p.precision, e.expr, fo, i);
               const double ex = static_cast<double>(ev.exactAt(p.precision, e.expr, i));
               const double re = ev.relError(p.precision, e.expr, fo, i);
               const double ue = ev.ulpError(p.precision, e.expr, fo, i);
-              csv += std::string("sweep,") + e.id + "," + fid + "," + p.id + "," +
-                     sci(ev.xs[i], 17) + "," + sci(v, 17) + "," + sci(ex, 17) + "," + sci(re, 6) +
-                     "," + sci(ue, 6) + "," + src + "\n";
+              csv += std::string("sweep,") + e.id + "," + fid + "," + p.id + "," + num(ev.xs[i]) +
+                     "," + num(xs) + ",,,," + num(v) + "," + num(ex) + "," + num(v - ex) + "," +
+                     num(re) + "," + num(ue) + ",," + src + "\n";
               j["sweep"].push_back({{"expression", e.id},
                                     {"formula", fid},
                                     {"precision", p.id},
                                     {"x", ev.xs[i]},
-                                    {"value", sci(v, 17)},
-                                    {"exact", ex},
-                                    {"rel_error", sci(re, 6)},
-                                    {"ulp_error", sci(ue, 6)}});
+                                    {"x_stored", xs},
+                                    {"value", jnum(v)},
+                                    {"exact", jnum(ex)},
+                                    {"rel_error", jnum(re)},
+                                    {"ulp_error", jnum(ue)}});
             }
           }
       }
     }
     if (sum_) {
-      csv += "\nsection,n,method,sum,exact,error,source\n";
       for (const SumResults& r : sum_->growth)
         for (const SumMethodInfo& m : sumMethods()) {
           const size_t k = static_cast<size_t>(m.method);
           const bool onGpu = m.method == SumMethod::GpuTree && r.treeOnGpu;
-          csv += "sum," + std::to_string(r.n) + "," + m.id + "," + sci(r.value[k], 17) + "," +
-                 sci(static_cast<double>(r.exact), 17) + "," + sci(r.error[k], 6) + "," +
-                 (onGpu ? "gpu" : "cpu") + "\n";
+          const double ex = static_cast<double>(r.exact);
+          csv += "sum,,,,,," + std::to_string(r.n) + "," + m.id + ",," + num(r.value[k]) + "," +
+                 num(ex) + "," + num(r.error[k]) + "," + num(std::fabs(r.error[k] / ex)) + ",,," +
+                 (onGpu ? device_ : "cpu") + "\n";
           j["sums"].push_back({{"n", r.n},
                                {"method", m.id},
-                               {"sum", r.value[k]},
-                               {"exact", static_cast<double>(r.exact)},
-                               {"error", r.error[k]},
-                               {"source", onGpu ? "gpu" : "cpu"}});
+                               {"sum", jnum(r.value[k])},
+                               {"exact", jnum(ex)},
+                               {"error", jnum(r.error[k])},
+                               {"source", onGpu ? device_ : "cpu"}});
         }
     }
     if (fma_) {
-      csv += "\nsection,type,gflops,peak_gflops,fraction_of_peak,device\n";
       for (const FmaRate& r : *fma_) {
-        csv += std::string("fma,") + fmaTypeInfo(r.type).id + "," + sci(r.gflops, 6) + "," +
-               (r.peak.known ? sci(r.peak.value, 6) : "") + "," + sci(r.fractionOfPeak(), 4) + "," +
-               device_ + "\n";
+        csv += std::string("fma,,,,,,,,") + fmaTypeInfo(r.type).id + "," + num(r.gflops * 1e9) +
+               ",,,,," + (r.peak.known ? num(r.peak.value * 1e9) : "") + "," + device_ + "\n";
         j["fma"].push_back({{"type", fmaTypeInfo(r.type).id},
                             {"gflops", r.gflops},
-                            {"peak_gflops", r.peak.known ? r.peak.value : 0.0},
+                            {"peak_gflops", r.peak.known ? jnum(r.peak.value) : nlohmann::json()},
                             {"peak_formula", r.peak.formula},
                             {"device", device_}});
       }
     }
     const std::string path = ctx.exportPath("results", json ? "json" : "csv");
-    const Status s = writeText(path, json ? j.dump(2) : csv);
-    if (s)
+    const Status st = writeText(path, json ? j.dump(2) : csv);
+    if (st)
       ctx.info("Saved " + path);
     else
-      ctx.error(s);
+      ctx.error(st);
   }
 
   // State
