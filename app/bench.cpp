@@ -81,6 +81,14 @@ Status writeOutputs(const std::string& outDir, const std::string& id, const std:
   return {};
 }
 
+// printf into a string, for any argument types.
+template <class... A>
+std::string fmt(const char* f, A... a) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, a...);
+  return buf;
+}
+
 // [SECTION] bench device: copy bandwidths
 
 int benchDevice(const std::string& outDir) {
@@ -281,13 +289,6 @@ int benchLaunchConfig(const std::string& outDir) {
 // [SECTION] bench transfers: phases per mode, streams against sequential copies, pinned
 // bandwidth, crossover sweep
 
-std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0, double e = 0,
-                double g = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, f, a, b, c, d, e, g);
-  return buf;
-}
-
 int benchTransfers(const std::string& outDir) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
@@ -369,7 +370,7 @@ int benchTransfers(const std::string& outDir) {
   Result<PlanRun> seq =
       (*session)->run(planMode(it, TransferMode::ExplicitPinned), RunOptions{1, 5, false}, nullptr);
   if (!seq) return fail(seq.status());
-  md += fmt("\nStreams against sequential copies: iterate kernel, N = 2^26, W = %.0f multiply-adds "
+  md += fmt("\nStreams against sequential copies: iterate kernel, N = 2^26, W = %d multiply-adds "
             "per element (calibrated so the kernel takes about as long as the copy in: %.3f ms "
             "kernel, %.3f ms in), pinned memory, one call, median of 5 runs.\n\n",
             it.work, seq->phases[1].medianMs, seq->phases[0].medianMs) +
@@ -388,7 +389,7 @@ int benchTransfers(const std::string& outDir) {
     if (!r) return fail(r.status());
     allCorrect = allCorrect && r->check.ok();
     const double speedup = seq->wall.medianMs / r->wall.medianMs;
-    md += fmt("| %.0f streams x %.0f chunks | %.3f | %.3f | **%.2fx** |\n", streams, chunks,
+    md += fmt("| %d streams x %d chunks | %.3f | %.3f | **%.2fx** |\n", streams, chunks,
               r->wall.medianMs, r->timeline.overlapMs(), speedup);
     j["streams"]["runs"].push_back({{"streams", streams},
                                     {"chunks_per_stream", chunks},
@@ -462,14 +463,6 @@ int benchTransfers(const std::string& outDir) {
 
 // [SECTION] bench precision: FMA throughput against the peaks, summation errors at the course's N
 
-// printf into a string, for any argument types.
-template <class... A>
-std::string text(const char* f, A... a) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, a...);
-  return buf;
-}
-
 int benchPrecision(const std::string& outDir) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
@@ -484,10 +477,10 @@ int benchPrecision(const std::string& outDir) {
   double f32 = 0, f64 = 0, half = 0;
   for (const precision::FmaRate& r : *rates) {
     const precision::FmaTypeInfo& t = precision::fmaTypeInfo(r.type);
-    md += text("| %s | %s | %.0f | ", t.label, t.instruction, r.gflops) +
-          (r.peak.known ? text("%.0f | %.0f%%", r.peak.value, 100 * r.fractionOfPeak())
+    md += fmt("| %s | %s | %.0f | ", t.label, t.instruction, r.gflops) +
+          (r.peak.known ? fmt("%.0f | %.0f%%", r.peak.value, 100 * r.fractionOfPeak())
                         : std::string("unknown | ")) +
-          text(" | %.3f |\n", r.medianMs);
+          fmt(" | %.3f |\n", r.medianMs);
     j["fma"][t.id] = {{"gflops", r.gflops},
                       {"peak_gflops", r.peak.known ? r.peak.value : 0.0},
                       {"peak_formula", r.peak.formula},
@@ -496,8 +489,8 @@ int benchPrecision(const std::string& outDir) {
     if (r.type == precision::FmaType::Float64) f64 = r.gflops;
     if (r.type == precision::FmaType::Half2) half = r.gflops;
   }
-  md += text("\nfloat64 : float32 = 1 : %.2f; half : float32 = %.2f : 1 (measured in one run).\n",
-             f32 / f64, half / f32);
+  md += fmt("\nfloat64 : float32 = 1 : %.2f; half : float32 = %.2f : 1 (measured in one run).\n",
+            f32 / f64, half / f32);
   j["fp64_to_fp32"] = f64 / f32;
   j["half_to_fp32"] = half / f32;
 
@@ -505,15 +498,15 @@ int benchPrecision(const std::string& outDir) {
   const std::vector<float> x = precision::normalFloats(precision::kCourseSumCount, 20261121u);
   Result<precision::SumResults> sums = precision::sumAll(x, true);
   if (!sums) return fail(sums.status());
-  md += text("\n### Summation of %zu normal float32 numbers, exact sum %.10f\n\n", sums->n,
-             static_cast<double>(sums->exact)) +
+  md += fmt("\n### Summation of %zu normal float32 numbers, exact sum %.10f\n\n", sums->n,
+            static_cast<double>(sums->exact)) +
         "| method | sum | error | bound |\n| --- | ---: | ---: | --- |\n";
   for (const precision::SumMethodInfo& m : precision::sumMethods()) {
     const size_t k = static_cast<size_t>(m.method);
     std::string bound = m.bound;  // "sum|x|": a pipe would split the Markdown cell
     for (size_t at = bound.find('|'); at != std::string::npos; at = bound.find('|', at + 2))
       bound.replace(at, 1, "\\|");
-    md += text("| %s | %.10g | %.3g | ", m.label, sums->value[k], sums->error[k]) + bound + " |\n";
+    md += fmt("| %s | %.10g | %.3g | ", m.label, sums->value[k], sums->error[k]) + bound + " |\n";
     j["sums"][m.id] = {{"sum", sums->value[k]}, {"error", sums->error[k]}};
   }
   j["sums"]["tree_on_gpu"] = sums->treeOnGpu;

@@ -63,9 +63,13 @@ constexpr double kErrCeil = 10.0;
 // Absolute summation errors of 0 are drawn here.
 constexpr double kSumFloor = 1e-14;
 
+// What the job hands the panel: the evaluation and the literal trap, plus the relative errors
+// already clamped for the log plots (computed on the worker, not every frame).
 struct SweepReport {
   Evaluation ev;
   TrapResult trap;
+  std::vector<double> plotErr;  // indexed like ev.value
+  std::vector<double> trapErrFloat, trapErrDouble;
 };
 
 struct SumReport {
@@ -73,6 +77,12 @@ struct SumReport {
   std::vector<SumResults> growth;
   TreeShape shape;
 };
+
+double clampErr(double e) {
+  if (std::isnan(e)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(e < kErrCeil)) return kErrCeil;
+  return std::max(e, kErrFloor);
+}
 
 Result<SweepReport> evaluateAll(const std::vector<double>& xs, bool gpu) {
   SweepReport r;
@@ -87,13 +97,25 @@ Result<SweepReport> evaluateAll(const std::vector<double>& xs, bool gpu) {
     r.ev = evaluateCpu(xs);
     r.trap = literalTrapCpu(xs);
   }
+  const Evaluation& ev = r.ev;
+  r.plotErr.assign(ev.value.size(), NAN);
+  for (const PrecisionInfo& p : precisions())
+    for (const ExprInfo& e : expressions())
+      for (int f = 0; f < kFormulaCount; ++f)
+        for (size_t i = 0; i < xs.size(); ++i) {
+          // Where the format cannot hold x at all (half below 3e-8) there is nothing to compare:
+          // "exactly 0 for x = 0" would look like a perfect result.
+          if (floats::roundTo(p.format, xs[i]) == 0) continue;
+          const Formula fo = static_cast<Formula>(f);
+          r.plotErr[ev.index(p.precision, e.expr, fo, i)] =
+              clampErr(ev.relError(p.precision, e.expr, fo, i));
+        }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double xf = static_cast<float>(xs[i]);
+    r.trapErrFloat.push_back(clampErr(std::fabs(r.trap.floatLiteral[i] - xf) / xf));
+    r.trapErrDouble.push_back(clampErr(std::fabs(r.trap.doubleLiteral[i] - xf) / xf));
+  }
   return r;
-}
-
-double clampErr(double e) {
-  if (std::isnan(e)) return std::numeric_limits<double>::quiet_NaN();
-  if (!(e < kErrCeil)) return kErrCeil;
-  return std::max(e, kErrFloor);
 }
 
 std::string sci(double v, int digits = 3) {
@@ -308,7 +330,8 @@ class PrecisionLesson final : public Lesson {
   static constexpr ParamSpec kParams[] = {kChosenX, kPointsPerDecade, kSumCount};
 
   bool working() const { return sweepJob_.running() || sumJob_.running() || fmaJob_.running(); }
-  bool pointStale() const { return !point_ || pointX_ != x_; }
+  // The values at x were last requested for another x (NaN before the first request).
+  bool pointStale() const { return requestedX_ != x_; }
   bool available(Precision p) const { return gpu_ || precisionInfo(p).cpu; }
   std::string source() const {
     return gpu_ ? "on the GPU (" + device_ + ")" : "on the CPU, no GPU";
@@ -329,7 +352,7 @@ class PrecisionLesson final : public Lesson {
   bool startPoint() {
     const std::vector<double> xs = {x_};
     const bool gpu = gpu_;
-    pendingX_ = x_;
+    requestedX_ = x_;
     return pointJob_.start([xs, gpu](AsyncJob<SweepReport>::Control&) -> Result<SweepReport> {
       return evaluateAll(xs, gpu);
     });
@@ -379,16 +402,7 @@ class PrecisionLesson final : public Lesson {
       }
     };
     takeInto(sweepJob_, sweep_);
-    if (auto r = pointJob_.take()) {
-      if (r->ok()) {
-        point_ = std::move(r->value());
-        pointX_ = pendingX_;
-      } else {
-        error_ = r->status();
-        ctx.error(error_);
-        pointX_ = pendingX_;  // do not retry every frame
-      }
-    }
+    takeInto(pointJob_, point_);
     takeInto(sumJob_, sum_);
     takeInto(fmaJob_, fma_);
   }
@@ -411,39 +425,32 @@ class PrecisionLesson final : public Lesson {
           plot::SetupAxes({"x", plot::Scale::Log10, kSweepMin, kSweepMax},
                           {"Relative error", plot::Scale::Log10, kErrFloor, kErrCeil});
           plot::SetupLegend(plot::Legend::Outside);
-          std::vector<double> ys(n);
-          bool formatShown[4] = {};
+          // Per format, the colour of its first shown precision (-1: none shown).
+          int formatColour[4] = {-1, -1, -1, -1};
           for (const PrecisionInfo& p : precisions()) {
             if (!shown_[static_cast<size_t>(p.precision)] ||
                 !ev.available[static_cast<size_t>(p.precision)])
               continue;
-            formatShown[static_cast<int>(p.format)] = true;
+            int& fc = formatColour[static_cast<int>(p.format)];
+            if (fc < 0) fc = p.colour;
             for (int f = 0; f < kFormulaCount; ++f) {
               if ((f == 0 && formulaMode_ == 1) || (f == 1 && formulaMode_ == 0)) continue;
               if (f == 1 && !e.stable) continue;
-              // Where the format cannot hold x at all (half below 3e-8) there is nothing to
-              // compare: "exactly 0 for x = 0" would look like a perfect result.
-              for (size_t i = 0; i < n; ++i)
-                ys[i] =
-                    floats::roundTo(p.format, ev.xs[i]) == 0
-                        ? NAN
-                        : clampErr(ev.relError(p.precision, e.expr, static_cast<Formula>(f), i));
+              const double* ys = sweep_->plotErr.data() +
+                                 ev.index(p.precision, e.expr, static_cast<Formula>(f), 0);
               const std::string label = std::string(p.label) + (f == 1 ? ", rewritten" : "");
               plot::SetNextColour(p.colour);
               if (f == 1 && formulaMode_ == 2)
-                plot::PlotScatter(label.c_str(), ev.xs.data(), ys.data(), static_cast<int>(n));
+                plot::PlotScatter(label.c_str(), ev.xs.data(), ys, static_cast<int>(n));
               else
-                plot::PlotLine(label.c_str(), ev.xs.data(), ys.data(), static_cast<int>(n));
+                plot::PlotLine(label.c_str(), ev.xs.data(), ys, static_cast<int>(n));
             }
           }
-          for (const PrecisionInfo& p : precisions()) {
-            // One line per format, in the colour of the first precision of that format.
-            const int fmt = static_cast<int>(p.format);
-            if (!formatShown[fmt]) continue;
-            formatShown[fmt] = false;
-            plot::SetNextColour(p.colour);
-            plot::PlotHLine((std::string(floats::formatInfo(p.format).id) + " eps").c_str(),
-                            floats::formatInfo(p.format).epsilon);
+          for (const floats::FormatInfo& fi : floats::formats()) {
+            const int fc = formatColour[static_cast<int>(fi.format)];
+            if (fc < 0) continue;
+            plot::SetNextColour(fc);
+            plot::PlotHLine((std::string(fi.id) + " eps").c_str(), fi.epsilon);
           }
           plot::PlotVLine("x", x_);
           plot::EndPlot();
@@ -464,7 +471,9 @@ class PrecisionLesson final : public Lesson {
 
   void drawValues(LessonContext& ctx) {
     const ExprInfo& e = exprInfo(expr_);
-    const std::string title = "At x = " + sci(x_, 6) + ": values, errors and bits";
+    // The x the shown values were computed for (the slider may already be ahead of it).
+    const double px = point_ ? point_->ev.xs[0] : x_;
+    const std::string title = "At x = " + sci(px, 6) + ": values, errors and bits";
     if (beginPanel(ctx, "values", title.c_str())) {
       if (!point_) {
         ImGui::TextUnformatted("Evaluating...");
@@ -493,7 +502,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::PopStyleColor();
             helpTooltip(p.help);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fullValue(p.format, floats::roundTo(p.format, x_)).c_str());
+            ImGui::TextUnformatted(fullValue(p.format, floats::roundTo(p.format, px)).c_str());
             for (int f = 0; f < (e.stable ? 2 : 1); ++f) {
               const double v = ev.at(p.precision, e.expr, static_cast<Formula>(f), 0);
               ImGui::TableNextColumn();
@@ -557,8 +566,9 @@ class PrecisionLesson final : public Lesson {
         const TrapResult& t = point_->trap;
         if (!t.floatLiteral.empty()) {
           ImGui::PushFont(ctx.theme.fonts().mono);
-          ImGui::Text("x = %s (as float32: %s)", sci(x_, 6).c_str(),
-                      sci(static_cast<float>(x_), 9).c_str());
+          const double px = point_->ev.xs[0];
+          ImGui::Text("x = %s (as float32: %s)", sci(px, 6).c_str(),
+                      sci(static_cast<float>(px), 9).c_str());
           ImGui::Text("(x + 1.0f) - 1.0f = %s", sci(t.floatLiteral[0], 9).c_str());
           ImGui::Text("(x + 1.0)  - 1.0  = %s", sci(t.doubleLiteral[0], 9).c_str());
           ImGui::PopFont();
@@ -568,20 +578,16 @@ class PrecisionLesson final : public Lesson {
       if (sweep_ && !sweep_->trap.xs.empty()) {
         const TrapResult& t = sweep_->trap;
         const size_t n = t.xs.size();
-        std::vector<double> ef(n), ed(n);
-        for (size_t i = 0; i < n; ++i) {
-          const double xf = static_cast<float>(t.xs[i]);
-          ef[i] = clampErr(std::fabs(t.floatLiteral[i] - xf) / xf);
-          ed[i] = clampErr(std::fabs(t.doubleLiteral[i] - xf) / xf);
-        }
         if (plot::BeginPlot("precision_trap", "##trap", ImVec2(-1, 0))) {
           plot::SetupAxes({"x", plot::Scale::Log10, kSweepMin, kSweepMax},
                           {"Relative error", plot::Scale::Log10, kErrFloor, kErrCeil});
           plot::SetupLegend(plot::Legend::Outside);
           plot::SetNextColour(0);
-          plot::PlotLine("1.0f (float32)", t.xs.data(), ef.data(), static_cast<int>(n));
+          plot::PlotLine("1.0f (float32)", t.xs.data(), sweep_->trapErrFloat.data(),
+                         static_cast<int>(n));
           plot::SetNextColour(2);
-          plot::PlotLine("1.0 (float64 inside)", t.xs.data(), ed.data(), static_cast<int>(n));
+          plot::PlotLine("1.0 (float64 inside)", t.xs.data(), sweep_->trapErrDouble.data(),
+                         static_cast<int>(n));
           plot::PlotHLine("float32 eps", floats::formatInfo(floats::Format::Float32).epsilon);
           plot::EndPlot();
         }
@@ -1066,7 +1072,7 @@ class PrecisionLesson final : public Lesson {
   std::vector<std::string> queue_;
 
   std::optional<SweepReport> sweep_, point_;
-  double pointX_ = NAN, pendingX_ = NAN;
+  double requestedX_ = NAN;
   std::optional<SumReport> sum_;
   std::optional<std::vector<FmaRate>> fma_;
 

@@ -585,8 +585,9 @@ DeviceInfo makeDeviceInfo(const RawDeviceNumbers& raw) {
   d.arch = archInfo(raw.major, raw.minor);
   d.bandwidth = memoryBandwidthPeak(raw.memClockKHz, raw.memoryBusWidthBits);
   // Unknown unit counts (0) make the peaks unknown, with the formula saying why.
-  d.fp32 = fp32Peak(raw.multiProcessorCount, d.arch ? d.arch->fp32CoresPerSM : 0, raw.clockKHz);
-  d.fp64 = fp64Peak(raw.multiProcessorCount, d.arch ? d.arch->fp64UnitsPerSM : 0, raw.clockKHz);
+  const FlopsPeaks peaks = flopsPeaks(raw.major, raw.minor, raw.multiProcessorCount, raw.clockKHz);
+  d.fp32 = peaks.fp32;
+  d.fp64 = peaks.fp64;
   d.groups = describeProperties(raw);
   d.raw = raw;
   return d;

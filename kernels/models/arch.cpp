@@ -159,4 +159,11 @@ Peak fp64Peak(int sms, int fp64PerSM, double clockKHz) {
   return flopsPeak(sms, fp64PerSM, clockKHz, "FP64 units");
 }
 
+FlopsPeaks flopsPeaks(int major, int minor, int sms, double clockKHz) {
+  const std::optional<ArchInfo> a = archInfo(major, minor);
+  return {fp32Peak(sms, a ? a->fp32CoresPerSM : 0, clockKHz),
+          fp64Peak(sms, a ? a->fp64UnitsPerSM : 0, clockKHz),
+          fp16Peak(sms, fp16ResultsPerSM(major, minor), clockKHz)};
+}
+
 }  // namespace cudalab

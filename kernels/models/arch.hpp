@@ -86,4 +86,11 @@ Peak fp16Peak(int sms, int resultsPerSM, double clockKHz);
 // not included: this is what ordinary double arithmetic in a kernel can reach.
 Peak fp64Peak(int sms, int fp64PerSM, double clockKHz);
 
+// The three arithmetic peaks of a device from its compute capability, SM count and clock (the
+// table's unit counts; unknown where the table does not know them).
+struct FlopsPeaks {
+  Peak fp32, fp64, fp16;
+};
+FlopsPeaks flopsPeaks(int major, int minor, int sms, double clockKHz);
+
 }  // namespace cudalab

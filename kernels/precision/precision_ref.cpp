@@ -239,28 +239,12 @@ void clearMissingFormulas(Evaluation& ev) {
 
 namespace {
 
-struct HostF64 {
-  using T = double;
-  static T fromDouble(double c) { return c; }
-  static double toDouble(T v) { return v; }
-  static T add(T a, T b) { return a + b; }
-  static T sub(T a, T b) { return a - b; }
-  static T neg(T a) { return -a; }
-  static T mul(T a, T b) { return a * b; }
-  static T div(T a, T b) { return a / b; }
-  static T sqrt(T a) { return std::sqrt(a); }
-  static T cos(T a) { return std::cos(a); }
-  static T sin(T a) { return std::sin(a); }
-  static T exp(T a) { return std::exp(a); }
-  static T expm1(T a) { return std::expm1(a); }
-  static T log(T a) { return std::log(a); }
-  static T log1p(T a) { return std::log1p(a); }
-};
-
-// With -ffp-contract=off every float operation here is rounded on its own, like __fmul_rn.
-struct HostF32 {
-  using T = float;
-  static T fromDouble(double c) { return static_cast<float>(c); }
+// float and double natively; with -ffp-contract=off every operation here is rounded on its own,
+// like __fmul_rn and __dmul_rn. The std functions have overloads for both types.
+template <class Native>
+struct HostNative {
+  using T = Native;
+  static T fromDouble(double c) { return static_cast<T>(c); }
   static double toDouble(T v) { return v; }
   static T add(T a, T b) { return a + b; }
   static T sub(T a, T b) { return a - b; }
@@ -324,10 +308,10 @@ bool withHostOps(Precision p, F&& f) {
       f.template operator()<Host16<floats::Format::BFloat16>>();
       return true;
     case Precision::Float32NoFma:
-      f.template operator()<HostF32>();
+      f.template operator()<HostNative<float>>();
       return true;
     case Precision::Float64:
-      f.template operator()<HostF64>();
+      f.template operator()<HostNative<double>>();
       return true;
     case Precision::Float32:
     case Precision::Float32Fast:

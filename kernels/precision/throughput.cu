@@ -114,13 +114,6 @@ const FmaTypeInfo& fmaTypeInfo(FmaType t) {
   return kFmaTypes[static_cast<size_t>(t)];
 }
 
-DevicePeaks devicePeaks(int major, int minor, int sms, double clockKHz) {
-  const std::optional<ArchInfo> a = archInfo(major, minor);
-  return {fp32Peak(sms, a ? a->fp32CoresPerSM : 0, clockKHz),
-          fp64Peak(sms, a ? a->fp64UnitsPerSM : 0, clockKHz),
-          fp16Peak(sms, fp16ResultsPerSM(major, minor), clockKHz)};
-}
-
 Result<std::vector<FmaRate>> measureFmaRates(int device, const std::atomic<bool>* cancel) {
   CurrentDevice dev;
   CUDALAB_TRY(dev.set(device));
@@ -128,7 +121,7 @@ Result<std::vector<FmaRate>> measureFmaRates(int device, const std::atomic<bool>
   CUDALAB_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
   int clockKHz = 0;
   CUDALAB_CUDA_TRY(cudaDeviceGetAttribute(&clockKHz, cudaDevAttrClockRate, device));
-  const DevicePeaks peaks = devicePeaks(prop.major, prop.minor, prop.multiProcessorCount, clockKHz);
+  const FlopsPeaks peaks = flopsPeaks(prop.major, prop.minor, prop.multiProcessorCount, clockKHz);
 
   // Enough blocks to fill every SM several times over.
   const int threads = 256;

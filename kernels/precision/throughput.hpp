@@ -43,10 +43,4 @@ struct FmaRate {
 // Measures every type on `device` (after a warm-up, median of 5 runs each). `cancel` may be null.
 Result<std::vector<FmaRate>> measureFmaRates(int device, const std::atomic<bool>* cancel = nullptr);
 
-// The theoretical peaks of a device for every type, without running anything.
-struct DevicePeaks {
-  Peak fp32, fp64, fp16;
-};
-DevicePeaks devicePeaks(int major, int minor, int sms, double clockKHz);
-
 }  // namespace cudalab::precision
