@@ -1,0 +1,253 @@
+// The memory lesson's kernels as the access model sees them: for every kernel the lesson runs,
+// which address each thread of each warp reads or writes at each memory instruction, so the model
+// (models/memory_access.hpp) can count sectors and bank conflicts for one warp, for every warp of
+// the kernel (the heat map) and in total (compared with Nsight Compute's counters).
+//
+// Pure C++. Every kernel here has a CUDA twin in memory.cu with the same launch shape and the same
+// index arithmetic; tests/gpu/memory checks the twins compute what they should, and
+// `cudalab bench memory --action model-check` with tools/ncu_memory_check.py compares the counts.
+//
+// [SECTION] Kernels      the table of modelled kernels and their memory instructions
+// [SECTION] Patterns     what the learner picks: one instruction of one kernel, with a name
+// [SECTION] Parameters   sizes, stride, offset, element size, padding; validation
+// [SECTION] Evaluation   one warp's request; the whole kernel's map and totals
+//
+//   PatternParams p;                       // defaults
+//   p.stride = 2;
+//   WarpRequest r = warpRequest(PatternId::Strided, p, /*warp*/ 0, /*iteration*/ 0);
+//   GlobalAccess g = analyzeGlobal(r);     // 8 sectors
+//   KernelMap m = kernelMap(PatternId::Strided, p);   // sectors per request of every warp
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/params.hpp"
+#include "common/status.hpp"
+#include "models/memory_access.hpp"
+
+namespace cudalab::mem {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Kernels
+// ---------------------------------------------------------------------------------------------
+
+enum class Space { Global, Shared };
+enum class Op { Load, Store };
+
+enum class KernelId {
+  StridedCopy,      // out[i*s + o] = in[i*s + o]
+  TraverseRows,     // out[r][c] = in[r][c], lanes along a row
+  TraverseColumns,  // the same, lanes down a column
+  ReadAoS,          // out[i] = particles[i].x, an array of structures
+  ReadSoA,          // out[i] = x[i], a structure of arrays
+  TransposeNaive,   // the course's B[x, y] = A[y, x]
+  TransposeTiled,   // through a 32x32 shared tile (padded or not, 1 or 4 elements per thread)
+  CopyTiled,        // the copy ceiling, shaped like the tiled transpose
+  CopyThroughTile,  // through a shared tile read by rows
+  MatmulCourse,     // C = A B, one thread per C[i][j], thread x walking rows (i)
+  MatmulSwapped,    // the same with thread x walking columns (j)
+  SharedStrided,    // one warp reading shared word l * s
+};
+
+struct Instruction {
+  const char* name;  // "load A", "store B", "shared load (tile)"
+  Space space;
+  Op op;
+};
+
+struct KernelInfo {
+  KernelId id;
+  const char* name;  // the CUDA kernel's name, as Nsight Compute lists it
+  const char* code;  // the line of CUDA that matters, for the learner
+  std::vector<Instruction> instructions;
+};
+
+std::span<const KernelInfo> kernelInfos();
+const KernelInfo& kernelInfo(KernelId id);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Patterns
+// ---------------------------------------------------------------------------------------------
+
+enum class PatternId {
+  Strided,
+  RowWise,
+  ColumnWise,
+  AoS,
+  SoA,
+  TransposeRead,
+  TransposeWrite,
+  MatmulA,
+  MatmulB,
+  MatmulSwappedA,
+  MatmulSwappedB,
+  TileRows,
+  TileColumns,
+  SharedStrided,
+};
+
+struct PatternInfo {
+  PatternId id;
+  const char* key;    // stable name: "strided", "tile-columns": command line, exports, tests
+  const char* label;  // what the UI lists
+  KernelId kernel;
+  int instruction;  // index into the kernel's instructions
+  const char* help;
+};
+
+std::span<const PatternInfo> patterns();
+const PatternInfo& patternInfo(PatternId id);
+const PatternInfo* findPattern(const std::string& key);
+Space patternSpace(PatternId id);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Parameters
+// ---------------------------------------------------------------------------------------------
+
+inline constexpr ParamSpec kStride{"stride",
+                                   "Stride",
+                                   0,
+                                   32,
+                                   1,
+                                   "elements",
+                                   "Lane l reads element l x stride (plus the offset). 0 makes "
+                                   "every lane read the same element."};
+inline constexpr ParamSpec kOffset{"offset",
+                                   "Offset",
+                                   0,
+                                   32,
+                                   0,
+                                   "elements",
+                                   "Where the warp starts, in elements past a 256-byte aligned "
+                                   "allocation. A non-zero offset misaligns a contiguous read."};
+inline constexpr ParamSpec kElementBytes{"element_bytes",
+                                         "Element size",
+                                         1,
+                                         16,
+                                         4,
+                                         "bytes",
+                                         "Bytes each lane reads: 1 (char), 2 (half), 4 (float), "
+                                         "8 (double) or 16 (float4)."};
+inline constexpr ParamSpec kRows{"rows",
+                                 "Rows",
+                                 1,
+                                 1024,
+                                 100,
+                                 "",
+                                 "Rows of the 2D array (and of A in the transpose and the "
+                                 "matrix product)."};
+inline constexpr ParamSpec kCols{"cols",
+                                 "Columns",
+                                 1,
+                                 1024,
+                                 100,
+                                 "",
+                                 "Columns of the 2D array (and of A in the transpose; columns "
+                                 "of B in the matrix product)."};
+inline constexpr ParamSpec kInner{"inner",
+                                  "Inner size K",
+                                  1,
+                                  256,
+                                  64,
+                                  "",
+                                  "The matrix product's inner dimension: A is rows x K, B is K "
+                                  "x columns."};
+inline constexpr ParamSpec kCount{"count",
+                                  "Elements",
+                                  32,
+                                  1 << 20,
+                                  8192,
+                                  "",
+                                  "Threads of the one-dimensional kernels (strided copy, "
+                                  "structures): one element each.",
+                                  true,
+                                  true};
+inline constexpr ParamSpec kStructFloats{"struct_floats",
+                                         "Floats per structure",
+                                         2,
+                                         8,
+                                         3,
+                                         "",
+                                         "Size of one structure in the array of structures: 3 "
+                                         "for a particle's x, y, z."};
+
+inline constexpr int kTile = 32;  // the transpose's shared-memory tile is kTile x kTile
+
+struct PatternParams {
+  int stride = 1;
+  int offset = 0;
+  int elementBytes = 4;  // strided copy and shared strided only; the others move floats
+  int rows = 100, cols = 100, inner = 64;
+  int count = 8192;
+  int structFloats = 3;
+  bool padded = false;        // shared tile of kTile x (kTile + 1)
+  int elementsPerThread = 4;  // tiled kernels: 1 (a 32x32 block) or 4 (a 32x8 block)
+};
+
+// Out-of-range values, or an element size other than 1, 2, 4, 8 and 16, as a sentence.
+Status validate(const PatternParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Evaluation
+// ---------------------------------------------------------------------------------------------
+
+struct LaunchShape {
+  int gridX = 1, gridY = 1;
+  int blockX = 1, blockY = 1;
+  int iterations = 1;  // times each thread runs the modelled instruction (loop trips)
+  int warpsPerBlock() const { return (blockX * blockY + kWarpSize - 1) / kWarpSize; }
+  long long warps() const { return 1LL * gridX * gridY * warpsPerBlock(); }
+};
+
+LaunchShape launchShape(KernelId k, const PatternParams& p);
+
+// The request warp `warp` (counted over the whole grid, block by block) makes at instruction
+// `instruction` in loop trip `iteration`. Lanes that skip it (out of bounds) are inactive; a
+// warp with no active lane makes no request (activeMask 0).
+WarpRequest warpRequest(KernelId k, int instruction, const PatternParams& p, long long warp,
+                        int iteration);
+WarpRequest warpRequest(PatternId id, const PatternParams& p, long long warp, int iteration);
+
+// What one instruction costs over the whole kernel.
+struct InstructionTotals {
+  long long requests = 0;    // warp-level instructions that ran (at least one lane active)
+  long long sectors = 0;     // global: sectors moved
+  long long wavefronts = 0;  // shared: passes
+  long long bytesRequested = 0;
+  double sectorsPerRequest() const { return requests ? double(sectors) / double(requests) : 0; }
+  double wavefrontsPerRequest() const {
+    return requests ? double(wavefronts) / double(requests) : 0;
+  }
+  double efficiency() const {
+    return sectors ? double(bytesRequested) / (32.0 * double(sectors)) : 0;
+  }
+};
+
+// Sectors (global) or wavefronts (shared) per request of every warp, laid out like the data for
+// 2D kernels (one cell per warp: columns = blocks in x, rows = warp rows) and in rows of 32 for
+// 1D kernels. Cells of warps that never ran the instruction hold NaN.
+struct KernelMap {
+  LaunchShape shape;
+  int rows = 0, cols = 0;
+  std::vector<double> perWarp;  // rows x cols, row-major
+  InstructionTotals totals;
+  double minValue = 0, maxValue = 0;  // over cells that ran
+};
+
+inline constexpr long long kMaxMapWarps = 1 << 18;
+
+// Fails when the kernel has more than kMaxMapWarps warps, or when cancelled.
+Result<KernelMap> kernelMap(PatternId id, const PatternParams& p,
+                            const std::atomic<bool>* cancel = nullptr);
+
+// Totals of every instruction of a kernel (in the kernel's instruction order), for comparison
+// with Nsight Compute. No size limit: used at the sizes the check runs.
+std::vector<InstructionTotals> kernelTotals(KernelId k, const PatternParams& p);
+
+}  // namespace cudalab::mem
