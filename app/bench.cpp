@@ -520,22 +520,12 @@ int benchPrecision(const std::string& outDir) {
 // [SECTION] bench memory: the transpose ladder against the copy ceiling, strided copy against the
 // access model
 
-// The access model's view of a step: global sectors per request of its load and store, and shared
-// wavefronts per request of its tile load ("-" without a tile). Per request, a 1024 x 1024 model
-// says what any size with whole tiles does.
-std::string modelColumns(const mem::TransposeStepInfo& s) {
-  const mem::PatternParams p = mem::patternParams(s, 1024, 1024);
-  const std::vector<mem::InstructionTotals> t = mem::kernelTotals(s.kernel, p);
-  const mem::KernelInfo& k = mem::kernelInfo(s.kernel);
-  double ld = 0, st = 0, sh = -1;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const mem::Instruction& in = k.instructions[i];
-    if (in.space == mem::Space::Global)
-      (in.op == mem::Op::Load ? ld : st) = t[i].sectorsPerRequest();
-    else if (in.op == mem::Op::Load)
-      sh = t[i].wavefrontsPerRequest();
-  }
-  return fmt("%.0f | %.0f | ", ld, st) + (sh < 0 ? std::string("-") : fmt("%.0f", sh));
+// The access model's view of a step (memory.hpp: stepModel): load / store sectors per request,
+// shared wavefronts per request of the tile read ("-" without a tile).
+std::string modelColumns(const mem::TransposeStepInfo& s, int rows, int cols) {
+  const mem::StepModel m = mem::stepModel(s, rows, cols);
+  return fmt("%.2f | %.2f | ", m.loadSectors, m.storeSectors) +
+         (m.sharedLoad < 0 ? std::string("-") : fmt("%.2f", m.sharedLoad));
 }
 
 Status transposeTable(int rows, int cols, int runs, std::string& md, nlohmann::json& j,
@@ -548,8 +538,8 @@ Status transposeTable(int rows, int cols, int runs, std::string& md, nlohmann::j
   Result<mem::TransposeReport> r = mem::measureTranspose(p);
   if (!r) return r.status();
   md += fmt("\n#### Transpose, %d x %d float32 (%d runs each, median)\n\n", rows, cols, runs) +
-        "| step | ms | GB/s | of copy ceiling | model: load / store sectors per request, "
-        "shared wavefronts | correct |\n| --- | ---: | ---: | ---: | --- | --- |\n";
+        "| step | ms | GB/s | of copy ceiling | model: load sectors | store sectors | shared "
+        "wavefronts | correct |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
   bestFraction = 0;
   nlohmann::json rowsJson = nlohmann::json::array();
   for (const mem::TransposeResult& t : r->steps) {
@@ -557,7 +547,8 @@ Status transposeTable(int rows, int cols, int runs, std::string& md, nlohmann::j
     if (!s.ceiling) bestFraction = std::max(bestFraction, t.ofCeiling);
     md += fmt("| %s | %.3f | %.0f | %.1f%% | ", s.label, t.m.kernel().medianMs, t.gbps,
               100 * t.ofCeiling) +
-          (s.step == mem::TransposeStep::Memcpy ? std::string("(driver) ") : modelColumns(s)) +
+          (s.step == mem::TransposeStep::Memcpy ? std::string("- | - | -")
+                                                : modelColumns(s, rows, cols)) +
           " | " + (t.m.check.ok() ? "yes" : "**NO**") + " |\n";
     rowsJson.push_back({{"step", s.id},
                         {"median_ms", t.m.kernel().medianMs},

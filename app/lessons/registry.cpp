@@ -2,6 +2,7 @@
 
 #include "lessons/device_lesson.hpp"
 #include "lessons/launch_config_lesson.hpp"
+#include "lessons/memory_lesson.hpp"
 #include "lessons/precision_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
 
@@ -13,6 +14,7 @@ const LessonEntry kLessons[] = {
     {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson},
     {&kTransfersLessonInfo, &makeTransfersLesson},
     {&kPrecisionLessonInfo, &makePrecisionLesson},
+    {&kMemoryLessonInfo, &makeMemoryLesson},
 };
 }  // namespace
 

@@ -58,6 +58,17 @@ const TransposeStepInfo& transposeStep(TransposeStep s);
 // The PatternParams the access model needs for a step at rows x cols.
 PatternParams patternParams(const TransposeStepInfo& s, int rows, int cols);
 
+// What the access model expects of a step, per warp request: global sectors of its load and
+// store, shared-memory wavefronts of its tile read (-1: no tile). Computed at
+// modelExtent(rows) x modelExtent(cols), which keeps each size's alignment and edge tiles (the
+// size modulo 32) but stays small enough to count every warp.
+struct StepModel {
+  double loadSectors = 0, storeSectors = 0;
+  double sharedLoad = -1;
+};
+int modelExtent(int n);
+StepModel stepModel(const TransposeStepInfo& s, int rows, int cols);
+
 inline constexpr ParamSpec kMatrixRows{"matrix_rows",
                                        "Rows",
                                        1,

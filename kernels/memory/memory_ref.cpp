@@ -65,6 +65,25 @@ PatternParams patternParams(const TransposeStepInfo& s, int rows, int cols) {
   return p;
 }
 
+int modelExtent(int n) {
+  return n <= 1024 ? n : 992 + n % 32;
+}
+
+StepModel stepModel(const TransposeStepInfo& s, int rows, int cols) {
+  const PatternParams p = patternParams(s, modelExtent(rows), modelExtent(cols));
+  const std::vector<InstructionTotals> t = kernelTotals(s.kernel, p);
+  const KernelInfo& k = kernelInfo(s.kernel);
+  StepModel m;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const Instruction& in = k.instructions[i];
+    if (in.space == Space::Global)
+      (in.op == Op::Load ? m.loadSectors : m.storeSectors) = t[i].sectorsPerRequest();
+    else if (in.op == Op::Load)
+      m.sharedLoad = t[i].wavefrontsPerRequest();
+  }
+  return m;
+}
+
 Status validate(const TransposeParams& p) {
   CUDALAB_TRY(checkRange(kMatrixRows, p.rows));
   CUDALAB_TRY(checkRange(kMatrixCols, p.cols));

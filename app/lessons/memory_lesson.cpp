@@ -1,0 +1,970 @@
+// Lesson "memory": coalescing, the transpose and shared-memory bank conflicts.
+//
+// [SECTION] index
+//   lesson text, jobs and their results
+//   parameters panel: the global pattern, the shared pattern, the measurements, export
+//   one warp and global memory: lanes, lines and sectors
+//   one warp and shared memory: lanes by banks
+//   every warp of the kernel: the heat map
+//   strided copy: measured bandwidth against the model
+//   transpose ladder
+//   work on the worker thread; export
+#include "lessons/memory_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/format.hpp"
+#include "common/measurement_export.hpp"
+#include "memory/access_patterns.hpp"
+#include "memory/memory.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, jobs and their results
+
+const LessonInfo kMemoryLessonInfo{
+    "memory", "Memory: coalescing, transpose, bank conflicts",
+    "course files 000 and 001: coalescing, the transpose B[x, y] = A[y, x], the naive matmul's "
+    "reads",
+    "One warp's 32 addresses and the 32-byte sectors that serve them; shared-memory banks and "
+    "conflicts; every warp of a kernel; strided copies and the transpose ladder measured against "
+    "a plain copy."};
+
+namespace {
+
+using namespace mem;
+
+const char* kActionTranspose = "transpose";
+const char* kActionStrided = "strided";
+
+constexpr int kElementSizes[] = {1, 2, 4, 8, 16};
+
+// The transpose table: the model's view of each step, and the measurement when there is one.
+struct TransposeView {
+  int rows = 0, cols = 0;        // the size asked for
+  std::vector<StepModel> model;  // in ladder order
+  std::optional<TransposeReport> measured;
+};
+
+// A map and what it was computed for.
+struct MapView {
+  PatternId pattern;
+  PatternParams p;
+  KernelMap map;
+  std::vector<double> flipped;  // rows reversed: the heat map draws row 0 at the bottom
+};
+
+bool sameParams(const PatternParams& a, const PatternParams& b) {
+  return a.stride == b.stride && a.offset == b.offset && a.elementBytes == b.elementBytes &&
+         a.rows == b.rows && a.cols == b.cols && a.inner == b.inner && a.count == b.count &&
+         a.structFloats == b.structFloats && a.padded == b.padded &&
+         a.elementsPerThread == b.elementsPerThread;
+}
+
+std::string percent(double f) {
+  return trimmedFixed(100 * f, f < 0.1 ? 1 : 0) + "%";
+}
+
+// Each 128-byte line gets its own colour; grey is left for lanes that take no part.
+ImU32 lineColour(int i, float alpha = 1.0f) {
+  return paletteColour(i % 7, alpha);
+}
+
+// Which parameters a kernel's pattern uses.
+struct Uses {
+  bool stride = false, offset = false, element = false, rows = false, cols = false, inner = false,
+       count = false, structs = false;
+};
+
+Uses usesOf(KernelId k) {
+  Uses u;
+  switch (k) {
+    case KernelId::StridedCopy:
+      u.stride = u.offset = u.element = u.count = true;
+      break;
+    case KernelId::ReadAoS:
+      u.structs = u.count = true;
+      break;
+    case KernelId::ReadSoA:
+      u.count = true;
+      break;
+    case KernelId::MatmulCourse:
+    case KernelId::MatmulSwapped:
+      u.rows = u.cols = u.inner = true;
+      break;
+    case KernelId::SharedStrided:
+      u.stride = u.offset = u.element = true;
+      break;
+    default:
+      u.rows = u.cols = true;
+      break;
+  }
+  return u;
+}
+
+TransposeView transposeModel(int rows, int cols) {
+  TransposeView v;
+  v.rows = rows;
+  v.cols = cols;
+  for (const TransposeStepInfo& s : transposeSteps())
+    v.model.push_back(stepModel(s, rows, cols));
+  return v;
+}
+
+class MemoryLesson final : public Lesson {
+ public:
+  const LessonInfo& info() const override { return kMemoryLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const TransposeStepInfo& s : transposeSteps())
+      rows.push_back({s.id, s.label, s.help});
+    for (const PatternInfo& p : patterns())
+      rows.push_back({p.key, p.label, p.help});
+    return rows;
+  }
+  bool busy() const override {
+    return transposeJob_.pending() || stridedJob_.pending() || mapJob_.pending() ||
+           !queue_.empty() || (started_ && mapStale());
+  }
+  std::vector<std::string> actionIds() const override { return {kActionTranspose, kActionStrided}; }
+  bool startAction(const std::string& id) override {
+    if (working()) return false;
+    if (id == kActionTranspose) return startTranspose();
+    if (id == kActionStrided) return startStrided();
+    return false;
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    device_ = gpu_ ? ctx.runtime.firstDeviceName : std::string();
+    started_ = true;
+    // Without a GPU the ladder's table still shows what the model expects of each step.
+    startTranspose();
+    if (gpu_) queue_ = {kActionStrided};
+    stridedModel_ = modelEfficiencies(kMaxStride.max, stridedParams_.offset);
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    ImGui::TextUnformatted("Global memory: the pattern");
+    patternCombo("##global", global_, Space::Global);
+    drawPatternParams(globalP_, global_, "g");
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Shared memory: the pattern");
+    patternCombo("##shared", shared_, Space::Shared);
+    ImGui::Checkbox("Pad the tile (33 columns)", &sharedP_.padded);
+    helpTooltip(
+        "One unused float at the end of every row of the 32x32 tile, so row r starts r banks "
+        "further on.");
+    drawPatternParams(sharedP_, shared_, "s");
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextUnformatted("Measured on the GPU");
+    paramSlider(kMatrixRows, rows_);
+    paramSlider(kMatrixCols, cols_);
+    if (ImGui::SmallButton("8192 x 8192")) rows_ = cols_ = 8192;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("1000 x 17")) rows_ = 1000, cols_ = 17;
+    paramSlider(kCopyCount, stridedParams_.count);
+    if (paramSlider(kOffset, stridedParams_.offset))
+      stridedModel_ = modelEfficiencies(kMaxStride.max, stridedParams_.offset);
+    if (!gpu_)
+      mutedText(ctx.theme,
+                "No GPU: the pictures, the heat map and the model's columns are computed on the "
+                "CPU; bandwidths need a GPU.");
+    ImGui::BeginDisabled(working());
+    if (ImGui::Button(gpu_ ? "Measure the transpose ladder" : "Model the transpose ladder"))
+      startTranspose();
+    helpTooltip(gpu_ ? "Every step on a fresh random rows x columns matrix, checked against the "
+                       "CPU's transpose, then timed."
+                     : "The model's sectors and wavefronts for each step at this size.");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(working() || !gpu_);
+    if (ImGui::Button("Measure the strided copy")) startStrided();
+    ImGui::EndDisabled();
+    helpTooltip(gpu_ ? "Strides 1 to 32, each copy checked and timed." : "Needs a GPU.");
+    if (working()) {
+      const JobProgress pr =
+          stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+      if (ImGui::Button("Cancel")) {
+        stridedJob_.cancel();
+        transposeJob_.cancel();
+        queue_.clear();
+      }
+    }
+    ImGui::Spacing();
+    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+  }
+
+  void drawMain(LessonContext& ctx) override {
+    if (!queue_.empty() && !working()) {
+      const std::string next = queue_.front();
+      queue_.erase(queue_.begin());
+      startAction(next);
+    }
+    if (mapStale() && !mapJob_.running()) startMap();
+    if (!error_.ok()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", error_.sentence().c_str());
+      ImGui::PopStyleColor();
+    }
+    drawWarp(ctx);
+    drawBanks(ctx);
+    drawMap(ctx);
+    drawStrided(ctx);
+    drawTranspose(ctx);
+  }
+
+ private:
+  static constexpr ParamSpec kParams[] = {kStride,     kOffset,     kElementBytes, kRows,
+                                          kCols,       kInner,      kCount,        kStructFloats,
+                                          kMatrixRows, kMatrixCols, kCopyCount,    kMaxStride};
+
+  bool working() const { return transposeJob_.running() || stridedJob_.running(); }
+  PatternId mapPattern() const { return mapOfShared_ ? shared_ : global_; }
+  const PatternParams& mapParams() const { return mapOfShared_ ? sharedP_ : globalP_; }
+  bool mapStale() const {
+    return !mapFor_ || mapFor_->first != mapPattern() || !sameParams(mapFor_->second, mapParams());
+  }
+
+  void patternCombo(const char* id, PatternId& current, Space space) {
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo(id, patternInfo(current).label)) {
+      for (const PatternInfo& p : patterns()) {
+        if (patternSpace(p.id) != space) continue;
+        if (ImGui::Selectable(p.label, p.id == current)) current = p.id;
+        helpTooltip(p.help);
+      }
+      ImGui::EndCombo();
+    }
+    helpTooltip(patternInfo(current).help);
+  }
+
+  // The sliders of the parameters the pattern's kernel uses, then which warp and loop trip the
+  // pictures show.
+  void drawPatternParams(PatternParams& p, PatternId id, const char* idSuffix) {
+    ImGui::PushID(idSuffix);
+    const KernelId k = patternInfo(id).kernel;
+    const Uses u = usesOf(k);
+    if (u.stride) paramSlider(kStride, p.stride);
+    if (u.offset) paramSlider(kOffset, p.offset);
+    if (u.element) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      if (ImGui::BeginCombo("Element size", (std::to_string(p.elementBytes) + " bytes").c_str())) {
+        for (int e : kElementSizes)
+          if (ImGui::Selectable((std::to_string(e) + " bytes").c_str(), p.elementBytes == e))
+            p.elementBytes = e;
+        ImGui::EndCombo();
+      }
+      helpTooltip(kElementBytes.help);
+    }
+    if (u.rows) paramSlider(kRows, p.rows);
+    if (u.cols) paramSlider(kCols, p.cols);
+    if (u.inner) paramSlider(kInner, p.inner);
+    if (u.count) paramSlider(kCount, p.count);
+    if (u.structs) paramSlider(kStructFloats, p.structFloats);
+    const LaunchShape s = launchShape(k, p);
+    int& warp = id == global_ ? globalWarp_ : sharedWarp_;
+    int& trip = id == global_ ? globalTrip_ : sharedTrip_;
+    const int warps = static_cast<int>(std::min<long long>(s.warps(), 1 << 20));
+    warp = std::clamp(warp, 0, warps - 1);
+    trip = std::clamp(trip, 0, s.iterations - 1);
+    if (warps > 1) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      ImGui::SliderInt("Warp", &warp, 0, warps - 1);
+      helpTooltip("Which of the kernel's warps the picture shows, counted block by block.");
+    }
+    if (s.iterations > 1) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      ImGui::SliderInt(
+          k == KernelId::MatmulCourse || k == KernelId::MatmulSwapped ? "k" : "Loop trip", &trip, 0,
+          s.iterations - 1);
+      helpTooltip("The loop iteration: the matrix product's k, or which rows of the tile.");
+    }
+    ImGui::PopID();
+  }
+
+  // [SECTION] one warp and global memory: lanes, lines and sectors
+
+  void drawWarp(LessonContext& ctx) {
+    if (!beginPanel(ctx, "warp", "One warp's request to global memory")) return endPanel(ctx);
+    const PatternInfo& info = patternInfo(global_);
+    const KernelInfo& k = kernelInfo(info.kernel);
+    const Status valid = validate(globalP_);
+    if (!valid) {
+      ImGui::TextWrapped("%s", valid.sentence().c_str());
+      return endPanel(ctx);
+    }
+    const WarpRequest r = warpRequest(global_, globalP_, globalWarp_, globalTrip_);
+    const GlobalAccess g = analyzeGlobal(r);
+    ImGui::PushFont(ctx.theme.fonts().mono);
+    ImGui::TextUnformatted(k.code);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    mutedText(ctx.theme, (std::string("(") + k.instructions[size_t(info.instruction)].name +
+                          ", warp " + std::to_string(globalWarp_) + ")")
+                             .c_str());
+    if (r.activeMask == 0) {
+      ImGui::TextWrapped("Warp %d has no lane inside the array at this step: it makes no request.",
+                         globalWarp_);
+      return endPanel(ctx);
+    }
+    const int ideal = static_cast<int>(
+        std::ceil(double(g.bytesRequested) / kSectorBytes - 1e-9));  // if perfectly packed
+    ImGui::TextWrapped(
+        "%d lanes ask for %lld bytes. Memory moves %d sectors of 32 bytes (%lld bytes) from %d "
+        "line%s of 128 bytes: %s of what moves is used.%s",
+        r.activeLanes(), static_cast<long long>(g.bytesRequested), g.sectorCount(),
+        static_cast<long long>(g.bytesMoved()), g.lineCount(), g.lineCount() == 1 ? "" : "s",
+        percent(g.efficiency()).c_str(),
+        g.sectorCount() > ideal ? (" Packed together, " + std::to_string(ideal) + " sector" +
+                                   (ideal == 1 ? "" : "s") + " would do.")
+                                      .c_str()
+                                : " No request could do with fewer.");
+    mutedText(ctx.theme, info.help);
+    drawWarpPicture(ctx, r, g);
+    endPanel(ctx);
+  }
+
+  void drawWarpPicture(LessonContext& ctx, const WarpRequest& r, const GlobalAccess& g) {
+    const float s = ctx.scale;
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
+    const float fontH = ImGui::GetTextLineHeight();
+
+    // Lanes: 32 boxes across the width.
+    const float laneW = std::min(width / kWarpSize, 34.0f * s);
+    const float lanesX = o.x + (width - laneW * kWarpSize) / 2;
+    const float laneH = fontH + 6 * s;
+    const float laneY = o.y + fontH + 4 * s;
+    dl->AddText(ImVec2(lanesX, o.y), text, "lanes of the warp");
+    for (int l = 0; l < kWarpSize; ++l) {
+      const ImVec2 a(lanesX + float(l) * laneW + 1, laneY),
+          b(lanesX + float(l + 1) * laneW - 1, laneY + laneH);
+      const bool on = r.active(l);
+      dl->AddRectFilled(a, b, on ? lineColour(g.laneLine[size_t(l)], 0.35f) : frame);
+      dl->AddRect(a, b, border);
+      if (laneW > 2.2f * ImGui::CalcTextSize("31").x || l % 4 == 0) {
+        const std::string n = std::to_string(l);
+        const float tw = ImGui::CalcTextSize(n.c_str()).x;
+        dl->AddText(ImVec2((a.x + b.x - tw) / 2, a.y + 3 * s), on ? text : border, n.c_str());
+      }
+    }
+
+    // Memory: the touched lines, neighbours side by side, a gap where lines are skipped.
+    const int n = g.lineCount();
+    int gaps = 0;
+    for (int i = 1; i < n; ++i)
+      gaps += g.lines[size_t(i)] != g.lines[size_t(i - 1)] + 1;
+    const float gapW = 16 * s;
+    const float lineW =
+        std::clamp((width - float(gaps) * gapW) / float(std::max(n, 1)), 12.0f * s, 220.0f * s);
+    const float total = float(n) * lineW + float(gaps) * gapW;
+    float x = o.x + std::max(0.0f, (width - total) / 2);
+    const float memY = laneY + laneH + 70 * s;
+    const float memH = 30 * s;
+    std::vector<float> lineX(static_cast<size_t>(n), 0.0f);
+    // The array the request reads: addresses are shown from its start.
+    const std::uint64_t base =
+        r.address[size_t(std::countr_zero(r.activeMask))] & ~((std::uint64_t{1} << 39) - 1);
+    for (int i = 0; i < n; ++i) {
+      if (i > 0 && g.lines[size_t(i)] != g.lines[size_t(i - 1)] + 1) {
+        dl->AddText(ImVec2(x + gapW / 2 - ImGui::CalcTextSize("..").x / 2, memY + memH / 3), border,
+                    "..");
+        x += gapW;
+      }
+      lineX[size_t(i)] = x;
+      for (int sec = 0; sec < kSectorsPerLine; ++sec) {
+        const std::uint64_t number = g.lines[size_t(i)] * kSectorsPerLine + std::uint64_t(sec);
+        const bool moved = std::binary_search(g.sectors.begin(), g.sectors.end(), number);
+        const ImVec2 a(x + float(sec) * lineW / 4, memY),
+            b(x + float(sec + 1) * lineW / 4, memY + memH);
+        if (moved) dl->AddRectFilled(a, b, lineColour(i, 0.85f));
+        dl->AddRect(a, b, border);
+      }
+      dl->AddRect(ImVec2(x, memY), ImVec2(x + lineW, memY + memH), text, 0, 0, 1.5f * s);
+      // The line's first byte, from the array's start, when there is room to write it.
+      std::string at = thousands(static_cast<long long>(g.lines[size_t(i)] * kLineBytes - base));
+      at.insert(at.begin(), '+');
+      const float tw = ImGui::CalcTextSize(at.c_str()).x;
+      const bool room = tw < lineW - 2 * s || (n <= 8) || i == 0 || i == n - 1;
+      if (room && (tw < lineW * 1.8f || i == 0))
+        dl->AddText(ImVec2(x, memY + memH + 3 * s), text, at.c_str());
+      x += lineW;
+    }
+    // Arrows: lane to the first byte of its element, coloured by the line that serves it.
+    for (int l = 0; l < kWarpSize; ++l) {
+      if (!r.active(l)) continue;
+      const int li = g.laneLine[size_t(l)];
+      const float within = float(r.address[size_t(l)] % kLineBytes) / kLineBytes;
+      const float ex = lineX[size_t(li)] + within * lineW;
+      const float ew = std::max(2.0f * s, lineW * float(r.elementBytes) / kLineBytes);
+      const ImVec2 from(lanesX + (float(l) + 0.5f) * laneW, laneY + laneH);
+      const ImVec2 to(ex + ew / 2, memY - 1);
+      dl->AddLine(from, to, lineColour(li), 1.5f * s);
+      dl->AddTriangleFilled(ImVec2(to.x - 4 * s, to.y - 7 * s), ImVec2(to.x + 4 * s, to.y - 7 * s),
+                            to, lineColour(li));
+      dl->AddRectFilled(ImVec2(ex, memY + memH - 6 * s), ImVec2(ex + ew, memY + memH - 1), text);
+    }
+    ImGui::Dummy(ImVec2(width, memY + memH + fontH + 6 * s - o.y));
+    mutedText(ctx.theme,
+              "Each colour is one 128-byte line; its four boxes are 32-byte sectors, filled when "
+              "they move and empty when the line's other data stays behind. The small marks along "
+              "the bottom: the bytes each lane asked for. \"..\" skips lines nobody touched.");
+  }
+
+  // [SECTION] one warp and shared memory: lanes by banks
+
+  void drawBanks(LessonContext& ctx) {
+    if (!beginPanel(ctx, "banks", "One warp's request to shared memory: 32 banks"))
+      return endPanel(ctx);
+    const PatternInfo& info = patternInfo(shared_);
+    const KernelInfo& k = kernelInfo(info.kernel);
+    ImGui::Checkbox("Pad the tile to 33 columns", &sharedP_.padded);
+    helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
+    ImGui::PushFont(ctx.theme.fonts().mono);
+    ImGui::TextUnformatted(k.code);
+    ImGui::PopFont();
+    const Status valid = validate(sharedP_);
+    if (!valid) {
+      ImGui::TextWrapped("%s", valid.sentence().c_str());
+      return endPanel(ctx);
+    }
+    const WarpRequest r = warpRequest(shared_, sharedP_, sharedWarp_, sharedTrip_);
+    if (r.activeMask == 0) {
+      ImGui::TextWrapped("Warp %d makes no request at this step.", sharedWarp_);
+      return endPanel(ctx);
+    }
+    const SharedAccess sh = analyzeShared(r);
+    const std::string phases =
+        sh.phases > 1 ? " (" + std::to_string(r.elementBytes) +
+                            "-byte elements: " + std::to_string(sh.phases) + " phases of " +
+                            std::to_string(kWarpSize / sh.phases) + " lanes, 128 bytes each)"
+                      : "";
+    if (sh.conflictFree())
+      ImGui::TextWrapped(
+          "No conflict: every bank gives at most one word per phase, so the "
+          "request takes %d pass%s%s.%s",
+          sh.wavefronts, sh.wavefronts == 1 ? "" : "es", phases.c_str(),
+          sh.broadcast ? " Lanes that read the same word share it (broadcast)." : "");
+    else
+      ImGui::TextWrapped(
+          "%d-way bank conflict: one bank must give %d different words, one per "
+          "pass, so the request takes %d passes instead of %d%s.",
+          sh.degree, sh.degree, sh.wavefronts, sh.phases, phases.c_str());
+    mutedText(ctx.theme, info.help);
+    drawBankGrid(ctx, r, sh);
+    endPanel(ctx);
+  }
+
+  void drawBankGrid(LessonContext& ctx, const WarpRequest& r, const SharedAccess& sh) {
+    const float s = ctx.scale;
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float fontH = ImGui::GetTextLineHeight();
+    const float labelW = ImGui::CalcTextSize("lane 31 ").x;
+    const float cell = std::clamp((width - labelW) / kBanks, 8.0f * s, 15.0f * s);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
+    const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    // Distinct words per (phase, bank), and how many lanes read each word.
+    const int size = std::clamp(r.elementBytes, 1, kMaxElementBytes);
+    std::map<std::pair<int, int>, std::vector<std::uint64_t>> words;
+    std::map<std::uint64_t, int> readers;
+    for (int l = 0; l < kWarpSize; ++l) {
+      if (!r.active(l)) continue;
+      for (std::uint64_t w = r.address[size_t(l)] / kBankBytes;
+           w <= (r.address[size_t(l)] + std::uint64_t(size) - 1) / kBankBytes; ++w) {
+        auto& list = words[{sh.lanePhase[size_t(l)], int(w % kBanks)}];
+        if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
+        ++readers[w];
+      }
+    }
+    const float gridX = o.x + labelW;
+    const float headY = o.y;
+    const float gridY = headY + 2 * fontH + 6 * s;
+    dl->AddText(ImVec2(gridX, headY), text, "banks 0-31; the number: distinct words asked of it");
+    for (int b = 0; b < kBanks; ++b) {
+      int worst = 0;
+      for (int ph = 0; ph < sh.phases; ++ph) {
+        auto it = words.find({ph, b});
+        if (it != words.end()) worst = std::max(worst, int(it->second.size()));
+      }
+      if (worst == 0) continue;
+      const std::string n = std::to_string(worst);
+      const float tw = ImGui::CalcTextSize(n.c_str()).x;
+      dl->AddText(ImVec2(gridX + (float(b) + 0.5f) * cell - tw / 2, headY + fontH + 2 * s),
+                  worst > 1 ? paletteColour(5) : text, n.c_str());
+    }
+    for (int l = 0; l < kWarpSize; ++l) {
+      const float y = gridY + float(l) * cell;
+      if (l % 4 == 0 || cell >= fontH) {
+        const std::string n = "lane " + std::to_string(l);
+        dl->AddText(ImVec2(o.x, y + (cell - fontH) / 2), text, n.c_str());
+      }
+      for (int b = 0; b < kBanks; ++b)
+        dl->AddRectFilled(ImVec2(gridX + float(b) * cell + 1, y + 1),
+                          ImVec2(gridX + float(b + 1) * cell - 1, y + cell - 1), frame);
+      if (!r.active(l)) continue;
+      for (std::uint64_t w = r.address[size_t(l)] / kBankBytes;
+           w <= (r.address[size_t(l)] + std::uint64_t(size) - 1) / kBankBytes; ++w) {
+        const int b = int(w % kBanks);
+        const int distinct = int(words[{sh.lanePhase[size_t(l)], b}].size());
+        const ImU32 c = distinct > 1     ? paletteColour(5)
+                        : readers[w] > 1 ? paletteColour(4)
+                                         : paletteColour(2);
+        dl->AddRectFilled(ImVec2(gridX + float(b) * cell + 1, y + 1),
+                          ImVec2(gridX + float(b + 1) * cell - 1, y + cell - 1), c);
+      }
+    }
+    dl->AddRect(ImVec2(gridX, gridY), ImVec2(gridX + kBanks * cell, gridY + kWarpSize * cell),
+                border);
+    ImGui::Dummy(ImVec2(width, gridY + kWarpSize * cell + 4 * s - o.y));
+    // The legend, in the same colours.
+    const struct {
+      int colour;
+      const char* text;
+    } legend[] = {{2, "one word from its bank"},
+                  {4, "a word other lanes read too (broadcast)"},
+                  {5, "a bank asked for several words: conflict"}};
+    for (const auto& e : legend) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      dl->AddRectFilled(ImVec2(p.x, p.y + 3 * s), ImVec2(p.x + fontH - 6 * s, p.y + fontH - 3 * s),
+                        paletteColour(e.colour));
+      ImGui::Dummy(ImVec2(fontH, fontH));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(e.text);
+      ImGui::SameLine(0, 20 * s);
+    }
+    ImGui::NewLine();
+  }
+
+  // [SECTION] every warp of the kernel: the heat map
+
+  void drawMap(LessonContext& ctx) {
+    if (!beginPanel(ctx, "map", "Every warp of the kernel")) return endPanel(ctx);
+    if (ImGui::RadioButton("the global-memory pattern", !mapOfShared_)) mapOfShared_ = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("the shared-memory pattern", mapOfShared_)) mapOfShared_ = true;
+    if (!map_) {
+      ImGui::TextUnformatted(mapJob_.running() ? "Computing..." : "Not computed yet.");
+      return endPanel(ctx);
+    }
+    const MapView& v = *map_;
+    const bool shared = patternSpace(v.pattern) == Space::Shared;
+    const LaunchShape& sh = v.map.shape;
+    const char* unit = shared ? "wavefronts (passes)" : "sectors";
+    ImGui::TextWrapped(
+        "%s: %d x %d blocks of %d x %d threads, %s warps; %s requests. On average %.2f %s per "
+        "request%s.",
+        patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
+        thousands(sh.warps()).c_str(), thousands(v.map.totals.requests).c_str(),
+        shared ? v.map.totals.wavefrontsPerRequest() : v.map.totals.sectorsPerRequest(), unit,
+        shared ? "" : (", efficiency " + percent(v.map.totals.efficiency())).c_str());
+    const std::string title = std::string(unit) + " per request, one cell per warp";
+    if (plot::BeginPlot("memory_map", title.c_str(), ImVec2(-1, 0))) {
+      const bool rowsOfWarps = sh.blockX == kWarpSize;
+      plot::SetupAxes({rowsOfWarps ? "block x" : "warp (in rows of 32)", plot::Scale::Linear, -0.5,
+                       v.map.cols - 0.5, "%.0f"},
+                      {rowsOfWarps ? "warp row (block y x rows per block), first at the top"
+                                   : "row of 32 warps, first at the top",
+                       plot::Scale::Linear, -0.5, v.map.rows - 0.5, "%.0f"});
+      plot::PlotHeatmap(unit, v.flipped.data(), v.map.rows, v.map.cols, 1, 32);
+      plot::EndPlot();
+    }
+    mutedText(ctx.theme,
+              "Colour scale from 1 (dark) to 32 (yellow). Edges show warps with fewer lanes "
+              "inside the array; in the transposes and matrix products every warp costs the "
+              "same, in the strided copy it depends on the offset.");
+    endPanel(ctx);
+  }
+
+  // [SECTION] strided copy: measured bandwidth against the model
+
+  void drawStrided(LessonContext& ctx) {
+    if (!beginPanel(ctx, "strided", "Strided copy: bandwidth against stride")) return endPanel(ctx);
+    ImGui::TextWrapped(
+        "out[i * s + o] = in[i * s + o] for %s floats: the same useful bytes at every stride, "
+        "spread over more sectors.",
+        thousands(stridedParams_.count).c_str());
+    if (strided_) {
+      const StridedReport& r = *strided_;
+      std::vector<double> xs, meas, pred;
+      for (const StridedPoint& p : r.points) {
+        xs.push_back(p.stride);
+        meas.push_back(p.gbps);
+        pred.push_back(p.predictedGBps);
+      }
+      bool allOk = true;
+      for (const StridedPoint& p : r.points)
+        allOk = allOk && p.m.check.ok();
+      ImGui::Text(
+          "Measured on %s, offset %d: stride 1: %.0f GB/s, stride 2: %.0f GB/s, stride "
+          "%d: %.0f GB/s. Outputs %s.",
+          r.device.c_str(), r.p.offset, meas.front(), meas.size() > 1 ? meas[1] : 0.0,
+          r.points.back().stride, meas.back(), allOk ? "correct" : "WRONG");
+      if (plot::BeginPlot("memory_strided", "##strided", ImVec2(-1, 0))) {
+        plot::SetupAxes({"stride (elements)", plot::Scale::Linear, 0.5, xs.back() + 0.5, "%.0f"},
+                        {"useful GB/s", plot::Scale::Log10});
+        plot::SetupLegend(plot::Legend::TopRight);
+        plot::SetNextColour(0);
+        plot::PlotLine("measured", xs.data(), meas.data(), int(xs.size()));
+        plot::SetNextColour(1);
+        plot::PlotLine("model: stride 1 x efficiency", xs.data(), pred.data(), int(xs.size()));
+        plot::EndPlot();
+      }
+      mutedText(ctx.theme,
+                "The model counts sectors only. Up to stride 8 the measured curve follows it "
+                "(each doubling halves the useful bandwidth). Beyond 8 every lane already has a "
+                "sector of its own, so the model stays flat, but the measured bandwidth keeps "
+                "falling: a warp's 32 sectors now lie in more DRAM pages and need more address "
+                "translations, costs the sector count does not see.");
+    } else {
+      ImGui::TextUnformatted(stridedJob_.running()
+                                 ? "Measuring..."
+                                 : (gpu_ ? "Not measured yet."
+                                         : "No GPU: nothing is measured. The model's efficiency "
+                                           "at each stride:"));
+      if (!gpu_ && plot::BeginPlot("memory_strided_model", "##stridedmodel", ImVec2(-1, 0))) {
+        std::vector<double> xs;
+        for (size_t i = 0; i < stridedModel_.size(); ++i)
+          xs.push_back(double(i + 1));
+        std::vector<double> pc;
+        for (double e : stridedModel_)
+          pc.push_back(100 * e);
+        plot::SetupAxes(
+            {"stride (elements)", plot::Scale::Linear, 0.5, double(xs.size()) + 0.5, "%.0f"},
+            {"model efficiency (%)", plot::Scale::Linear, 0, 105});
+        plot::SetNextColour(1);
+        plot::PlotLine("model (not measured)", xs.data(), pc.data(), int(xs.size()));
+        plot::EndPlot();
+      }
+    }
+    endPanel(ctx);
+  }
+
+  // [SECTION] transpose ladder
+
+  void drawTranspose(LessonContext& ctx) {
+    if (!beginPanel(ctx, "transpose", "The transpose ladder")) return endPanel(ctx);
+    if (!transpose_) {
+      ImGui::TextUnformatted(transposeJob_.running() ? "Measuring..." : "Not measured yet.");
+      return endPanel(ctx);
+    }
+    const TransposeView& v = *transpose_;
+    const TransposeReport* m = v.measured ? &*v.measured : nullptr;
+    if (m)
+      ImGui::TextWrapped(
+          "B = transpose of A, %d x %d floats, on %s: %d runs per step, median. "
+          "Bandwidth counts each element read once and written once.",
+          v.rows, v.cols, m->device.c_str(), m->p.runs);
+    else
+      ImGui::TextWrapped(
+          "No GPU: the model's columns only, for a %d x %d matrix. Bandwidths "
+          "need a GPU.",
+          v.rows, v.cols);
+    const int cols = m ? 8 : 5;
+    if (ImGui::BeginTable(
+            "transpose", cols,
+            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+      if (m) {
+        ImGui::TableSetupColumn("ms");
+        ImGui::TableSetupColumn("GB/s");
+        ImGui::TableSetupColumn("of copy");
+      }
+      ImGui::TableSetupColumn("load sectors");
+      ImGui::TableSetupColumn("store sectors");
+      ImGui::TableSetupColumn("shared passes");
+      if (m) ImGui::TableSetupColumn("correct");
+      if (!m) ImGui::TableSetupColumn("what changes", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+      ImGui::TableHeadersRow();
+      const auto steps = transposeSteps();
+      for (size_t i = 0; i < steps.size(); ++i) {
+        const TransposeStepInfo& s = steps[i];
+        const StepModel& sm = v.model[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.label);
+        helpTooltip(s.help);
+        if (m) {
+          const TransposeResult& t = m->steps[i];
+          ImGui::TableNextColumn();
+          ImGui::Text("%.3f", t.m.kernel().medianMs);
+          ImGui::TableNextColumn();
+          ImGui::Text("%.0f", t.gbps);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(percent(t.ofCeiling).c_str());
+        }
+        const bool driver = s.step == TransposeStep::Memcpy;
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(driver ? "-" : trimmedFixed(sm.loadSectors, 2).c_str());
+        ImGui::TableNextColumn();
+        if (!driver && sm.storeSectors > 8)
+          ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+        ImGui::TextUnformatted(driver ? "-" : trimmedFixed(sm.storeSectors, 2).c_str());
+        if (!driver && sm.storeSectors > 8) ImGui::PopStyleColor();
+        ImGui::TableNextColumn();
+        if (sm.sharedLoad > 1) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+        ImGui::TextUnformatted(sm.sharedLoad < 0 ? "-" : trimmedFixed(sm.sharedLoad, 1).c_str());
+        if (sm.sharedLoad > 1) ImGui::PopStyleColor();
+        if (m) {
+          ImGui::TableNextColumn();
+          const Correctness& c = m->steps[i].m.check;
+          ImGui::TextUnformatted(
+              c.ok() ? "yes" : ("NO: " + thousands(static_cast<long long>(c.wrong))).c_str());
+        } else {
+          ImGui::TableNextColumn();
+          ImGui::TextWrapped("%s", s.help);
+        }
+      }
+      ImGui::EndTable();
+    }
+    const bool smaller = modelExtent(v.rows) < v.rows || modelExtent(v.cols) < v.cols;
+    mutedText(ctx.theme,
+              (std::string("Model columns, per warp request: global sectors of the load and the "
+                           "store, shared-memory passes of the tile read") +
+               (smaller ? ", counted at " + std::to_string(modelExtent(v.rows)) + " x " +
+                              std::to_string(modelExtent(v.cols)) +
+                              " (the same size modulo 32: the same alignment and edge tiles)."
+                        : "."))
+                  .c_str());
+    if (m && plot::BeginPlot("memory_transpose", "##transposebars", ImVec2(-1, 0))) {
+      std::vector<const char*> names;
+      std::vector<double> gbps;
+      for (const TransposeResult& t : m->steps) {
+        names.push_back(transposeStep(t.step).id);
+        gbps.push_back(t.gbps);
+      }
+      plot::SetupCategories(names.data(), int(names.size()));
+      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Linear, 0});
+      plot::SetupLegend(plot::Legend::Hidden);
+      plot::SetNextColour(0);
+      plot::PlotBars("GB/s", gbps.data(), int(gbps.size()));
+      plot::PlotHLine("copy ceiling", m->ceilingGBps);
+      plot::EndPlot();
+    }
+    endPanel(ctx);
+  }
+
+  // [SECTION] work on the worker thread; export
+
+  static std::vector<double> modelEfficiencies(double maxStride, int offset) {
+    std::vector<double> e;
+    for (int s = 1; s <= int(maxStride); ++s)
+      e.push_back(stridedEfficiency(s, offset));
+    return e;
+  }
+
+  void poll(LessonContext& ctx) {
+    auto takeInto = [&](auto& job, auto& into) {
+      if (auto r = job.take()) {
+        if (r->ok()) {
+          into = std::move(r->value());
+        } else {
+          error_ = r->status();
+          ctx.error(error_);
+        }
+      }
+    };
+    takeInto(transposeJob_, transpose_);
+    takeInto(stridedJob_, strided_);
+    takeInto(mapJob_, map_);
+  }
+
+  bool startTranspose() {
+    if (transposeJob_.running()) return false;
+    error_ = {};
+    const bool gpu = gpu_;
+    TransposeParams p;
+    p.rows = rows_;
+    p.cols = cols_;
+    return transposeJob_.start(
+        [p, gpu](AsyncJob<TransposeView>::Control& c) -> Result<TransposeView> {
+          c.progress(0, "the model");
+          TransposeView v = transposeModel(p.rows, p.cols);
+          if (!gpu) return v;
+          Result<TransposeReport> r = measureTranspose(
+              p, c.cancelFlag(), [&c](float f, const std::string& what) { c.progress(f, what); });
+          if (!r) return r.status();
+          v.measured = std::move(*r);
+          return v;
+        });
+  }
+
+  bool startStrided() {
+    if (!gpu_ || stridedJob_.running()) return false;
+    error_ = {};
+    const StridedParams p = stridedParams_;
+    return stridedJob_.start([p](AsyncJob<StridedReport>::Control& c) -> Result<StridedReport> {
+      return measureStridedCopy(p, c.cancelFlag(),
+                                [&c](float f, const std::string& what) { c.progress(f, what); });
+    });
+  }
+
+  bool startMap() {
+    const PatternId id = mapPattern();
+    const PatternParams p = mapParams();
+    mapFor_ = std::make_pair(id, p);
+    return mapJob_.start([id, p](AsyncJob<MapView>::Control& c) -> Result<MapView> {
+      Result<KernelMap> m = kernelMap(id, p, c.cancelFlag());
+      if (!m) return m.status();
+      MapView v{id, p, std::move(*m), {}};
+      v.flipped.resize(v.map.perWarp.size());
+      for (int r = 0; r < v.map.rows; ++r)
+        std::copy_n(v.map.perWarp.begin() + long(r) * v.map.cols, v.map.cols,
+                    v.flipped.begin() + long(v.map.rows - 1 - r) * v.map.cols);
+      return v;
+    });
+  }
+
+  void exportResults(LessonContext& ctx, bool json) {
+    // One table: each row names its section and leaves the others' columns empty.
+    nlohmann::json j;
+    std::string csv =
+        "section,name,stride,rows,cols,value,unit,of_ceiling,model_efficiency,model_load_sectors,"
+        "model_store_sectors,model_shared_passes,correct,source\n";
+    const std::string src = gpu_ ? device_ : "model (no GPU)";
+    j["source"] = src;
+    const WarpRequest r = warpRequest(global_, globalP_, globalWarp_, globalTrip_);
+    const GlobalAccess g = analyzeGlobal(r);
+    const PatternInfo& gi = patternInfo(global_);
+    csv += fmtRow({"warp", gi.key, std::to_string(globalP_.stride), std::to_string(globalP_.rows),
+                   std::to_string(globalP_.cols), std::to_string(g.sectorCount()), "sectors", "",
+                   std::to_string(g.efficiency()), "", "", "", "", "model"});
+    j["warp"] = {{"pattern", gi.key},           {"warp", globalWarp_},
+                 {"trip", globalTrip_},         {"sectors", g.sectorCount()},
+                 {"lines", g.lineCount()},      {"bytes_requested", g.bytesRequested},
+                 {"efficiency", g.efficiency()}};
+    const SharedAccess sh = analyzeShared(warpRequest(shared_, sharedP_, sharedWarp_, sharedTrip_));
+    const PatternInfo& si = patternInfo(shared_);
+    csv += fmtRow({"banks", si.key, std::to_string(sharedP_.stride), "", "",
+                   std::to_string(sh.degree), "way", "", "", "", "", std::to_string(sh.wavefronts),
+                   "", sharedP_.padded ? "model, padded" : "model"});
+    j["banks"] = {{"pattern", si.key},
+                  {"padded", sharedP_.padded},
+                  {"degree", sh.degree},
+                  {"wavefronts", sh.wavefronts},
+                  {"broadcast", sh.broadcast}};
+    if (strided_)
+      for (const StridedPoint& p : strided_->points) {
+        csv += fmtRow({"strided", "copy", std::to_string(p.stride), "", "", std::to_string(p.gbps),
+                       "GB/s", "", std::to_string(p.modelEfficiency), "", "", "",
+                       p.m.check.ok() ? "yes" : "no", strided_->device});
+        j["strided"].push_back({{"stride", p.stride},
+                                {"gbps", p.gbps},
+                                {"predicted_gbps", p.predictedGBps},
+                                {"model_efficiency", p.modelEfficiency},
+                                {"correct", p.m.check.ok()}});
+      }
+    if (transpose_) {
+      const TransposeView& v = *transpose_;
+      const auto steps = transposeSteps();
+      for (size_t i = 0; i < steps.size(); ++i) {
+        const StepModel& sm = v.model[i];
+        const TransposeResult* t = v.measured ? &v.measured->steps[i] : nullptr;
+        csv += fmtRow({"transpose", steps[i].id, "", std::to_string(v.rows), std::to_string(v.cols),
+                       t ? std::to_string(t->gbps) : "", t ? "GB/s" : "",
+                       t ? std::to_string(t->ofCeiling) : "", "", std::to_string(sm.loadSectors),
+                       std::to_string(sm.storeSectors),
+                       sm.sharedLoad < 0 ? "" : std::to_string(sm.sharedLoad),
+                       t ? (t->m.check.ok() ? "yes" : "no") : "",
+                       v.measured ? v.measured->device : "model"});
+        nlohmann::json row = {{"step", steps[i].id},
+                              {"model_load_sectors", sm.loadSectors},
+                              {"model_store_sectors", sm.storeSectors}};
+        row["model_shared_passes"] =
+            sm.sharedLoad < 0 ? nlohmann::json() : nlohmann::json(sm.sharedLoad);
+        if (t) {
+          row["gbps"] = t->gbps;
+          row["median_ms"] = t->m.kernel().medianMs;
+          row["of_ceiling"] = t->ofCeiling;
+          row["correct"] = t->m.check.ok();
+        }
+        j["transpose"]["rows"] = v.rows;
+        j["transpose"]["cols"] = v.cols;
+        j["transpose"]["steps"].push_back(row);
+      }
+    }
+    const std::string path = ctx.exportPath("results", json ? "json" : "csv");
+    const Status st = writeText(path, json ? j.dump(2) : csv);
+    if (st)
+      ctx.info("Saved " + path);
+    else
+      ctx.error(st);
+  }
+
+  static std::string fmtRow(const std::vector<std::string>& cells) {
+    std::string s;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      std::string c = cells[i];
+      if (c.find_first_of(",\"") != std::string::npos) {
+        std::string q = "\"";
+        for (char ch : c)
+          q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        c = q + "\"";
+      }
+      s += (i ? "," : "") + c;
+    }
+    return s + "\n";
+  }
+
+  bool gpu_ = false;
+  bool started_ = false;
+  std::string device_;
+  Status error_;
+  std::vector<std::string> queue_;
+
+  PatternId global_ = PatternId::Strided;
+  PatternParams globalP_;
+  int globalWarp_ = 0, globalTrip_ = 0;
+  PatternId shared_ = PatternId::TileColumns;
+  PatternParams sharedP_;
+  int sharedWarp_ = 0, sharedTrip_ = 0;
+
+  bool mapOfShared_ = false;
+  std::optional<std::pair<PatternId, PatternParams>> mapFor_;
+  AsyncJob<MapView> mapJob_;
+  std::optional<MapView> map_;
+
+  int rows_ = 8192, cols_ = 8192;
+  AsyncJob<TransposeView> transposeJob_;
+  std::optional<TransposeView> transpose_;
+
+  StridedParams stridedParams_;
+  std::vector<double> stridedModel_;
+  AsyncJob<StridedReport> stridedJob_;
+  std::optional<StridedReport> strided_;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makeMemoryLesson() {
+  return std::make_unique<MemoryLesson>();
+}
+
+}  // namespace cudalab

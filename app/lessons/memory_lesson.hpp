@@ -1,0 +1,14 @@
+// Lesson "memory": coalescing, the transpose and shared-memory bank conflicts (course files 000
+// and 001).
+#pragma once
+
+#include <memory>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+extern const LessonInfo kMemoryLessonInfo;
+std::unique_ptr<Lesson> makeMemoryLesson();
+
+}  // namespace cudalab
