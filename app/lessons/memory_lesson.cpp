@@ -64,7 +64,9 @@ struct MapView {
   PatternId pattern;
   PatternParams p;
   KernelMap map;
-  std::vector<double> flipped;  // rows reversed: the heat map draws row 0 at the bottom
+  // Axis labels for small maps (whole numbers only: numeric ticks would repeat them).
+  std::vector<std::string> colNames, rowNames;
+  std::vector<const char*> colPtrs, rowPtrs;
 };
 
 bool sameParams(const PatternParams& a, const PatternParams& b) {
@@ -74,8 +76,15 @@ bool sameParams(const PatternParams& a, const PatternParams& b) {
          a.elementsPerThread == b.elementsPerThread;
 }
 
+// "100%", "12.5%", "0.8%": a decimal only where the value has one.
 std::string percent(double f) {
-  return trimmedFixed(100 * f, f < 0.1 ? 1 : 0) + "%";
+  const double p = 100 * f;
+  return trimmedFixed(p, std::fabs(p - std::round(p)) > 0.05 || p < 1 ? 1 : 0) + "%";
+}
+
+// "1 sector", "5 sectors".
+std::string count(long long n, const char* what) {
+  return thousands(n) + " " + what + (n == 1 ? "" : "s");
 }
 
 // Each 128-byte line gets its own colour; grey is left for lanes that take no part.
@@ -88,6 +97,10 @@ struct Uses {
   bool stride = false, offset = false, element = false, rows = false, cols = false, inner = false,
        count = false, structs = false;
 };
+
+bool isTile(PatternId id) {
+  return id == PatternId::TileRows || id == PatternId::TileColumns;
+}
 
 Uses usesOf(KernelId k) {
   Uses u;
@@ -168,7 +181,7 @@ class MemoryLesson final : public Lesson {
     ImGui::Spacing();
     ImGui::TextUnformatted("Shared memory: the pattern");
     patternCombo("##shared", shared_, Space::Shared);
-    ImGui::Checkbox("Pad the tile (33 columns)", &sharedP_.padded);
+    if (isTile(shared_)) ImGui::Checkbox("Pad the tile (33 columns)", &sharedP_.padded);
     helpTooltip(
         "One unused float at the end of every row of the 32x32 tile, so row r starts r banks "
         "further on.");
@@ -269,10 +282,9 @@ class MemoryLesson final : public Lesson {
     if (u.offset) paramSlider(kOffset, p.offset);
     if (u.element) {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      if (ImGui::BeginCombo("Element size", (std::to_string(p.elementBytes) + " bytes").c_str())) {
+      if (ImGui::BeginCombo("Element size", count(p.elementBytes, "byte").c_str())) {
         for (int e : kElementSizes)
-          if (ImGui::Selectable((std::to_string(e) + " bytes").c_str(), p.elementBytes == e))
-            p.elementBytes = e;
+          if (ImGui::Selectable(count(e, "byte").c_str(), p.elementBytes == e)) p.elementBytes = e;
         ImGui::EndCombo();
       }
       helpTooltip(kElementBytes.help);
@@ -330,12 +342,14 @@ class MemoryLesson final : public Lesson {
     }
     const int ideal = static_cast<int>(
         std::ceil(double(g.bytesRequested) / kSectorBytes - 1e-9));  // if perfectly packed
+    const bool store = k.instructions[size_t(info.instruction)].op == Op::Store;
     ImGui::TextWrapped(
-        "%d lanes ask for %lld bytes. Memory moves %d sectors of 32 bytes (%lld bytes) from %d "
-        "line%s of 128 bytes: %s of what moves is used.%s",
-        r.activeLanes(), static_cast<long long>(g.bytesRequested), g.sectorCount(),
-        static_cast<long long>(g.bytesMoved()), g.lineCount(), g.lineCount() == 1 ? "" : "s",
-        percent(g.efficiency()).c_str(),
+        "%s %s %s. Memory moves %s of 32 bytes (%lld bytes) %s %s of 128 bytes: %s of what moves "
+        "is used.%s",
+        count(r.activeLanes(), "lane").c_str(), store ? "write" : "ask for",
+        count(g.bytesRequested, "byte").c_str(), count(g.sectorCount(), "sector").c_str(),
+        static_cast<long long>(g.bytesMoved()), store ? "into" : "from",
+        count(g.lineCount(), "line").c_str(), percent(g.efficiency()).c_str(),
         g.sectorCount() > ideal ? (" Packed together, " + std::to_string(ideal) + " sector" +
                                    (ideal == 1 ? "" : "s") + " would do.")
                                       .c_str()
@@ -443,8 +457,10 @@ class MemoryLesson final : public Lesson {
       return endPanel(ctx);
     const PatternInfo& info = patternInfo(shared_);
     const KernelInfo& k = kernelInfo(info.kernel);
-    ImGui::Checkbox("Pad the tile to 33 columns", &sharedP_.padded);
-    helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
+    if (isTile(shared_)) {
+      ImGui::Checkbox("Pad the tile to 33 columns", &sharedP_.padded);
+      helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
+    }
     ImGui::PushFont(ctx.theme.fonts().mono);
     ImGui::TextUnformatted(k.code);
     ImGui::PopFont();
@@ -507,7 +523,8 @@ class MemoryLesson final : public Lesson {
     const float gridX = o.x + labelW;
     const float headY = o.y;
     const float gridY = headY + 2 * fontH + 6 * s;
-    dl->AddText(ImVec2(gridX, headY), text, "banks 0-31; the number: distinct words asked of it");
+    dl->AddText(ImVec2(gridX, headY), text,
+                "banks 0-31; the number: distinct words asked of it in one phase");
     for (int b = 0; b < kBanks; ++b) {
       int worst = 0;
       for (int ph = 0; ph < sh.phases; ++ph) {
@@ -570,6 +587,7 @@ class MemoryLesson final : public Lesson {
     if (ImGui::RadioButton("the global-memory pattern", !mapOfShared_)) mapOfShared_ = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("the shared-memory pattern", mapOfShared_)) mapOfShared_ = true;
+    if (!mapError_.ok()) ImGui::TextWrapped("%s", mapError_.sentence().c_str());
     if (!map_) {
       ImGui::TextUnformatted(mapJob_.running() ? "Computing..." : "Not computed yet.");
       return endPanel(ctx);
@@ -579,10 +597,9 @@ class MemoryLesson final : public Lesson {
     const LaunchShape& sh = v.map.shape;
     const char* unit = shared ? "wavefronts (passes)" : "sectors";
     ImGui::TextWrapped(
-        "%s: %d x %d blocks of %d x %d threads, %s warps; %s requests. On average %.2f %s per "
-        "request%s.",
+        "%s: %d x %d blocks of %d x %d threads, %s; %s. On average %.2f %s per request%s.",
         patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
-        thousands(sh.warps()).c_str(), thousands(v.map.totals.requests).c_str(),
+        count(sh.warps(), "warp").c_str(), count(v.map.totals.requests, "request").c_str(),
         shared ? v.map.totals.wavefrontsPerRequest() : v.map.totals.sectorsPerRequest(), unit,
         shared ? "" : (", efficiency " + percent(v.map.totals.efficiency())).c_str());
     const std::string title = std::string(unit) + " per request, one cell per warp";
@@ -590,10 +607,12 @@ class MemoryLesson final : public Lesson {
       const bool rowsOfWarps = sh.blockX == kWarpSize;
       plot::SetupAxes({rowsOfWarps ? "block x" : "warp (in rows of 32)", plot::Scale::Linear, -0.5,
                        v.map.cols - 0.5, "%.0f"},
-                      {rowsOfWarps ? "warp row (block y x rows per block), first at the top"
-                                   : "row of 32 warps, first at the top",
+                      {rowsOfWarps ? "warp row, 0 at the bottom" : "row of 32 warps",
                        plot::Scale::Linear, -0.5, v.map.rows - 0.5, "%.0f"});
-      plot::PlotHeatmap(unit, v.flipped.data(), v.map.rows, v.map.cols, 1, 32);
+      if (!v.colPtrs.empty()) plot::SetupCategories(v.colPtrs.data(), int(v.colPtrs.size()));
+      if (!v.rowPtrs.empty())
+        plot::SetupCategories(v.rowPtrs.data(), int(v.rowPtrs.size()), plot::AxisId::Y);
+      plot::PlotHeatmap(unit, v.map.perWarp.data(), v.map.rows, v.map.cols, 1, 32);
       plot::EndPlot();
     }
     mutedText(ctx.theme,
@@ -691,7 +710,7 @@ class MemoryLesson final : public Lesson {
     if (ImGui::BeginTable(
             "transpose", cols,
             ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+      ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 2.2f);
       if (m) {
         ImGui::TableSetupColumn("ms");
         ImGui::TableSetupColumn("GB/s");
@@ -793,7 +812,11 @@ class MemoryLesson final : public Lesson {
     };
     takeInto(transposeJob_, transpose_);
     takeInto(stridedJob_, strided_);
-    takeInto(mapJob_, map_);
+    // A map refused for a bad parameter says so in its panel; it is not an error of the lesson.
+    if (auto r = mapJob_.take()) {
+      mapError_ = r->ok() ? Status{} : r->status();
+      if (r->ok()) map_ = std::move(r->value());
+    }
   }
 
   bool startTranspose() {
@@ -833,11 +856,16 @@ class MemoryLesson final : public Lesson {
     return mapJob_.start([id, p](AsyncJob<MapView>::Control& c) -> Result<MapView> {
       Result<KernelMap> m = kernelMap(id, p, c.cancelFlag());
       if (!m) return m.status();
-      MapView v{id, p, std::move(*m), {}};
-      v.flipped.resize(v.map.perWarp.size());
-      for (int r = 0; r < v.map.rows; ++r)
-        std::copy_n(v.map.perWarp.begin() + long(r) * v.map.cols, v.map.cols,
-                    v.flipped.begin() + long(v.map.rows - 1 - r) * v.map.cols);
+      MapView v{id, p, std::move(*m), {}, {}, {}, {}};
+      auto names = [](int n, std::vector<std::string>& s, std::vector<const char*>& ptrs) {
+        if (n > 24) return;
+        for (int i = 0; i < n; ++i)
+          s.push_back(std::to_string(i));
+        for (const std::string& x : s)
+          ptrs.push_back(x.c_str());
+      };
+      names(v.map.cols, v.colNames, v.colPtrs);
+      names(v.map.rows, v.rowNames, v.rowPtrs);
       return v;
     });
   }
@@ -950,6 +978,7 @@ class MemoryLesson final : public Lesson {
   std::optional<std::pair<PatternId, PatternParams>> mapFor_;
   AsyncJob<MapView> mapJob_;
   std::optional<MapView> map_;
+  Status mapError_;
 
   int rows_ = 8192, cols_ = 8192;
   AsyncJob<TransposeView> transposeJob_;
