@@ -17,7 +17,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -68,13 +67,6 @@ struct MapView {
   std::vector<std::string> colNames, rowNames;
   std::vector<const char*> colPtrs, rowPtrs;
 };
-
-bool sameParams(const PatternParams& a, const PatternParams& b) {
-  return a.stride == b.stride && a.offset == b.offset && a.elementBytes == b.elementBytes &&
-         a.rows == b.rows && a.cols == b.cols && a.inner == b.inner && a.count == b.count &&
-         a.structFloats == b.structFloats && a.padded == b.padded &&
-         a.elementsPerThread == b.elementsPerThread;
-}
 
 // "100%", "12.5%", "0.8%": a decimal only where the value has one.
 std::string percent(double f) {
@@ -256,7 +248,7 @@ class MemoryLesson final : public Lesson {
   PatternId mapPattern() const { return mapOfShared_ ? shared_ : global_; }
   const PatternParams& mapParams() const { return mapOfShared_ ? sharedP_ : globalP_; }
   bool mapStale() const {
-    return !mapFor_ || mapFor_->first != mapPattern() || !sameParams(mapFor_->second, mapParams());
+    return !mapFor_ || mapFor_->first != mapPattern() || mapFor_->second != mapParams();
   }
 
   void patternCombo(const char* id, PatternId& current, Space space) {
@@ -507,19 +499,7 @@ class MemoryLesson final : public Lesson {
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
     const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
-    // Distinct words per (phase, bank), and how many lanes read each word.
     const int size = std::clamp(r.elementBytes, 1, kMaxElementBytes);
-    std::map<std::pair<int, int>, std::vector<std::uint64_t>> words;
-    std::map<std::uint64_t, int> readers;
-    for (int l = 0; l < kWarpSize; ++l) {
-      if (!r.active(l)) continue;
-      for (std::uint64_t w = r.address[size_t(l)] / kBankBytes;
-           w <= (r.address[size_t(l)] + std::uint64_t(size) - 1) / kBankBytes; ++w) {
-        auto& list = words[{sh.lanePhase[size_t(l)], int(w % kBanks)}];
-        if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
-        ++readers[w];
-      }
-    }
     const float gridX = o.x + labelW;
     const float headY = o.y;
     const float gridY = headY + 2 * fontH + 6 * s;
@@ -527,10 +507,8 @@ class MemoryLesson final : public Lesson {
                 "banks 0-31; the number: distinct words asked of it in one phase");
     for (int b = 0; b < kBanks; ++b) {
       int worst = 0;
-      for (int ph = 0; ph < sh.phases; ++ph) {
-        auto it = words.find({ph, b});
-        if (it != words.end()) worst = std::max(worst, int(it->second.size()));
-      }
+      for (int ph = 0; ph < sh.phases; ++ph)
+        worst = std::max(worst, sh.phaseBankWords[size_t(ph)][size_t(b)]);
       if (worst == 0) continue;
       const std::string n = std::to_string(worst);
       const float tw = ImGui::CalcTextSize(n.c_str()).x;
@@ -550,10 +528,10 @@ class MemoryLesson final : public Lesson {
       for (std::uint64_t w = r.address[size_t(l)] / kBankBytes;
            w <= (r.address[size_t(l)] + std::uint64_t(size) - 1) / kBankBytes; ++w) {
         const int b = int(w % kBanks);
-        const int distinct = int(words[{sh.lanePhase[size_t(l)], b}].size());
-        const ImU32 c = distinct > 1     ? paletteColour(5)
-                        : readers[w] > 1 ? paletteColour(4)
-                                         : paletteColour(2);
+        const int distinct = sh.phaseBankWords[size_t(sh.lanePhase[size_t(l)])][size_t(b)];
+        const ImU32 c = distinct > 1               ? paletteColour(5)
+                        : sh.laneShares[size_t(l)] ? paletteColour(4)
+                                                   : paletteColour(2);
         dl->AddRectFilled(ImVec2(gridX + float(b) * cell + 1, y + 1),
                           ImVec2(gridX + float(b + 1) * cell - 1, y + cell - 1), c);
       }
@@ -800,18 +778,11 @@ class MemoryLesson final : public Lesson {
   }
 
   void poll(LessonContext& ctx) {
-    auto takeInto = [&](auto& job, auto& into) {
-      if (auto r = job.take()) {
-        if (r->ok()) {
-          into = std::move(r->value());
-        } else {
-          error_ = r->status();
-          ctx.error(error_);
-        }
+    for (const Status& s : {transposeJob_.takeInto(transpose_), stridedJob_.takeInto(strided_)})
+      if (!s) {
+        error_ = s;
+        ctx.error(s);
       }
-    };
-    takeInto(transposeJob_, transpose_);
-    takeInto(stridedJob_, strided_);
     // A map refused for a bad parameter says so in its panel; it is not an error of the lesson.
     if (auto r = mapJob_.take()) {
       mapError_ = r->ok() ? Status{} : r->status();

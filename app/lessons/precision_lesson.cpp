@@ -391,20 +391,12 @@ class PrecisionLesson final : public Lesson {
   }
 
   void poll(LessonContext& ctx) {
-    auto takeInto = [&](auto& job, auto& into) {
-      if (auto r = job.take()) {
-        if (r->ok()) {
-          into = std::move(r->value());
-        } else {
-          error_ = r->status();
-          ctx.error(error_);
-        }
+    for (const Status& s : {sweepJob_.takeInto(sweep_), pointJob_.takeInto(point_),
+                            sumJob_.takeInto(sum_), fmaJob_.takeInto(fma_)})
+      if (!s) {
+        error_ = s;
+        ctx.error(s);
       }
-    };
-    takeInto(sweepJob_, sweep_);
-    takeInto(pointJob_, point_);
-    takeInto(sumJob_, sum_);
-    takeInto(fmaJob_, fma_);
   }
 
   // [SECTION] errors

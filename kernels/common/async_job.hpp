@@ -9,6 +9,7 @@
 //   ... each frame:
 //   if (job.running()) drawProgress(job.progress());
 //   if (auto r = job.take()) show(*r);          // once, when it has finished
+//   if (Status s = job.takeInto(report); !s) showError(s);   // the same, kept in an optional
 //
 // A sweep publishes points as they are measured, so they appear on the plot as they arrive:
 //
@@ -126,6 +127,16 @@ class AsyncJob {
     std::optional<Result<T>> r = std::move(result_);
     result_.reset();
     return r;
+  }
+
+  // Moves a finished, successful result into `into`; returns the failure of a finished job that
+  // failed, and ok when it succeeded or has not finished.
+  Status takeInto(std::optional<T>& into) {
+    std::optional<Result<T>> r = take();
+    if (!r) return {};
+    if (!r->ok()) return r->status();
+    into = std::move(r->value());
+    return {};
   }
 
  private:

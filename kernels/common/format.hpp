@@ -2,6 +2,7 @@
 //
 //   trimmedFixed(1593.50, 2) == "1593.5"   trimmedFixed(48.0, 1) == "48"   never "-0"
 //   thousands(30000000) == "30,000,000"
+//   mib(3.0 * 1024 * 1024 * 1024) == "3,072 MiB"
 #pragma once
 
 #include <cstdio>
@@ -32,6 +33,11 @@ inline std::string thousands(long long v) {
     out.push_back(digits[i]);
   }
   return out;
+}
+
+// Bytes in whole mebibytes, rounded to nearest, digits grouped: the unit of every memory check.
+inline std::string mib(double bytes) {
+  return thousands(static_cast<long long>(bytes / (1024.0 * 1024.0) + 0.5)) + " MiB";
 }
 
 }  // namespace cudalab

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/format.hpp"
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
@@ -39,12 +40,6 @@ std::string num(long long v) {
 std::string percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f%%", fraction * 100.0);
-  return buf;
-}
-
-std::string mib(double bytes) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024.0));
   return buf;
 }
 

@@ -188,6 +188,8 @@ struct PatternParams {
   int structFloats = 3;
   bool padded = false;        // shared tile of kTile x (kTile + 1)
   int elementsPerThread = 4;  // tiled kernels: 1 (a 32x32 block) or 4 (a 32x8 block)
+
+  bool operator==(const PatternParams&) const = default;
 };
 
 // Out-of-range values, or an element size other than 1, 2, 4, 8 and 16, as a sentence.

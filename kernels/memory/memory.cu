@@ -199,6 +199,18 @@ __global__ void shared_strided(T* out, int stride, int offset) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = buf[threadIdx.x * stride + offset];
 }
 
+// The three kernels built on a 32x32 tile, for one padding and elements-per-thread choice.
+template <int PAD, int E>
+void launchTileKernel(KernelId k, dim3 grid, dim3 block, const float* A, float* B, int rows,
+                      int cols, cudaStream_t stream) {
+  if (k == KernelId::TransposeTiled)
+    transpose_tiled<PAD, E><<<grid, block, 0, stream>>>(A, B, rows, cols);
+  else if (k == KernelId::CopyThroughTile)
+    copy_through_tile<PAD, E><<<grid, block, 0, stream>>>(A, B, rows, cols);
+  else
+    copy_tiled<E><<<grid, block, 0, stream>>>(A, B, rows, cols);
+}
+
 unsigned blocksFor(long long n, int block) {
   return static_cast<unsigned>((n + block - 1) / block);
 }
@@ -583,47 +595,11 @@ Status runModelKernel(const ModelCheckCase& c) {
     case KernelId::TransposeTiled:
     case KernelId::CopyThroughTile:
     case KernelId::CopyTiled: {
-      const bool t = c.kernel == KernelId::TransposeTiled, ct = c.kernel == KernelId::CopyTiled;
-      const int key = (ct  ? 100
-                       : t ? 10
-                           : 20) +
-                      (p.padded ? 1 : 0) + (p.elementsPerThread == 4 ? 2 : 0);
-      switch (key) {
-        case 10:
-          transpose_tiled<0, 1><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 11:
-          transpose_tiled<1, 1><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 12:
-          transpose_tiled<0, 4><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 13:
-          transpose_tiled<1, 4><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 20:
-          copy_through_tile<0, 1><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 21:
-          copy_through_tile<1, 1><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 22:
-          copy_through_tile<0, 4><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 23:
-          copy_through_tile<1, 4><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 100:
-        case 101:
-          copy_tiled<1><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        case 102:
-        case 103:
-          copy_tiled<4><<<grid, block, 0, s>>>(a.get(), b.get(), p.rows, p.cols);
-          break;
-        default:
-          return Status::error("No such tiled kernel.");
-      }
+      using Launch = void (*)(KernelId, dim3, dim3, const float*, float*, int, int, cudaStream_t);
+      const bool four = p.elementsPerThread == 4;
+      const Launch launch = p.padded ? (four ? launchTileKernel<1, 4> : launchTileKernel<1, 1>)
+                                     : (four ? launchTileKernel<0, 4> : launchTileKernel<0, 1>);
+      launch(c.kernel, grid, block, a.get(), b.get(), p.rows, p.cols, s);
       break;
     }
     case KernelId::MatmulCourse:

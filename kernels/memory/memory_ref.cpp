@@ -91,14 +91,6 @@ Status validate(const TransposeParams& p) {
   return {};
 }
 
-namespace {
-
-std::string mib(double bytes) {
-  return thousands(static_cast<long long>(bytes / (1024.0 * 1024.0) + 0.5)) + " MiB";
-}
-
-}  // namespace
-
 Status checkMemory(const TransposeParams& p, std::size_t freeDeviceBytes) {
   const double need = 2.0 * double(p.rows) * double(p.cols) * sizeof(float);
   if (need > 0.9 * double(freeDeviceBytes))

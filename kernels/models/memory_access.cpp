@@ -83,6 +83,9 @@ SharedAccess analyzeShared(const WarpRequest& r) {
   s.lanePass.fill(0);
   s.lanePhase.fill(0);
   s.bankWords.fill(0);
+  for (auto& b : s.phaseBankWords)
+    b.fill(0);
+  s.laneShares.fill(false);
   s.phases = size <= 4 ? 1 : size <= 8 ? 2 : 4;
   const int lanesPerPhase = kWarpSize / s.phases;
   for (int phase = 0; phase < s.phases; ++phase) {
@@ -109,9 +112,21 @@ SharedAccess analyzeShared(const WarpRequest& r) {
         }
       }
     }
+    // Lanes one of whose words another lane of the phase also reads.
+    const auto firstWord = [&](int l) { return r.address[l] / kBankBytes; };
+    const auto lastWord = [&](int l) {
+      return (r.address[l] + std::uint64_t(size) - 1) / kBankBytes;
+    };
+    for (int l = phase * lanesPerPhase; l < (phase + 1) * lanesPerPhase; ++l)
+      for (int m = phase * lanesPerPhase; m < (phase + 1) * lanesPerPhase; ++m)
+        if (m != l && r.active(l) && r.active(m) && firstWord(l) <= lastWord(m) &&
+            firstWord(m) <= lastWord(l))
+          s.laneShares[l] = true;
     int passes = 0;
-    for (const auto& list : words)
-      passes = std::max(passes, int(list.size()));
+    for (int b = 0; b < kBanks; ++b) {
+      s.phaseBankWords[size_t(phase)][size_t(b)] = int(words[b].size());
+      passes = std::max(passes, int(words[b].size()));
+    }
     s.wavefronts += passes;
     if (passes > s.degree) {
       s.degree = passes;

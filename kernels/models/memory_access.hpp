@@ -97,6 +97,10 @@ struct SharedAccess {
   std::array<int, kWarpSize> lanePhase{};
   // Per bank: distinct words asked for in the worst phase. The n of an n-way conflict.
   std::array<int, kBanks> bankWords{};
+  // Per phase and bank: distinct words asked for (phases beyond `phases` stay 0).
+  std::array<std::array<int, kBanks>, 4> phaseBankWords{};
+  // Per lane: another lane of its phase reads one of its words too (served by broadcast).
+  std::array<bool, kWarpSize> laneShares{};
   int phases = 1;          // 1, 2 or 4 (see above)
   int wavefronts = 0;      // passes summed over phases: what Nsight Compute counts per request
   int degree = 0;          // the worst bank's distinct words in one phase: 1 = no conflict

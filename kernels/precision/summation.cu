@@ -82,10 +82,6 @@ Status launchTree(const float* dX, size_t n, TreeShape t, float* dPartial, float
 // Room left free for the CUDA context's own allocations and the allocator's rounding.
 constexpr size_t kDeviceHeadroom = size_t{64} << 20;
 
-std::string mib(size_t bytes) {
-  return thousands(static_cast<long long>((bytes + (size_t{1} << 20) - 1) >> 20)) + " MiB";
-}
-
 }  // namespace
 
 Result<std::vector<float>> detail::sumTreeGpuPrefixes(std::span<const float> x,
@@ -108,10 +104,10 @@ Result<std::vector<float>> detail::sumTreeGpuPrefixes(std::span<const float> x,
   CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
   if (need + kDeviceHeadroom > freeBytes) {
     return Status::error("Summing " + thousands(static_cast<long long>(n)) +
-                         " numbers on the GPU needs " + mib(need) +
+                         " numbers on the GPU needs " + mib(static_cast<double>(need)) +
                          " of device memory (the numbers and one partial sum per block), but "
                          "only " +
-                         mib(freeBytes) +
+                         mib(static_cast<double>(freeBytes)) +
                          " are free. Sum fewer numbers, or close programs that use the GPU.");
   }
 

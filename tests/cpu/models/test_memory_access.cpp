@@ -594,3 +594,35 @@ TEST(MemoryRandom, SharedMatchesBruteForce) {
 
 }  // namespace
 }  // namespace cudalab::mem
+
+namespace cudalab::mem {
+namespace {
+
+// The per-phase bank counts and the broadcast flags the lesson's bank picture draws from.
+TEST(MemorySharedPicture, PerPhaseBankWordsAndSharedLanes) {
+  // Stride 2 floats: lanes l and l + 16 both use bank 2l mod 32 with different words.
+  const SharedAccess s2 = analyzeShared(stridedRequest(0, 8, 4));
+  EXPECT_EQ(s2.phaseBankWords[0][0], 2);
+  EXPECT_EQ(s2.phaseBankWords[0][1], 0);
+  for (int l = 0; l < kWarpSize; ++l)
+    EXPECT_FALSE(s2.laneShares[size_t(l)]) << l;
+  // One word for everybody: one word in bank 0, and every lane shares it.
+  const SharedAccess one = analyzeShared(stridedRequest(64, 0, 4));
+  EXPECT_EQ(one.phaseBankWords[0][16], 1);
+  for (int l = 0; l < kWarpSize; ++l)
+    EXPECT_TRUE(one.laneShares[size_t(l)]) << l;
+  // 32 consecutive doubles: two phases, each touching every bank once.
+  const SharedAccess d = analyzeShared(contiguousRequest(0, 8));
+  for (int b = 0; b < kBanks; ++b) {
+    EXPECT_EQ(d.phaseBankWords[0][size_t(b)], 1) << b;
+    EXPECT_EQ(d.phaseBankWords[1][size_t(b)], 1) << b;
+    EXPECT_EQ(d.phaseBankWords[2][size_t(b)], 0) << b;
+  }
+  // Bytes: lanes 4k..4k+3 share word k.
+  const SharedAccess bytes = analyzeShared(contiguousRequest(0, 1));
+  for (int l = 0; l < kWarpSize; ++l)
+    EXPECT_TRUE(bytes.laneShares[size_t(l)]) << l;
+}
+
+}  // namespace
+}  // namespace cudalab::mem
