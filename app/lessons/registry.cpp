@@ -2,6 +2,7 @@
 
 #include "lessons/device_lesson.hpp"
 #include "lessons/launch_config_lesson.hpp"
+#include "lessons/matmul_lesson.hpp"
 #include "lessons/memory_lesson.hpp"
 #include "lessons/precision_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
@@ -15,6 +16,7 @@ const LessonEntry kLessons[] = {
     {&kTransfersLessonInfo, &makeTransfersLesson},
     {&kPrecisionLessonInfo, &makePrecisionLesson},
     {&kMemoryLessonInfo, &makeMemoryLesson},
+    {&kMatmulLessonInfo, &makeMatmulLesson},
 };
 }  // namespace
 

@@ -52,4 +52,18 @@ RuntimeInfo queryRuntime() {
   return info;
 }
 
+std::string currentDeviceName() {
+  cudaDeviceProp prop{};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
+    return "unknown GPU";
+  return prop.name;
+}
+
+Status freeDeviceBytes(std::size_t& free) {
+  std::size_t total = 0;
+  CUDALAB_CUDA_TRY(cudaMemGetInfo(&free, &total));
+  return {};
+}
+
 }  // namespace cudalab

@@ -5,6 +5,7 @@
 // one sentence what happened and what in the app still works.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "common/status.hpp"
@@ -28,5 +29,10 @@ struct RuntimeInfo {
 std::string cudaVersionString(int v);
 
 RuntimeInfo queryRuntime();
+
+// The current device's name ("NVIDIA H100 80GB HBM3"), or "unknown GPU" when CUDA cannot say.
+std::string currentDeviceName();
+// cudaMemGetInfo's free bytes on the current device.
+Status freeDeviceBytes(std::size_t& free);
 
 }  // namespace cudalab

@@ -176,6 +176,9 @@ Status validate(const PatternParams& p) {
   CUDALAB_TRY(checkRange(kInner, p.inner));
   CUDALAB_TRY(checkRange(kCount, p.count));
   CUDALAB_TRY(checkRange(kStructFloats, p.structFloats));
+  if (p.matmulBlockX < 1 || p.matmulBlockY < 1 || p.matmulBlockX * p.matmulBlockY > 1024)
+    return Status::error("A block has 1 to 1024 threads; " + std::to_string(p.matmulBlockX) +
+                         " x " + std::to_string(p.matmulBlockY) + " is not allowed.");
   if (p.elementsPerThread != 1 && p.elementsPerThread != 4)
     return Status::error("Elements per thread must be 1 (a 32x32 block) or 4 (a 32x8 block); " +
                          std::to_string(p.elementsPerThread) + " is neither.");
@@ -322,12 +325,12 @@ LaunchShape launchShape(KernelId k, const PatternParams& p) {
       s.gridX = ceilDiv(p.cols, kTile), s.gridY = ceilDiv(p.rows, kTile);
       break;
     case KernelId::MatmulCourse:
-      s.blockX = 32, s.blockY = 8, s.iterations = p.inner;
-      s.gridX = ceilDiv(p.rows, 32), s.gridY = ceilDiv(p.cols, 8);
+      s.blockX = p.matmulBlockX, s.blockY = p.matmulBlockY, s.iterations = p.inner;
+      s.gridX = ceilDiv(p.rows, s.blockX), s.gridY = ceilDiv(p.cols, s.blockY);
       break;
     case KernelId::MatmulSwapped:
-      s.blockX = 32, s.blockY = 8, s.iterations = p.inner;
-      s.gridX = ceilDiv(p.cols, 32), s.gridY = ceilDiv(p.rows, 8);
+      s.blockX = p.matmulBlockX, s.blockY = p.matmulBlockY, s.iterations = p.inner;
+      s.gridX = ceilDiv(p.cols, s.blockX), s.gridY = ceilDiv(p.rows, s.blockY);
       break;
     case KernelId::SharedStrided:
       s.blockX = 32;

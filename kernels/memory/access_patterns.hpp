@@ -188,6 +188,9 @@ struct PatternParams {
   int structFloats = 3;
   bool padded = false;        // shared tile of kTile x (kTile + 1)
   int elementsPerThread = 4;  // tiled kernels: 1 (a 32x32 block) or 4 (a 32x8 block)
+  // The naive matmuls' block shape: 32 x 8 here (a warp is one row of the block), 16 x 16 as the
+  // course launches it (the matmul lesson's naive steps).
+  int matmulBlockX = 32, matmulBlockY = 8;
 
   bool operator==(const PatternParams&) const = default;
 };

@@ -18,6 +18,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/runtime_info.hpp"
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
@@ -308,20 +309,6 @@ Status launchTranspose(TransposeStep step, const float* A, float* B, int rows, i
 
 namespace {
 
-std::string deviceName() {
-  cudaDeviceProp prop{};
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess)
-    return "unknown GPU";
-  return prop.name;
-}
-
-Status freeBytes(std::size_t& free) {
-  std::size_t total = 0;
-  CUDALAB_CUDA_TRY(cudaMemGetInfo(&free, &total));
-  return {};
-}
-
 // A and its transpose held on both sides; one step launched per measure().
 class TransposeWorkload final : public Workload {
  public:
@@ -389,11 +376,11 @@ Result<TransposeReport> measureTranspose(const TransposeParams& p, const std::at
                                          const Progress& progress) {
   CUDALAB_TRY(validate(p));
   std::size_t free = 0;
-  CUDALAB_TRY(freeBytes(free));
+  CUDALAB_TRY(freeDeviceBytes(free));
   CUDALAB_TRY(checkMemory(p, free));
   TransposeReport report;
   report.p = p;
-  report.device = deviceName();
+  report.device = currentDeviceName();
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   TransposeWorkload w(p);
@@ -499,11 +486,11 @@ Result<StridedReport> measureStridedCopy(const StridedParams& p, const std::atom
                                          const Progress& progress) {
   CUDALAB_TRY(validate(p));
   std::size_t free = 0;
-  CUDALAB_TRY(freeBytes(free));
+  CUDALAB_TRY(freeDeviceBytes(free));
   CUDALAB_TRY(checkMemory(p, free));
   StridedReport report;
   report.p = p;
-  report.device = deviceName();
+  report.device = currentDeviceName();
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   StridedWorkload w(p);
