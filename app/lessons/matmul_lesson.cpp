@@ -413,7 +413,9 @@ class MatmulLesson final : public Lesson {
                "bytes per multiply-add (0.25 flop/byte), a 16 x 16 tile reuses each load 16 "
                "times, a 128 x 256 tile 85 times. cuBLAS sits at the least any kernel must read. "
                "Steps far below the roof at high intensity are limited by something else: "
-               "shared-memory loads, latency, registers.")
+               "shared-memory loads, latency, registers. Steps above the slanted roof are not "
+               "breaking it: the roof is DRAM's, and most of what the naive kernels ask for "
+               "comes from the L1 and L2 caches.")
                   .c_str());
     endPanel(ctx);
   }
@@ -452,7 +454,10 @@ class MatmulLesson final : public Lesson {
                "; float64: " + (d ? sci(d->error.maxAbsError) : "-") +
                ". The course reported \"Numba vs NumPy 1.5e-4\": two float32 results that differ "
                "only in the order of their sums. TF32 rounds every input to 10 mantissa bits, so "
-               "its error is about 1000 times larger: the price of its speed.")
+               "its error is about 1000 times larger: the price of its speed. The float64 "
+               "steps come out at or near 0 (0 is drawn at the axis' bottom): products of float32 "
+               "inputs are exact in float64, and our kernels add them in the same order as the "
+               "reference.")
                   .c_str());
     endPanel(ctx);
   }
@@ -637,7 +642,7 @@ class MatmulLesson final : public Lesson {
         ctx.theme,
         "Left: A (left), B (top) and C, to scale (around the block when the matrices are large; "
         "the labels then give the rows and columns shown). Light: the block's bands of A and B and "
-        "its tile of C; strong: what it loads at this step; dark lines: the rows and "
+        "its tile of C; strong: what it loads at this step; in the text colour: the rows and "
         "columns the chosen thread uses. Right: the block's tile of C, coloured by warp, "
         "with the chosen thread's elements outlined.");
     endPanel(ctx);
@@ -818,10 +823,10 @@ class MatmulLesson final : public Lesson {
         continue;
       }
       ImGui::Text(
-          "Reading %s: %d lanes, %d sectors of 32 bytes for %lld bytes asked for (%s "
+          "Reading %s: %d lanes, %d sector%s of 32 bytes for %lld bytes asked for (%s "
           "used).",
-          what, r.activeLanes(), g.sectorCount(), static_cast<long long>(g.bytesRequested),
-          percent(g.efficiency()).c_str());
+          what, r.activeLanes(), g.sectorCount(), g.sectorCount() == 1 ? "" : "s",
+          static_cast<long long>(g.bytesRequested), percent(g.efficiency()).c_str());
       drawWarpPicture(ctx.theme, s, r, g);
     }
     mutedText(ctx.theme,

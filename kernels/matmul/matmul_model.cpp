@@ -35,17 +35,17 @@ const std::array<StepInfo, 14> kSteps{{
      "different rows: 16 sectors for one float each, 17 with B. Every product comes from global "
      "memory."},
     {StepId::Swapped, "swapped", "2. Naive, j on x", Precision::Float32, Family::Naive, false,
-     kN, kN, kN, kN, 1, 1, 1, 0, false, 1,
+     kN, kN, kN, kN, 1, 1, 1, 0, false, 6,
      "Only the mapping changes: j (the column) on thread x. A warp (16 columns x 2 rows) now "
      "reads B[k, j] as 16 consecutive floats and A[i, k] as one value per row: 4 sectors per k "
      "instead of 17. Still no reuse: every product reads global memory."},
     {StepId::Tiled8, "tiled8", "3. Shared tiles, 8 x 8", Precision::Float32, Family::Tiled, false,
-     8, 8, 8, 8, 8, 1, 1, tiledShared(8, 4), false, 6,
+     8, 8, 8, 8, 8, 1, 1, tiledShared(8, 4), false, 4,
      "The course's tiled kernel. A block loads an 8 x 8 tile of A and one of B into shared memory, "
      "then each thread multiplies from there: each value read from global memory is used 8 "
      "times. With 64 threads per block, too few warps hide the waits at __syncthreads."},
     {StepId::Tiled16, "tiled16", "3. Shared tiles, 16 x 16", Precision::Float32, Family::Tiled,
-     false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 4), false, 0,
+     false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 4), false, 4,
      "The same kernel with 16 x 16 tiles, the course's choice: each value loaded is used 16 times. "
      "Now shared memory is the bottleneck: every multiply-add needs two shared loads."},
     {StepId::Tiled32, "tiled32", "3. Shared tiles, 32 x 32", Precision::Float32, Family::Tiled,
@@ -83,14 +83,14 @@ const std::array<StepInfo, 14> kSteps{{
      "(assembly-level register allocation, pipelined copies, split K). The bar to measure "
      "against."},
     {StepId::CublasTf32, "cublas_tf32", "9. cuBLAS, TF32 tensor cores", Precision::Tf32,
-     Family::Library, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 2,
+     Family::Library, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 1,
      "cuBLAS on tensor cores, with inputs rounded to TF32 (10 mantissa bits instead of 23) and "
      "sums kept in float32. Much faster, and a different precision: compare its error."},
     {StepId::Naive64, "naive_f64", "Naive (course), float64", Precision::Float64, Family::Naive,
      true, kN, kN, kN, kN, 1, 1, 1, 0, false, 5,
      "The course's naive kernel in double precision: the same memory traffic doubled."},
     {StepId::Tiled64, "tiled16_f64", "Shared tiles 16 x 16, float64", Precision::Float64,
-     Family::Tiled, false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 8), false, 0,
+     Family::Tiled, false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 8), false, 4,
      "The course's tiled kernel in double precision."},
     {StepId::Cublas64, "cublas_f64", "cuBLAS DGEMM", Precision::Float64, Family::Library, false,
      0, 0, 0, 0, 0, 0, 0, 0, false, 1,
