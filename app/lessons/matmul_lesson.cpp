@@ -262,9 +262,10 @@ class MatmulLesson final : public Lesson {
     const int M = r ? r->p.M : M_, N = r ? r->p.N : N_, K = r ? r->p.K : K_;
     const ImGuiTableFlags flags =
         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("##ladder", 10, flags)) {
-      const char* heads[] = {"step",    "block",     "grid",         "shared",      "ms",
-                             "GFLOP/s", "of cuBLAS", "of FP32 peak", "max |error|", "checked"};
+    if (ImGui::BeginTable("##ladder", 11, flags)) {
+      const char* heads[] = {"step",        "block",    "grid",      "shared",
+                             "ms",          "GFLOP/s",  "of cuBLAS", "of FP32 peak",
+                             "max |error|", "relative", "checked"};
       for (const char* h : heads)
         ImGui::TableSetupColumn(h, 0, std::string(h) == "step" ? 3.0f : 1.0f);
       ImGui::TableHeadersRow();
@@ -273,9 +274,18 @@ class MatmulLesson final : public Lesson {
         const LaunchConfig c = launchConfig(s, M, N, K);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::PushStyleColor(ImGuiCol_Text, paletteColour(s.colour));
+        // The step's colour as a swatch (the same as in the plots); text stays readable in
+        // both themes.
+        {
+          const float h = ImGui::GetTextLineHeight();
+          const ImVec2 p = ImGui::GetCursorScreenPos();
+          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f),
+                                                    ImVec2(p.x + h * 0.6f, p.y + h * 0.8f),
+                                                    paletteColour(s.colour));
+          ImGui::Dummy(ImVec2(h * 0.8f, h));
+          ImGui::SameLine(0, 0);
+        }
         ImGui::TextUnformatted(s.label);
-        ImGui::PopStyleColor();
         helpTooltip(s.help);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(blockText(s).c_str());
@@ -295,6 +305,12 @@ class MatmulLesson final : public Lesson {
           ImGui::TextUnformatted(percent(m->gflops / ceil->fp32PeakGflops).c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(sci(m->error.maxAbsError).c_str());
+        helpTooltip("The largest |C - C_float64| over the elements checked.");
+        ImGui::TableNextColumn();
+        if (m) ImGui::TextUnformatted(sci(m->error.maxRelError).c_str());
+        helpTooltip(
+            "The largest error over the largest |C_float64|: relative to the size of the "
+            "results, without blowing up where an element happens to be near 0.");
         ImGui::TableNextColumn();
         if (m) {
           ImGui::PushStyleColor(ImGuiCol_Text,
