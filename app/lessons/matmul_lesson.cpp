@@ -66,9 +66,10 @@ std::string rate(double gflops) {
   return trimmedFixed(gflops, gflops >= 100 ? 0 : 1) + " GFLOP/s";
 }
 
+// "100%", "12.5%", "0.8%": a decimal only where the value has one.
 std::string percent(double f) {
   const double p = 100 * f;
-  return trimmedFixed(p, p < 10 ? 1 : 0) + "%";
+  return trimmedFixed(p, std::fabs(p - std::round(p)) > 0.05 || p < 1 ? 1 : 0) + "%";
 }
 
 std::string sci(double v) {
@@ -426,8 +427,9 @@ class MatmulLesson final : public Lesson {
               ("The roof: a device copy moves " + trimmedFixed(c.memoryGBps, 0) +
                " GB/s, and independent FMAs reach " + rate(c.fp32Gflops) +
                ". A step's intensity counts the bytes its loads ask for: a naive thread reads 8 "
-               "bytes per multiply-add (0.25 flop/byte), a 16 x 16 tile reuses each load 16 "
-               "times, a 128 x 256 tile 85 times. cuBLAS sits at the least any kernel must read. "
+               "bytes per multiply-add (0.25 flop/byte), 16 x 16 tiles read each value once per "
+               "16 uses (4 flop/byte), 128 x 256 tiles about 43 flop/byte. cuBLAS sits at the "
+               "least any kernel must read. "
                "Steps far below the roof at high intensity are limited by something else: "
                "shared-memory loads, latency, registers. Steps above the slanted roof are not "
                "breaking it: the roof is DRAM's, and most of what the naive kernels ask for "
@@ -493,6 +495,9 @@ class MatmulLesson final : public Lesson {
         "kernel alone, as the course timed Numba.",
         c.n, c.n, c.n, c.n, c.cpuThreads);
     double oneThread = 0;
+    bool gpuRan = false;
+    for (const CourseRow& row : c.rows)
+      gpuRan = gpuRan || (row.gpu && row.ran);
     for (const CourseRow& row : c.rows)
       if (row.ran && row.what.find("one thread") != std::string::npos) oneThread = row.ms;
     if (ImGui::BeginTable("##course", 6,
@@ -533,9 +538,12 @@ class MatmulLesson final : public Lesson {
       ImGui::EndTable();
     }
     mutedText(ctx.theme,
-              "The course found Numba's naive kernel slower than NumPy. Here too the naive "
-              "kernel is far below cuBLAS: its warps wait on memory. The differences from the CPU "
-              "are not mistakes: float32 sums in another order round differently.");
+              gpuRan ? "The course found Numba's naive kernel slower than NumPy. Here too the "
+                       "naive kernel is far below cuBLAS: its warps wait on memory. The "
+                       "differences from the CPU are not mistakes: float32 sums in another order "
+                       "round differently."
+                     : "Without a GPU only the CPU rows run. The one-thread row differs from the "
+                       "all-cores row by 0: both add in the same order.");
     endPanel(ctx);
   }
 
@@ -559,7 +567,9 @@ class MatmulLesson final : public Lesson {
     const float s = ctx.scale;
     const std::vector<const StepInfo*> hw = handWrittenSteps();
     ImGui::SetNextItemWidth(260 * s);
-    if (ImGui::BeginCombo("Step##tiling", hw[size_t(pictureIndex_)]->label)) {
+    const bool chooseTile = hw[size_t(pictureIndex_)]->id == StepId::Tiled16;
+    if (ImGui::BeginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
+                                                     : hw[size_t(pictureIndex_)]->label)) {
       for (int i = 0; i < int(hw.size()); ++i) {
         if (hw[size_t(i)]->id == StepId::Tiled8 || hw[size_t(i)]->id == StepId::Tiled32) continue;
         const bool tiled = hw[size_t(i)]->id == StepId::Tiled16;
@@ -609,10 +619,12 @@ class MatmulLesson final : public Lesson {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120 * s);
     ImGui::SliderInt("block y", &by_, 0, lc.gridY - 1);
-    ImGui::SameLine();
     ImGui::SetNextItemWidth(160 * s);
-    ImGui::SliderInt(st.family == Family::Naive ? "k" : "tile step m", &m_, 0,
-                     std::max(steps - 1, 0));
+    int shown = m_ + (st.family == Family::Naive ? 0 : 1);  // k from 0; tile steps from 1
+    const int first = st.family == Family::Naive ? 0 : 1;
+    if (ImGui::SliderInt(st.family == Family::Naive ? "k" : "tile step", &shown, first,
+                         std::max(steps - 1, 0) + first))
+      m_ = shown - first;
     ImGui::SameLine();
     if (!ctx.exporting) ImGui::Checkbox("Play", &playing_);
     ImGui::SameLine();
@@ -628,7 +640,9 @@ class MatmulLesson final : public Lesson {
            std::to_string(rows.begin) + ":" + std::to_string(rows.end) + ", " +
            std::to_string(cols.begin) + ":" + std::to_string(cols.end) + "]";
     if (st.id == StepId::Warp && (bx_ != cols.begin / st.tileN || by_ != rows.begin / st.tileM))
-      text += " (launch order grouped by 8 tile rows, so block (x, y) is not tile (y, x))";
+      text += " (blocks walk C in groups of 8 tile rows, so block (" + std::to_string(bx_) + ", " +
+              std::to_string(by_) + ") computes tile row " + std::to_string(rows.begin / st.tileM) +
+              ", column " + std::to_string(cols.begin / st.tileN) + ")";
     if (st.family == Family::Naive)
       text += ". No shared memory: at k = " + std::to_string(ks.begin) +
               " each thread reads A[i, k] and B[k, j] straight from global memory.";
@@ -641,9 +655,17 @@ class MatmulLesson final : public Lesson {
               "] into shared memory (" + kib(st.sharedBytes) +
               "), then every thread multiplies "
               "from there.";
+    int inside = 0;
+    for (const Cell& c : mine)
+      inside += rows.begin + c.row < rows.end && cols.begin + c.col < cols.end;
     text += " Thread " + std::to_string(thread_) + " owns " + std::to_string(mine.size()) +
-            (mine.size() == 1 ? " element" : " elements") + " of C" +
-            (mine.size() > 1 ? ", kept in registers until the end." : ".");
+            (mine.size() == 1 ? " element" : " elements") + " of the tile" +
+            (mine.size() > 1 ? ", kept in registers until the end" : "");
+    if (inside < int(mine.size()))
+      text += "; " + std::to_string(inside) +
+              " of them inside C (the rest are computed from "
+              "zeros and never stored)";
+    text += ".";
     ImGui::TextWrapped("%s", text.c_str());
 
     const float width = ImGui::GetContentRegionAvail().x;
@@ -659,8 +681,9 @@ class MatmulLesson final : public Lesson {
         "Left: A (left), B (top) and C, to scale (around the block when the matrices are large; "
         "the labels then give the rows and columns shown). Light: the block's bands of A and B and "
         "its tile of C; strong: what it loads at this step; in the text colour: the rows and "
-        "columns the chosen thread uses. Right: the block's tile of C, coloured by warp, "
-        "with the chosen thread's elements outlined.");
+        "columns the chosen thread uses. Right: the block's tile of C, one colour per warp "
+        "(lighter and darker cells: neighbouring threads), the chosen thread's elements in "
+        "the text colour.");
     endPanel(ctx);
   }
 
@@ -756,9 +779,11 @@ class MatmulLesson final : public Lesson {
              std::to_string(v.c.begin) + ":" + std::to_string(v.c.end) + "]";
       return t;
     };
+    // B's and C's names above them; A's below it, where C's cannot run into it.
     for (auto [m, v] : {std::pair{"A", &A}, std::pair{"B", &B}, std::pair{"C", &C}}) {
       dl->AddRect(v->p, ImVec2(v->p.x + v->sz.x, v->p.y + v->sz.y), text);
-      dl->AddText(ImVec2(v->p.x, v->p.y - label - 2 * s), text, name(m, *v).c_str());
+      const float y = v == &A ? v->p.y + v->sz.y + 2 * s : v->p.y - label - 2 * s;
+      dl->AddText(ImVec2(v->p.x, y), text, name(m, *v).c_str());
     }
   }
 
@@ -783,9 +808,9 @@ class MatmulLesson final : public Lesson {
       for (int c = 0; c < tn; ++c) {
         const int t = owner[size_t(r) * size_t(tn) + size_t(c)];
         const int warp = t / 32;
-        const float alpha = 0.25f + 0.35f * float((t % 32) % 2);
+        const float alpha = 0.3f + 0.3f * float(t % 2);  // neighbouring threads told apart
         const ImVec2 a(p.x + float(c) * cell, p.y + float(r) * cell);
-        dl->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell), paletteColour(warp % 7, alpha));
+        dl->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell), paletteColour(warp % 8, alpha));
       }
     for (const Cell& c : mine) {
       const ImVec2 a(p.x + float(c.col) * cell, p.y + float(c.row) * cell);
@@ -848,7 +873,8 @@ class MatmulLesson final : public Lesson {
     mutedText(ctx.theme,
               "The course's blockdim=(16, 16): a warp is two rows of 16 threads. With i on x its "
               "lanes read A down a column, 16 rows apart; with j on x they read B along a row. "
-              "The memory lesson draws any pattern like this.");
+              "The memory lesson shows the same kernels with 32 x 8 blocks, where a warp is one "
+              "row of 32.");
     endPanel(ctx);
   }
 
@@ -952,7 +978,9 @@ class MatmulLesson final : public Lesson {
                                {"max_abs_vs_float64", row.maxAbsVsRef},
                                {"note", row.note}});
     if (!json && rows.empty()) {
-      ctx.error(Status::error("Nothing measured to export yet: the CSV holds the ladder."));
+      ctx.error(
+          Status::error("The CSV holds the measured ladder, and nothing is measured yet"
+                        " (it needs a GPU). Export JSON saves the course's comparison."));
       return;
     }
     const std::string path = ctx.exportPath(json ? "results" : "ladder", json ? "json" : "csv");

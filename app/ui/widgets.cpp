@@ -123,9 +123,10 @@ bool paramSlider(const ParamSpec& p, double& value) {
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
   const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
                           (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
-  const bool changed =
-      ImGui::SliderScalar(p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
-                          p.logScale ? ImGuiSliderFlags_Logarithmic : 0);
+  const bool changed = ImGui::SliderScalar(
+      p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
+      // Typed values (ctrl+click) stay inside the spec's range too.
+      ImGuiSliderFlags_AlwaysClamp | (p.logScale ? ImGuiSliderFlags_Logarithmic : 0));
   if (changed && p.integer) value = std::round(value);
   helpTooltip(p.help);
   ImGui::PopID();

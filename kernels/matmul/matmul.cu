@@ -481,6 +481,7 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
     const int repeats = threads == 1 ? 1 : 3;
     std::vector<double> ms;
     for (int r = 0; r < repeats; ++r) {
+      if (r > 0 && cancel && cancel->load()) break;  // the first run is the row's result
       const auto t0 = std::chrono::steady_clock::now();
       cpuMatmul(a.data(), b.data(), out.data(), n, n, n, threads);
       ms.push_back(

@@ -34,7 +34,7 @@ struct TileIndex {
   int row = 0, col = 0;
 };
 CUDALAB_HD constexpr TileIndex groupedTile(int bx, int by, int gridX, int gridY, int group) {
-  if (group <= 0) return {by, bx};
+  if (group <= 0 || gridX <= 0 || gridY <= 0) return {by, bx};
   const int id = by * gridX + bx;
   const int perGroup = group * gridX;
   const int first = (id / perGroup) * group;
