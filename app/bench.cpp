@@ -651,11 +651,8 @@ int benchMemoryModel(const std::string& outDir) {
 Status matmulTable(int M, int N, int K, const matmul::Ceilings& ceil, std::string& md,
                    nlohmann::json& j, double& bestOfCublas, double& tile16) {
   using namespace matmul;
-  std::vector<StepId> all;
-  for (const StepInfo& s : steps())
-    all.push_back(s.id);
   std::fprintf(stderr, "matmul: ladder %d x %d x %d...\n", M, N, K);
-  Result<LadderReport> r = measureLadder(MatmulParams{M, N, K, 2, 10}, all);
+  Result<LadderReport> r = measureLadder(MatmulParams{M, N, K, 2, 10}, allStepIds());
   if (!r) return r.status();
   md += fmt("\n#### C = A B, M = %d, N = %d, K = %d (median of up to 10 runs)\n\n", M, N, K) +
         "| step | precision | block | ms | TFLOP/s | of cuBLAS | of FP32 peak | of measured FMA | "
@@ -741,9 +738,7 @@ int benchMatmul(const std::string& outDir) {
   }
 
   std::fprintf(stderr, "matmul: GFLOP/s against size...\n");
-  const std::vector<StepId> sweep = {StepId::Naive, StepId::Swapped, StepId::Tiled16,
-                                     StepId::Reg1D, StepId::Reg2D,   StepId::Vec4,
-                                     StepId::Warp,  StepId::Cublas};
+  const std::span<const StepId> sweep = sweepStepIds();
   Result<std::vector<SweepPoint>> sw = measureSweep(defaultSweepSizes(), sweep);
   if (!sw) return fail(sw.status());
   md += "\n#### TFLOP/s against size (M = N = K = n, 3 runs each)\n\n| n |";

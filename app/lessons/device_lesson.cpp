@@ -190,11 +190,7 @@ class DeviceLesson final : public Lesson {
     }
   }
 
-  static void drawError(LessonContext& ctx, const Status& s) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-    ImGui::TextWrapped("%s", s.sentence().c_str());
-    ImGui::PopStyleColor();
-  }
+  static void drawError(LessonContext& ctx, const Status& s) { errorText(ctx.theme, s); }
 
   void drawSummary(LessonContext& ctx, const DeviceInfo& d) {
     ImGui::PushFont(ctx.theme.fonts().heading);

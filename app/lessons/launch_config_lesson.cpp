@@ -432,9 +432,7 @@ class LaunchConfigLesson final : public Lesson {
           "No GPU, so nothing is timed. The picture and the numbers above come from "
           "the CPU model.");
     } else if (!measureError_.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", measureError_.sentence().c_str());
-      ImGui::PopStyleColor();
+      errorText(ctx.theme, measureError_);
     } else if (history_.empty()) {
       ImGui::TextWrapped(
           "Predict first: how long will copying %s floats to the GPU and back take, "

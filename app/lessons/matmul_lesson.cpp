@@ -86,23 +86,14 @@ std::string kib(int bytes) {
   return trimmedFixed(bytes / 1024.0, 1) + " KiB";
 }
 
-std::vector<StepId> allSteps() {
-  std::vector<StepId> v;
-  for (const StepInfo& s : steps())
-    v.push_back(s.id);
-  return v;
-}
-
-// The steps the size sweep measures: the float32 ladder, one tile size, and cuBLAS.
-std::vector<StepId> sweepSteps() {
-  return {StepId::Naive, StepId::Swapped, StepId::Tiled16, StepId::Reg1D,
-          StepId::Reg2D, StepId::Vec4,    StepId::Warp,    StepId::Cublas};
-}
-
-std::vector<const StepInfo*> handWrittenSteps() {
-  std::vector<const StepInfo*> v;
-  for (const StepInfo& s : steps())
-    if (handWritten(s)) v.push_back(&s);
+// The steps the tiling picture offers (built once: the picture asks every frame).
+const std::vector<const StepInfo*>& handWrittenSteps() {
+  static const std::vector<const StepInfo*> v = [] {
+    std::vector<const StepInfo*> out;
+    for (const StepInfo& s : steps())
+      if (handWritten(s)) out.push_back(&s);
+    return out;
+  }();
   return v;
 }
 
@@ -204,16 +195,8 @@ class MatmulLesson final : public Lesson {
   }
 
   void drawMain(LessonContext& ctx) override {
-    if (!queue_.empty() && !working()) {
-      const std::string next = queue_.front();
-      queue_.erase(queue_.begin());
-      startAction(next);
-    }
-    if (!error_.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", error_.sentence().c_str());
-      ImGui::PopStyleColor();
-    }
+    startNextQueued(*this, queue_, working());
+    errorText(ctx.theme, error_);
     drawLadder(ctx);
     drawSweep(ctx);
     drawRoofline(ctx);
@@ -372,7 +355,7 @@ class MatmulLesson final : public Lesson {
       plot::SetupAxes({"n (M = N = K)", plot::Scale::Log10, NAN, NAN, "%.0f"},
                       {"GFLOP/s", plot::Scale::Log10});
       plot::SetupLegend(plot::Legend::Outside);
-      for (StepId id : sweepSteps()) {
+      for (StepId id : sweepStepIds()) {
         std::vector<double> xs, ys;
         for (const SweepPoint& p : *sweep_)
           if (p.step == id) xs.push_back(p.n), ys.push_back(p.gflops);
@@ -552,7 +535,7 @@ class MatmulLesson final : public Lesson {
   // The step the picture shows: a ladder step, or the tiled kernel with a tile of the learner's
   // choosing (which may be refused).
   StepInfo pictureStep() const {
-    const std::vector<const StepInfo*> hw = handWrittenSteps();
+    const std::vector<const StepInfo*>& hw = handWrittenSteps();
     StepInfo s = *hw[static_cast<size_t>(std::clamp(pictureIndex_, 0, int(hw.size()) - 1))];
     if (s.family == Family::Tiled && s.precision == Precision::Float32) {
       s.blockX = s.blockY = s.tileM = s.tileN = s.tileK = tile_;
@@ -565,7 +548,7 @@ class MatmulLesson final : public Lesson {
     if (!beginPanel(ctx, "tiling", "How tiling works: one block, tile step by tile step"))
       return endPanel(ctx);
     const float s = ctx.scale;
-    const std::vector<const StepInfo*> hw = handWrittenSteps();
+    const std::vector<const StepInfo*>& hw = handWrittenSteps();
     ImGui::SetNextItemWidth(260 * s);
     const bool chooseTile = hw[size_t(pictureIndex_)]->id == StepId::Tiled16;
     if (ImGui::BeginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
@@ -787,6 +770,21 @@ class MatmulLesson final : public Lesson {
     }
   }
 
+  // Which thread owns each element of the block's tile (row-major tileM x tileN), computed when
+  // the step or tile changes rather than every frame (the warp step's tile has 32,768 elements).
+  const std::vector<int>& ownerMap(const StepInfo& st) {
+    const std::pair<StepId, int> key{st.id, st.tileM};
+    if (ownerFor_ != key) {
+      ownerFor_ = key;
+      owner_.assign(size_t(st.tileM) * size_t(st.tileN), -1);
+      for (int t = 0; t < st.blockX * st.blockY; ++t)
+        for (const Cell& c : ownedCells(st, t))
+          if (c.row < st.tileM && c.col < st.tileN)
+            owner_[size_t(c.row) * size_t(st.tileN) + size_t(c.col)] = t;
+    }
+    return owner_;
+  }
+
   void drawOwnership(LessonContext& ctx, const StepInfo& st, const std::vector<Cell>& mine,
                      ImVec2 o, float w, float h) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -799,11 +797,7 @@ class MatmulLesson final : public Lesson {
                 (std::string("the block's ") + std::to_string(tm) + " x " + std::to_string(tn) +
                  " tile of C")
                     .c_str());
-    const int threads = st.blockX * st.blockY;
-    std::vector<int> owner(size_t(tm) * size_t(tn), -1);
-    for (int t = 0; t < threads; ++t)
-      for (const Cell& c : ownedCells(st, t))
-        if (c.row < tm && c.col < tn) owner[size_t(c.row) * size_t(tn) + size_t(c.col)] = t;
+    const std::vector<int>& owner = ownerMap(st);
     for (int r = 0; r < tm; ++r)
       for (int c = 0; c < tn; ++c) {
         const int t = owner[size_t(r) * size_t(tn) + size_t(c)];
@@ -908,9 +902,9 @@ class MatmulLesson final : public Lesson {
         if (!ce) return ce.status();
         v.ceilings = *ce;
       }
-      const std::vector<StepId> all = allSteps();
-      Result<LadderReport> r = measureLadder(
-          p, all, c.cancelFlag(), [&c](float f, const std::string& what) { c.progress(f, what); });
+      Result<LadderReport> r =
+          measureLadder(p, allStepIds(), c.cancelFlag(),
+                        [&c](float f, const std::string& what) { c.progress(f, what); });
       if (!r) return r.status();
       v.report = std::move(*r);
       return v;
@@ -922,8 +916,7 @@ class MatmulLesson final : public Lesson {
     error_ = {};
     return sweepJob_.start(
         [](AsyncJob<std::vector<SweepPoint>>::Control& c) -> Result<std::vector<SweepPoint>> {
-          const std::vector<StepId> which = sweepSteps();
-          return measureSweep(defaultSweepSizes(), which, c.cancelFlag(),
+          return measureSweep(defaultSweepSizes(), sweepStepIds(), c.cancelFlag(),
                               [&c](float f, const std::string& what) { c.progress(f, what); });
         });
   }
@@ -1011,6 +1004,8 @@ class MatmulLesson final : public Lesson {
   int tile_ = 16;
   int bx_ = 1, by_ = 0, m_ = 1, thread_ = 17;
   bool playing_ = false;
+  std::optional<std::pair<StepId, int>> ownerFor_;  // the step and tile owner_ was made for
+  std::vector<int> owner_;
   double lastStep_ = 0;
   // The sector view.
   int sectorCourse_ = 1;

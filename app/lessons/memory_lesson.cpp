@@ -217,17 +217,9 @@ class MemoryLesson final : public Lesson {
   }
 
   void drawMain(LessonContext& ctx) override {
-    if (!queue_.empty() && !working()) {
-      const std::string next = queue_.front();
-      queue_.erase(queue_.begin());
-      startAction(next);
-    }
+    startNextQueued(*this, queue_, working());
     if (mapStale() && !mapJob_.running()) startMap();
-    if (!error_.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", error_.sentence().c_str());
-      ImGui::PopStyleColor();
-    }
+    errorText(ctx.theme, error_);
     drawWarp(ctx);
     drawBanks(ctx);
     drawMap(ctx);

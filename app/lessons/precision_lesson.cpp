@@ -307,17 +307,9 @@ class PrecisionLesson final : public Lesson {
   // [SECTION] main view
 
   void drawMain(LessonContext& ctx) override {
-    if (!queue_.empty() && !working()) {
-      const std::string next = queue_.front();
-      queue_.erase(queue_.begin());
-      startAction(next);
-    }
+    startNextQueued(*this, queue_, working());
     if (started_ && pointStale() && !pointJob_.running()) startPoint();
-    if (!error_.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", error_.sentence().c_str());
-      ImGui::PopStyleColor();
-    }
+    errorText(ctx.theme, error_);
     drawErrors(ctx);
     drawValues(ctx);
     drawTrap(ctx);

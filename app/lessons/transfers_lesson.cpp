@@ -223,11 +223,7 @@ class TransfersLesson final : public Lesson {
     paramSlider(kTransferChain, p_.chain);
 
     const Status valid = validate(p_);
-    if (!valid) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", valid.sentence().c_str());
-      ImGui::PopStyleColor();
-    }
+    errorText(ctx.theme, valid);
     const size_t bytes = hostBytesNeeded(p_, true);
     mutedText(ctx.theme,
               ("Needs " + plot::formatValue(toD(static_cast<long long>(bytes)) / 2, "B") +
@@ -292,16 +288,8 @@ class TransfersLesson final : public Lesson {
   // [SECTION] main view
 
   void drawMain(LessonContext& ctx) override {
-    if (!queue_.empty() && !working()) {
-      const std::string next = queue_.front();
-      queue_.erase(queue_.begin());
-      startAction(next);
-    }
-    if (!error_.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", error_.sentence().c_str());
-      ImGui::PopStyleColor();
-    }
+    startNextQueued(*this, queue_, working());
+    errorText(ctx.theme, error_);
     drawModes(ctx);
     drawTimeline(ctx);
     drawSweep(ctx);
@@ -315,12 +303,6 @@ class TransfersLesson final : public Lesson {
   }
 
   const char* source() const { return gpu_ ? device_.c_str() : "model, no GPU"; }
-
-  void errorText(LessonContext& ctx, const std::string& s) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-    ImGui::TextWrapped("%s", s.c_str());
-    ImGui::PopStyleColor();
-  }
 
   void checkText(LessonContext& ctx, const Correctness& c, long long n, bool modelled) {
     if (modelled) return;
@@ -483,7 +465,8 @@ class TransfersLesson final : public Lesson {
       if (ok)
         checkText(ctx, r.modes[0].check, r.p.n, false);
       else
-        errorText(ctx, "Some outputs differ from the reference: see the last column.");
+        errorText(ctx.theme,
+                  Status::error("Some outputs differ from the reference: see the last column."));
     }
     if (r.cpu.timedElements < static_cast<size_t>(r.p.n))
       mutedText(ctx.theme, ("The CPU was timed on the first " +
@@ -657,7 +640,7 @@ class TransfersLesson final : public Lesson {
       const JobProgress pr = sweepJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
     }
-    if (!sweepError_.ok()) errorText(ctx, sweepError_.sentence());
+    errorText(ctx.theme, sweepError_);
     if (n > 0) {
       std::string s =
           "From which N each mode beats the CPU's best (one thread or all cores) for "

@@ -117,6 +117,20 @@ void mutedText(const Theme& theme, const char* text) {
   ImGui::PopStyleColor();
 }
 
+void errorText(const Theme& theme, const Status& s) {
+  if (s.ok()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
+  ImGui::TextWrapped("%s", s.sentence().c_str());
+  ImGui::PopStyleColor();
+}
+
+void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool working) {
+  if (queue.empty() || working) return;
+  const std::string next = queue.front();
+  queue.erase(queue.begin());
+  lesson.startAction(next);
+}
+
 bool paramSlider(const ParamSpec& p, double& value) {
   ImGui::PushID(p.id);
   double lo = p.min, hi = p.max;

@@ -60,6 +60,12 @@ void helpTooltip(const char* text);
 void helpMarker(const char* text);
 // Wrapped text in the muted colour.
 void mutedText(const Theme& theme, const char* text);
+// A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.
+void errorText(const Theme& theme, const Status& s);
+
+// Lessons queue the measurements they start on first show: each frame, the next one starts once
+// nothing runs (startAction refuses while a job is busy).
+void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool working);
 
 // A slider for one ParamSpec (its label, range, unit, log scale and help as tooltip), half the
 // panel wide, rounding integer parameters: the control every lesson's parameter table asks for.

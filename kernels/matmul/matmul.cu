@@ -294,6 +294,13 @@ class LadderWorkload final : public Workload {
   PinnedArray<double> hC64_;
 };
 
+double maxAbsDiff(const float* a, const float* b, std::size_t n) {
+  double d = 0;
+  for (std::size_t e = 0; e < n; ++e)
+    d = std::max(d, double(std::fabs(a[e] - b[e])));
+  return d;
+}
+
 std::vector<float> randomMatrix(std::size_t n, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> v(n);
@@ -368,13 +375,9 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
     r.error = m->check;
     report.steps.push_back(std::move(r));
     if (cpu) {
-      double d = 0;
-      if (s.precision != Precision::Float64) {
-        const float* c = w.lastC32();
-        for (std::size_t e = 0; e < cpu->size(); ++e)
-          d = std::max(d, double(std::fabs(c[e] - (*cpu)[e])));
-      }
-      run.maxAbsVsCpu.push_back(d);
+      run.maxAbsVsCpu.push_back(s.precision == Precision::Float64
+                                    ? 0.0
+                                    : maxAbsDiff(w.lastC32(), cpu->data(), cpu->size()));
     }
   }
   for (StepResult& r : report.steps) {
@@ -499,12 +502,7 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
   if (progress) progress(0.3f, "CPU, one thread");
   report.rows.push_back(cpuRow(1, one, "CPU, one thread (float32)"));
-  {
-    double d = 0;
-    for (std::size_t e = 0; e < count; ++e)
-      d = std::max(d, double(std::fabs(one[e] - cpu[e])));
-    report.rows.back().maxAbsVsCpu = d;
-  }
+  report.rows.back().maxAbsVsCpu = maxAbsDiff(one.data(), cpu.data(), count);
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
 
   static constexpr StepId kGpuSteps[] = {StepId::Naive, StepId::Tiled16, StepId::Cublas};

@@ -94,6 +94,10 @@ std::span<const StepInfo> steps();
 const StepInfo& stepInfo(StepId id);
 std::optional<StepId> stepByKey(const std::string& key);
 bool handWritten(const StepInfo& s);  // not a library call
+// Every step's id, in ladder order: what "measure the ladder" runs.
+std::span<const StepId> allStepIds();
+// The steps the size sweep measures: the float32 ladder with one tile size, and cuBLAS.
+std::span<const StepId> sweepStepIds();
 // The cuBLAS step of the same precision family (Cublas for Float32/Tf32, Cublas64 for Float64):
 // the row percentages are taken against.
 StepId libraryFor(Precision p);

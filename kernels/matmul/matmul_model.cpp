@@ -142,6 +142,23 @@ bool handWritten(const StepInfo& s) {
   return s.family != Family::Library;
 }
 
+std::span<const StepId> allStepIds() {
+  static const std::vector<StepId> ids = [] {
+    std::vector<StepId> v;
+    for (const StepInfo& s : kSteps)
+      v.push_back(s.id);
+    return v;
+  }();
+  return ids;
+}
+
+std::span<const StepId> sweepStepIds() {
+  static constexpr StepId kSweep[] = {StepId::Naive, StepId::Swapped, StepId::Tiled16,
+                                      StepId::Reg1D, StepId::Reg2D,   StepId::Vec4,
+                                      StepId::Warp,  StepId::Cublas};
+  return kSweep;
+}
+
 StepId libraryFor(Precision p) {
   return p == Precision::Float64 ? StepId::Cublas64 : StepId::Cublas;
 }

@@ -93,13 +93,6 @@ std::vector<StepId> handWrittenSteps(Precision p) {
   return out;
 }
 
-std::vector<StepId> allSteps() {
-  std::vector<StepId> out;
-  for (const StepInfo& s : steps())
-    out.push_back(s.id);
-  return out;
-}
-
 template <class T>
 void checkSteps(Precision p, int M, int N, int K, std::mt19937& rng) {
   const std::string shape = std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
@@ -145,7 +138,7 @@ TEST(MatmulGpu, EveryFloat64StepMatchesTheReference) {
 
 void checkLadder(int M, int N, int K) {
   SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K));
-  const std::vector<StepId> which = allSteps();
+  const std::span<const StepId> which = allStepIds();
   const Result<LadderReport> r = measureLadder(MatmulParams{M, N, K, 0, 1}, which);
   ASSERT_TRUE(r.ok()) << r.status().sentence();
   EXPECT_EQ(r->p.M, M);
