@@ -5,6 +5,7 @@
 #include "lessons/matmul_lesson.hpp"
 #include "lessons/memory_lesson.hpp"
 #include "lessons/precision_lesson.hpp"
+#include "lessons/reduction_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
 
 namespace cudalab {
@@ -17,6 +18,7 @@ const LessonEntry kLessons[] = {
     {&kPrecisionLessonInfo, &makePrecisionLesson},
     {&kMemoryLessonInfo, &makeMemoryLesson},
     {&kMatmulLessonInfo, &makeMatmulLesson},
+    {&kReductionLessonInfo, &makeReductionLesson},
 };
 }  // namespace
 

@@ -1,0 +1,887 @@
+// Lesson "reduction": the sum of N numbers from Harris's first kernel to CUB, each step measured
+// and checked against the exact sum; the float32 sums' errors; one block's tree drawn level by
+// level.
+//
+// [SECTION] index
+//   lesson text, jobs and their results
+//   parameters panel: type, N, block, measurements, export
+//   the ladder: Harris's table
+//   GB/s against N
+//   accuracy: every sum against the exact one
+//   one block's tree, level by level
+//   work on the worker thread; export
+#include "lessons/reduction_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/format.hpp"
+#include "common/measurement_export.hpp"
+#include "models/memory_access.hpp"
+#include "reduction/reduction.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, jobs and their results
+
+const LessonInfo kReductionLessonInfo{
+    "reduction", "Reduction: Harris's seven steps to CUB",
+    "course file 002: a sum with Numba's reduce, a shared-memory reduction after Harris's "
+    "\"Optimizing Parallel Reduction in CUDA\" finished on the CPU, and CPU and GPU sums that "
+    "differ in the last digits",
+    "The sum of N numbers through Harris's seven kernels, warp shuffles, an atomic finish, the "
+    "course's kernel and CUB, each checked against the exact sum and timed: GB/s, speedups, "
+    "share of the memory bandwidth and of CUB; the float32 errors of each order of additions; and "
+    "one block's tree with its idle threads, divergent warps and bank conflicts."};
+
+namespace {
+
+using namespace reduction;
+
+const char* kActionLadder = "ladder";
+const char* kActionSweep = "sweep";
+const char* kActionCpu = "cpu";
+
+constexpr int kBlocks[] = {64, 128, 256, 512, 1024};
+constexpr int kPictureBlocks[] = {64, 128, 256};
+
+// "2,935 GB/s", "48.2 GB/s".
+std::string gbps(double v) {
+  return (v >= 100 ? thousands(std::llround(v)) : trimmedFixed(v, 1)) + " GB/s";
+}
+
+std::string percent(double f) {
+  const double p = 100 * f;
+  return trimmedFixed(p, p < 10 ? 1 : 0) + "%";
+}
+
+std::string sci(double v) {
+  if (!std::isfinite(v)) return "inf";
+  if (v == 0) return "0";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1e", v);
+  return b;
+}
+
+// A sum as the data's type prints it: int32 whole, float32 with 9 significant digits (enough to
+// tell any two floats apart), float64 with 17.
+std::string sumText(double v, DataType t) {
+  char b[64];
+  if (t == DataType::Int32) return thousands(static_cast<long long>(v));
+  std::snprintf(b, sizeof b, t == DataType::Float32 ? "%.9g" : "%.17g", v);
+  return b;
+}
+
+std::string exactText(long double v, DataType t) {
+  char b[64];
+  if (t == DataType::Int32) return thousands(static_cast<long long>(v));
+  std::snprintf(b, sizeof b, "%.12Lf", v);
+  return b;
+}
+
+void swatch(int colour) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f), paletteColour(colour));
+  ImGui::Dummy(ImVec2(h * 0.8f, h));
+  ImGui::SameLine(0, 0);
+}
+
+// The steps the tree picture can draw (all but CUB), built once.
+const std::vector<const StepInfo*>& pictureSteps() {
+  static const std::vector<const StepInfo*> v = [] {
+    std::vector<const StepInfo*> out;
+    for (const StepInfo& s : steps())
+      if (s.shape != Shape::Library) out.push_back(&s);
+    return out;
+  }();
+  return v;
+}
+
+class ReductionLesson final : public Lesson {
+ public:
+  const LessonInfo& info() const override { return kReductionLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const StepInfo& s : steps())
+      rows.push_back({s.key, s.label, s.help});
+    return rows;
+  }
+  bool busy() const override {
+    return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() || !queue_.empty();
+  }
+  std::vector<std::string> actionIds() const override {
+    return {kActionLadder, kActionSweep, kActionCpu};
+  }
+  bool startAction(const std::string& id) override {
+    if (working()) return false;
+    if (id == kActionLadder) return startLadder();
+    if (id == kActionSweep) return startSweep();
+    if (id == kActionCpu) return startCpu();
+    return false;
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    // Without a GPU the exact sum and the CPU's sums still run.
+    queue_ = {gpu_ ? kActionLadder : kActionCpu};
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    ImGui::TextUnformatted("sum = x[0] + x[1] + ... + x[N-1]");
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::BeginCombo("Type", typeLabel(type_))) {
+      for (DataType t : kTypes)
+        if (ImGui::Selectable(typeLabel(t), t == type_)) type_ = t;
+      ImGui::EndCombo();
+    }
+    helpTooltip(
+        "The numbers are random normals (the course's data) in float32; float64 holds the same "
+        "numbers, int32 those numbers times 100, rounded. int32 sums are exact in any order; "
+        "float sums depend on the order of the additions.");
+    paramSlider(kCount, n_);
+    const struct {
+      const char* label;
+      long long n;
+    } presets[] = {
+        {"course: 2^27 - 157", kCourseN}, {"2^28", 1LL << 28}, {"1,000,003", 1000003}, {"33", 33}};
+    for (size_t i = 0; i < std::size(presets); ++i) {
+      if (i % 2) ImGui::SameLine();
+      if (ImGui::SmallButton(presets[i].label)) n_ = presets[i].n;
+    }
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::BeginCombo("Threads per block", std::to_string(block_).c_str())) {
+      for (int b : kBlocks)
+        if (ImGui::Selectable(std::to_string(b).c_str(), b == block_)) block_ = b;
+      ImGui::EndCombo();
+    }
+    helpTooltip(kBlock.help);
+    ImGui::Text("%s numbers: %s", thousands(n_).c_str(),
+                mib(double(n_) * typeBytes(type_)).c_str());
+    if (!gpu_)
+      mutedText(ctx.theme,
+                "No GPU: the tree pictures are computed on the CPU, and the accuracy panel shows "
+                "the exact sum and the CPU's sums. Kernel timings need a GPU.");
+    ImGui::BeginDisabled(working() || !gpu_);
+    if (ImGui::Button("Measure the ladder")) startLadder();
+    helpTooltip(
+        "Every step on fresh random numbers: output and partial sums poisoned, the sum checked "
+        "against the exact sum, then timed (median of 10 runs).");
+    if (ImGui::Button("GB/s against N")) startSweep();
+    helpTooltip("The main steps and CUB for N = 2^10 to 2^28 (every 2 octaves), 5 runs each.");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(working());
+    if (ImGui::Button("CPU sums only")) startCpu();
+    ImGui::EndDisabled();
+    helpTooltip("Fresh numbers, their exact sum and the CPU's float sums: no GPU needed.");
+    if (working()) {
+      const JobProgress pr = ladderJob_.running()  ? ladderJob_.progress()
+                             : sweepJob_.running() ? sweepJob_.progress()
+                                                   : cpuJob_.progress();
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+      if (ImGui::Button("Cancel")) {
+        ladderJob_.cancel();
+        sweepJob_.cancel();
+        cpuJob_.cancel();
+        queue_.clear();
+      }
+    }
+    ImGui::Spacing();
+    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    ImGui::SameLine();
+    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+  }
+
+  void drawMain(LessonContext& ctx) override {
+    startNextQueued(*this, queue_, working());
+    errorText(ctx.theme, error_);
+    drawLadder(ctx);
+    drawSweep(ctx);
+    drawAccuracy(ctx);
+    drawTree(ctx);
+  }
+
+ private:
+  static constexpr ParamSpec kParams[] = {kCount, kBlock};
+
+  bool working() const { return ladderJob_.running() || sweepJob_.running() || cpuJob_.running(); }
+
+  // [SECTION] the ladder: Harris's table
+
+  void drawLadder(LessonContext& ctx) {
+    if (!beginPanel(ctx, "ladder", "The ladder: every step measured")) return endPanel(ctx);
+    const LadderReport* r = ladder_ ? &*ladder_ : nullptr;
+    if (r) {
+      const StepResult* cub = r->find(StepId::Cub);
+      const StepResult* best = nullptr;
+      for (const StepResult& s : r->steps)
+        if (handWritten(stepInfo(s.step)) && (!best || s.gbps > best->gbps)) best = &s;
+      ImGui::TextWrapped(
+          "%s %s numbers (%s) on %s, %d threads per block. Best hand-written step: %s, %s%s.",
+          thousands(r->p.n).c_str(), typeLabel(r->p.type),
+          mib(double(r->p.n) * typeBytes(r->p.type)).c_str(), r->device.c_str(), r->p.block,
+          best ? stepInfo(best->step).label : "-", best ? gbps(best->gbps).c_str() : "-",
+          best && cub
+              ? (" = " + percent(best->ofLibrary) + " of CUB (" + gbps(cub->gbps) + ")").c_str()
+              : "");
+    } else {
+      ImGui::TextWrapped("%s", ladderJob_.running() ? "Measuring..."
+                               : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
+                                      : "No GPU: nothing is measured. The table shows how many "
+                                        "passes each step makes for the chosen N.");
+    }
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+    if (ImGui::BeginTable("##ladder", 10, flags)) {
+      const char* heads[] = {"step",          "launches", "ms",     "GB/s",    "step speedup",
+                             "total speedup", "of peak",  "of CUB", "|error|", "checked"};
+      for (const char* h : heads)
+        ImGui::TableSetupColumn(h, 0,
+                                std::string(h) == "step"       ? 2.6f
+                                : std::string(h) == "launches" ? 2.4f
+                                                               : 1.0f);
+      ImGui::TableHeadersRow();
+      for (const StepInfo& s : steps()) {
+        const StepResult* m = r ? r->find(s.id) : nullptr;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        swatch(s.colour);
+        ImGui::TextUnformatted(s.label);
+        helpTooltip(s.help);
+        ImGui::TableNextColumn();
+        if (m) {
+          ImGui::TextUnformatted(m->plan.c_str());
+          if (s.shape == Shape::GridStride || s.shape == Shape::Atomic)
+            helpTooltip(("The grid is what this GPU holds at once: " +
+                         thousands(m->residentBlocks) + " blocks (SMs x blocks per SM).")
+                            .c_str());
+        } else {
+          const std::vector<Pass> plan =
+              passPlan(s.id, type_, n_, block_, 1);  // grid-stride grids need the device
+          ImGui::TextUnformatted(s.shape == Shape::GridStride || s.shape == Shape::Atomic
+                                     ? "a grid that fills the GPU once"
+                                     : describePlan(plan).c_str());
+        }
+        ImGui::TableNextColumn();
+        if (m) ImGui::TextUnformatted(trimmedFixed(m->ms, m->ms < 1 ? 4 : 3).c_str());
+        if (m && s.id == StepId::Course)
+          helpTooltip(("Kernel " + trimmedFixed(m->m.kernel().medianMs, 3) +
+                       " ms + copying the partial sums back and adding them on the CPU " +
+                       trimmedFixed(m->cpuFinishMs, 3) + " ms.")
+                          .c_str());
+        ImGui::TableNextColumn();
+        if (m) ImGui::TextUnformatted(gbps(m->gbps).c_str());
+        ImGui::TableNextColumn();
+        if (m && m->stepSpeedup > 0)
+          ImGui::TextUnformatted((trimmedFixed(m->stepSpeedup, 2) + "x").c_str());
+        ImGui::TableNextColumn();
+        if (m && m->totalSpeedup > 0)
+          ImGui::TextUnformatted((trimmedFixed(m->totalSpeedup, 2) + "x").c_str());
+        ImGui::TableNextColumn();
+        if (m && m->ofPeak > 0) ImGui::TextUnformatted(percent(m->ofPeak).c_str());
+        ImGui::TableNextColumn();
+        if (m && m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
+        ImGui::TableNextColumn();
+        if (m) {
+          ImGui::TextUnformatted(sci(std::fabs(m->error)).c_str());
+          helpTooltip(("The sum " + sumText(m->value, r->p.type) + "; the exact sum " +
+                       exactText(r->cpu.exact, r->p.type) + ". Allowed: " + sci(m->bound) +
+                       (r->p.type == DataType::Int32 ? " (int32 must be exact)"
+                                                     : " (the bound for this order of additions)"))
+                          .c_str());
+        }
+        ImGui::TableNextColumn();
+        if (m) {
+          ImGui::PushStyleColor(ImGuiCol_Text,
+                                m->ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
+          ImGui::TextUnformatted(m->ok ? "correct" : "WRONG");
+          ImGui::PopStyleColor();
+        }
+      }
+      ImGui::EndTable();
+    }
+    if (r && plot::BeginPlot("reduction_ladder", "GB/s per step##ladderplot", ImVec2(-1, 0))) {
+      std::vector<const char*> names;
+      std::vector<double> g;
+      for (const StepResult& s : r->steps) {
+        names.push_back(stepInfo(s.step).key);
+        g.push_back(s.gbps);
+      }
+      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Log10});
+      plot::SetupCategories(names.data(), int(names.size()));
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetNextColour(0);
+      plot::PlotBars("measured", g.data(), int(g.size()));
+      if (r->peakGBps > 0) {
+        plot::SetNextColour(5);
+        plot::PlotHLine("memory bandwidth (theory)", r->peakGBps);
+      }
+      plot::EndPlot();
+    }
+    if (r)
+      mutedText(
+          ctx.theme,
+          ("GB/s counts each input number read once, N x " + std::to_string(typeBytes(r->p.type)) +
+           " bytes over the time until the sum exists: what a reduction must move. "
+           "\"of peak\" is against this GPU's theoretical memory bandwidth (" +
+           (r->peakGBps > 0 ? gbps(r->peakGBps) : std::string("unknown")) +
+           ", memory clock x bus width); no kernel reaches it, a good one gets 85-95%. "
+           "Harris's G80 table went from 2 to 62 GB/s, a 30x total speedup. The step "
+           "speedups follow the ladder (each rung over the one above it); the course's "
+           "kernel and CUB stand beside it.")
+              .c_str());
+    endPanel(ctx);
+  }
+
+  // [SECTION] GB/s against N
+
+  void drawSweep(LessonContext& ctx) {
+    if (!beginPanel(ctx, "sweep", "GB/s against N")) return endPanel(ctx);
+    if (!sweep_) {
+      ImGui::TextWrapped("%s", sweepJob_.running() ? "Measuring..."
+                               : gpu_ ? "Press \"GB/s against N\" to measure N = 2^10 to 2^28."
+                                      : "No GPU: nothing is measured.");
+      return endPanel(ctx);
+    }
+    if (plot::BeginPlot("reduction_sweep", "##sweep", ImVec2(-1, 0))) {
+      plot::SetupAxes({"N", plot::Scale::Log10}, {"GB/s", plot::Scale::Log10});
+      plot::SetupLegend(plot::Legend::Outside);
+      for (StepId id : sweepStepIds()) {
+        std::vector<double> xs, ys;
+        for (const SweepPoint& p : sweep_->points)
+          if (p.step == id) xs.push_back(double(p.n)), ys.push_back(p.gbps);
+        if (xs.empty()) continue;
+        plot::SetNextColour(stepInfo(id).colour);
+        plot::PlotLine(stepInfo(id).key, xs.data(), ys.data(), int(xs.size()));
+      }
+      plot::EndPlot();
+    }
+    bool allOk = true;
+    for (const SweepPoint& p : sweep_->points)
+      allOk = allOk && p.ok;
+    mutedText(ctx.theme,
+              (std::string(typeLabel(sweep_->type)) + ", " + std::to_string(sweep_->block) +
+               " threads per block. Every point checked against the exact sum: " +
+               (allOk ? "all correct. " : "SOME WRONG. ") +
+               "Small N cannot fill the GPU and pay the launches (the tree steps launch once per "
+               "pass); only from tens of millions of numbers on does the memory system, not "
+               "the launch, set the time.")
+                  .c_str());
+    endPanel(ctx);
+  }
+
+  // [SECTION] accuracy: every sum against the exact one
+
+  void drawAccuracy(LessonContext& ctx) {
+    if (!beginPanel(ctx, "accuracy", "Accuracy: each order of additions against the exact sum"))
+      return endPanel(ctx);
+    const CpuSums* cpu = ladder_ ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
+    const ReduceParams* p = ladder_ ? &ladder_->p : cpuOnly_ ? &cpuOnly_->p : nullptr;
+    if (!cpu || !p) {
+      ImGui::TextWrapped("%s", working() ? "Computing..." : "Not computed yet.");
+      return endPanel(ctx);
+    }
+    struct Row {
+      std::string what;
+      double value;
+      int colour;
+      bool gpu;
+    };
+    std::vector<Row> rows;
+    rows.push_back({"CPU, one float accumulator in a loop", cpu->sequential, 7, false});
+    rows.push_back({"CPU, pairwise (NumPy's np.sum)", cpu->pairwise, 7, false});
+    rows.push_back({"CPU, Kahan compensated", cpu->kahan, 7, false});
+    if (ladder_)
+      for (const StepResult& s : ladder_->steps)
+        rows.push_back({stepInfo(s.step).label, s.value, stepInfo(s.step).colour, true});
+    const DataType t = p->type;
+    ImGui::TextWrapped(
+        "%s %s numbers%s. Exact sum %s (accumulated in double-double: about 106 bits), "
+        "sum |x| = %s.",
+        thousands(p->n).c_str(), typeLabel(t),
+        ladder_ ? "" : " (CPU only: measure the ladder on a GPU to add each kernel's sum)",
+        exactText(cpu->exact, t).c_str(), sci(cpu->absSum).c_str());
+    if (ImGui::BeginTable("##accuracy", 4,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("how", 0, 2.6f);
+      ImGui::TableSetupColumn("sum", 0, 1.6f);
+      ImGui::TableSetupColumn("error", 0, 1.0f);
+      ImGui::TableSetupColumn(t == DataType::Float32 ? "in float32 ulps of the sum" : "relative", 0,
+                              1.0f);
+      ImGui::TableHeadersRow();
+      const double ulp =
+          t == DataType::Float32
+              ? std::fabs(double(std::nextafter(float(cpu->exact), INFINITY) - float(cpu->exact)))
+              : 0;
+      for (const Row& row : rows) {
+        const double err = static_cast<double>(static_cast<long double>(row.value) - cpu->exact);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        swatch(row.colour);
+        ImGui::TextUnformatted(row.what.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(sumText(row.value, t).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(t == DataType::Int32 ? thousands(std::llround(err)).c_str()
+                                                    : sci(err).c_str());
+        ImGui::TableNextColumn();
+        if (t == DataType::Float32 && ulp > 0)
+          ImGui::TextUnformatted(trimmedFixed(std::fabs(err) / ulp, 1).c_str());
+        else if (cpu->exact != 0)
+          ImGui::TextUnformatted(
+              sci(std::fabs(err) / std::fabs(static_cast<double>(cpu->exact))).c_str());
+      }
+      ImGui::EndTable();
+    }
+    if (t != DataType::Int32 && ladder_ &&
+        plot::BeginPlot("reduction_errors", "|sum - exact|##errors", ImVec2(-1, 0))) {
+      std::vector<const char*> names{"cpu loop", "cpu pairwise", "cpu kahan"};
+      std::vector<double> e;
+      for (const Row& row : rows)
+        e.push_back(std::max(
+            std::fabs(static_cast<double>(static_cast<long double>(row.value) - cpu->exact)),
+            t == DataType::Float32 ? 1e-9 : 1e-18));
+      for (const StepResult& s : ladder_->steps)
+        names.push_back(stepInfo(s.step).key);
+      plot::SetupAxes({"how"}, {"|sum - exact|", plot::Scale::Log10});
+      plot::SetupCategories(names.data(), int(names.size()));
+      plot::SetupLegend(plot::Legend::Hidden);
+      plot::SetNextColour(5);
+      plot::PlotBars("##err", e.data(), int(e.size()));
+      plot::EndPlot();
+    }
+    if (t == DataType::Int32)
+      mutedText(ctx.theme,
+                "Integer additions are exact (as long as no sum leaves the int32 range), so every "
+                "order gives the same sum: every row's error is 0.");
+    else
+      mutedText(
+          ctx.theme,
+          "The course printed CPU 2670.03662 (np.sum) and GPU 2670.00024 (Numba's reduce) for "
+          "the same 2^27 - 157 normal numbers. Neither is wrong in the way a bug is: float32 keeps "
+          "24 bits, so each addition rounds to the nearest float, and the error depends on the "
+          "order of the additions. A loop adds every number to one large running sum: each "
+          "rounding is relative to that large sum, and N - 1 of them pile up. A tree (every GPU "
+          "step here, NumPy's pairwise sum) adds partial sums of about equal size: each number "
+          "goes through only about log2 N roundings. The GPU kernels add a few hundred numbers "
+          "per thread in a loop, then trees: close to the exact sum. Kahan's compensation "
+          "carries each rounding's lost bits forward and is almost exact. With float64 all of "
+          "them agree to about 13 digits.");
+    endPanel(ctx);
+  }
+
+  // [SECTION] one block's tree, level by level
+
+  void drawTree(LessonContext& ctx) {
+    if (!beginPanel(ctx, "tree", "One block's tree, level by level")) return endPanel(ctx);
+    const float s = ctx.scale;
+    const std::vector<const StepInfo*>& list = pictureSteps();
+    pictureStep_ = std::clamp(pictureStep_, 0, int(list.size()) - 1);
+    const StepInfo& st = *list[size_t(pictureStep_)];
+    ImGui::SetNextItemWidth(260 * s);
+    if (ImGui::BeginCombo("step##tree", st.label)) {
+      for (int i = 0; i < int(list.size()); ++i)
+        if (ImGui::Selectable(list[size_t(i)]->label, i == pictureStep_)) {
+          pictureStep_ = i;
+          level_ = 0;
+        }
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    const bool course = st.id == StepId::Course;
+    if (course) pictureBlock_ = kCourseBlock;
+    ImGui::SetNextItemWidth(90 * s);
+    ImGui::BeginDisabled(course);
+    if (ImGui::BeginCombo("threads##tree", std::to_string(pictureBlock_).c_str())) {
+      for (int b : kPictureBlocks)
+        if (ImGui::Selectable(std::to_string(b).c_str(), b == pictureBlock_)) {
+          pictureBlock_ = b;
+          level_ = 0;
+        }
+      ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    Result<TreeModel> model = treeModel(st.id, pictureBlock_, DataType::Float32);
+    if (!model) {
+      errorText(ctx.theme, model.status());
+      return endPanel(ctx);
+    }
+    const TreeModel& m = *model;
+    const int levels = int(m.levels.size());
+    level_ = std::clamp(level_, 0, levels);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(200 * s);
+    ImGui::SliderInt("level##tree", &level_, 0, levels);
+    if (!ctx.exporting) {
+      ImGui::SameLine();
+      if (ImGui::Button(playing_ ? "Pause##tree" : "Play##tree")) {
+        playing_ = !playing_;
+        if (playing_ && level_ == levels) level_ = 0;
+        lastTick_ = ImGui::GetTime();
+      }
+      if (playing_ && ImGui::GetTime() - lastTick_ > 0.8) {
+        lastTick_ = ImGui::GetTime();
+        if (++level_ > levels) {
+          level_ = levels;
+          playing_ = false;
+        }
+      }
+    }
+    ImGui::TextWrapped("Level 0 loads: %s.", m.load.c_str());
+    if (level_ > 0) {
+      const TreeLevel& l = m.levels[size_t(level_ - 1)];
+      ImGui::TextWrapped("Level %d, %s.", level_, l.what.c_str());
+    }
+    drawTreePicture(ctx, m);
+    drawLevelTable(ctx, m);
+    drawBanks(ctx, m);
+    mutedText(ctx.theme,
+              ("Over the whole tree: " + std::to_string(m.totalDivergent()) +
+               " divergent warp-levels, " + std::to_string(m.barriers()) +
+               " __syncthreads barriers, " + std::to_string(m.totalWavefronts()) +
+               " shared-memory wavefronts (a conflict-free warp request takes one per 128 "
+               "bytes). Drawn for float32 (4-byte slots).")
+                  .c_str());
+    endPanel(ctx);
+  }
+
+  // Rows of slots, one per level: a slot written at a level is drawn in the colour of the warp
+  // whose thread wrote it, with a line from the slot it added; slots no longer needed fade.
+  void drawTreePicture(LessonContext& ctx, const TreeModel& m) {
+    const float s = ctx.scale;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float label = ImGui::CalcTextSize("level 00").x + 6 * s;
+    const float width = std::max(200 * s, ImGui::GetContentRegionAvail().x - label);
+    const float cell = width / float(m.slots);
+    const float rowH = 14 * s, gap = 10 * s;
+    const int rows = int(m.levels.size()) + 1;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 faint = ImGui::GetColorU32(ImGuiCol_Text, 0.12f);
+    std::vector<bool> live(size_t(m.slots), true);  // slots still holding part of the sum
+    for (int r = 0; r < rows; ++r) {
+      const float y = o.y + float(r) * (rowH + gap);
+      const bool shown = r <= level_;
+      const bool current = r == level_;
+      dl->AddText(ImVec2(o.x, y), current ? text : ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  ("level " + std::to_string(r)).c_str());
+      std::vector<int> writer(size_t(m.slots), -1);
+      if (r > 0)
+        for (const TreeOp& op : m.levels[size_t(r - 1)].ops) {
+          writer[size_t(op.dst)] = op.thread;
+          live[size_t(op.src)] = false;
+        }
+      for (int c = 0; c < m.slots; ++c) {
+        const ImVec2 a(o.x + label + float(c) * cell, y);
+        const ImVec2 b(a.x + std::max(cell - 1, 1.0f), y + rowH);
+        if (!shown) {
+          dl->AddRectFilled(a, b, faint);
+          continue;
+        }
+        const int w = writer[size_t(c)];
+        if (r == 0)
+          dl->AddRectFilled(a, b, paletteColour(7, 0.55f));
+        else if (w >= 0)
+          dl->AddRectFilled(a, b, paletteColour(w / 32 % 8, current ? 1.0f : 0.7f));
+        else if (live[size_t(c)])
+          dl->AddRectFilled(a, b, paletteColour(7, 0.3f));
+        else
+          dl->AddRect(a, b, faint);
+      }
+      if (r > 0 && shown) {
+        const float yTop = y - gap, yBottom = y;
+        for (const TreeOp& op : m.levels[size_t(r - 1)].ops) {
+          const float xs = o.x + label + (float(op.src) + 0.5f) * cell;
+          const float xd = o.x + label + (float(op.dst) + 0.5f) * cell;
+          dl->AddLine(ImVec2(xs, yTop), ImVec2(xd, yBottom),
+                      paletteColour(op.thread / 32 % 8, current ? 0.9f : 0.35f), s);
+        }
+      }
+    }
+    ImGui::Dummy(ImVec2(label + width, float(rows) * (rowH + gap)));
+    mutedText(ctx.theme,
+              (std::string("Each row is the block's ") + std::to_string(m.slots) +
+               (m.step == StepId::Shuffle || m.step == StepId::Atomic
+                    ? " threads' registers (warp sums pass through shared memory once)"
+                : m.step == StepId::Course ? " numbers in global memory"
+                                           : " shared-memory slots") +
+               ". A coloured slot was written at that level, in its thread's warp colour (warp 0 "
+               "blue, 1 orange, 2 green, 3 purple, ...); grey slots still hold a part of the sum; "
+               "outlined ones are used up.")
+                  .c_str());
+  }
+
+  void drawLevelTable(LessonContext& ctx, const TreeModel& m) {
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##levels", 7, flags)) return;
+    for (const char* h : {"level", "stride", "adding threads", "warps issued", "divergent warps",
+                          "worst bank conflict", "wavefronts"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (int i = 0; i < int(m.levels.size()); ++i) {
+      const TreeLevel& l = m.levels[size_t(i)];
+      ImGui::TableNextRow();
+      if (i + 1 == level_)
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0,
+                               ImGui::GetColorU32(ImGuiCol_Header, 0.8f));
+      ImGui::TableNextColumn();
+      ImGui::Text("%d%s", i + 1, l.barrier ? "  (then __syncthreads)" : "");
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", l.stride);
+      ImGui::TableNextColumn();
+      ImGui::Text("%d of %d", l.activeThreads, m.block);
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", int(l.warps.size()));
+      ImGui::TableNextColumn();
+      if (l.divergentWarps > 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+        ImGui::Text("%d", l.divergentWarps);
+        ImGui::PopStyleColor();
+      } else {
+        ImGui::TextUnformatted("0");
+      }
+      ImGui::TableNextColumn();
+      if (l.shuffle)
+        ImGui::TextUnformatted("registers");
+      else if (l.globalMemory)
+        ImGui::TextUnformatted("global memory");
+      else if (l.worstConflict > 1) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+        ImGui::Text("%d-way", l.worstConflict);
+        ImGui::PopStyleColor();
+      } else {
+        ImGui::TextUnformatted("none");
+      }
+      ImGui::TableNextColumn();
+      if (!l.shuffle && !l.globalMemory) ImGui::Text("%d", l.wavefronts);
+    }
+    ImGui::EndTable();
+  }
+
+  // The chosen level's first warp: which lanes add, and which bank each lane's second read
+  // (slot src) falls in. Lanes in one bank asking for different slots wait for each other.
+  void drawBanks(LessonContext& ctx, const TreeModel& m) {
+    if (level_ == 0) return;
+    const TreeLevel& l = m.levels[size_t(level_ - 1)];
+    if (l.warps.empty()) return;
+    const WarpAtLevel& w = l.warps.front();
+    const float s = ctx.scale;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const float lane = std::min(26 * s, (ImGui::GetContentRegionAvail().x - 90 * s) / 32);
+    const float h = 18 * s;
+    ImGui::Text(
+        "Warp %d at level %d: %d lanes add%s%s", w.warp, level_, w.useful,
+        w.executing > w.useful
+            ? (", " + std::to_string(w.executing - w.useful) + " more run for nothing").c_str()
+            : "",
+        w.divergent ? "; divergent: the others wait" : "");
+    std::vector<int> srcOf(32, -1);
+    std::vector<bool> useful(32, false);
+    for (const TreeOp& op : l.ops)
+      if (op.thread / 32 == w.warp) {
+        srcOf[size_t(op.thread % 32)] = op.src;
+        useful[size_t(op.thread % 32)] = true;
+      }
+    // Lanes that execute without a useful op (the unrolled warp, shuffles) read slot tid + stride.
+    const bool allRun = w.executing == 32;
+    for (int ln = 0; ln < 32; ++ln)
+      if (srcOf[size_t(ln)] < 0 && allRun) srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float labelW = 90 * s;
+    dl->AddText(ImVec2(o.x, o.y + 2 * s), text, "lane");
+    dl->AddText(ImVec2(o.x, o.y + h + 6 * s), text,
+                l.shuffle || l.globalMemory ? "reads lane" : "bank read");
+    for (int ln = 0; ln < 32; ++ln) {
+      const ImVec2 a(o.x + labelW + float(ln) * lane, o.y);
+      const ImVec2 b(a.x + lane - 2 * s, a.y + h);
+      const ImU32 fill = useful[size_t(ln)]       ? paletteColour(w.warp % 8)
+                         : srcOf[size_t(ln)] >= 0 ? paletteColour(7, 0.6f)
+                                                  : ImGui::GetColorU32(ImGuiCol_FrameBg);
+      dl->AddRectFilled(a, b, fill);
+      if (lane > ImGui::CalcTextSize("00").x + 2 * s)
+        dl->AddText(ImVec2(a.x + 2 * s, a.y + 2 * s), text, std::to_string(ln).c_str());
+      if (srcOf[size_t(ln)] < 0) continue;
+      const int src = srcOf[size_t(ln)];
+      const int shown = l.shuffle        ? (src - (w.warp * 32)) % 32
+                        : l.globalMemory ? src
+                                         : (src * m.elementBytes / mem::kBankBytes) % mem::kBanks;
+      const ImVec2 c(a.x, a.y + h + 4 * s);
+      dl->AddRect(c, ImVec2(c.x + lane - 2 * s, c.y + h), text);
+      if (lane > ImGui::CalcTextSize("00").x + 2 * s)
+        dl->AddText(ImVec2(c.x + 2 * s, c.y + 2 * s), text, std::to_string(shown % 100).c_str());
+    }
+    ImGui::Dummy(ImVec2(labelW + 32 * lane, 2 * h + 8 * s));
+    if (!l.shuffle && !l.globalMemory)
+      mutedText(ctx.theme,
+                (std::string("Lanes in blue add; grey lanes run the addition for nothing; "
+                             "empty lanes wait. ") +
+                 (w.conflictDegree > 1
+                      ? std::to_string(w.conflictDegree) +
+                            "-way bank conflict: as many lanes ask one bank for different slots, "
+                            "and the bank serves them one after another."
+                      : "Every bank is asked for at most one slot: no conflict."))
+                    .c_str());
+  }
+
+  // [SECTION] work on the worker thread; export
+
+  struct SweepView {
+    DataType type;
+    int block;
+    std::vector<SweepPoint> points;
+  };
+
+  void poll(LessonContext& ctx) {
+    for (const Status& st :
+         {ladderJob_.takeInto(ladder_), sweepJob_.takeInto(sweep_), cpuJob_.takeInto(cpuOnly_)})
+      if (!st) {
+        error_ = st;
+        ctx.error(st);
+      }
+  }
+
+  ReduceParams params() const { return ReduceParams{type_, n_, block_}; }
+
+  bool startLadder() {
+    if (!gpu_ || ladderJob_.running()) return false;
+    error_ = {};
+    const ReduceParams p = params();
+    if (Status v = validate(p); !v) {
+      error_ = v;
+      return false;
+    }
+    return ladderJob_.start([p](AsyncJob<LadderReport>::Control& c) -> Result<LadderReport> {
+      return measureLadder(p, allStepIds(), c.cancelFlag(),
+                           [&c](float f, const std::string& what) { c.progress(f, what); });
+    });
+  }
+
+  bool startSweep() {
+    if (!gpu_ || sweepJob_.running()) return false;
+    error_ = {};
+    const DataType t = type_;
+    const int b = block_;
+    return sweepJob_.start([t, b](AsyncJob<SweepView>::Control& c) -> Result<SweepView> {
+      const std::vector<long long> sizes = defaultSweepSizes();
+      Result<std::vector<SweepPoint>> r =
+          measureSweep(t, b, sizes, sweepStepIds(), c.cancelFlag(),
+                       [&c](float f, const std::string& what) { c.progress(f, what); });
+      if (!r) return r.status();
+      return SweepView{t, b, std::move(*r)};
+    });
+  }
+
+  bool startCpu() {
+    if (cpuJob_.running()) return false;
+    error_ = {};
+    const ReduceParams p = params();
+    if (Status v = validate(p); !v) {
+      error_ = v;
+      return false;
+    }
+    return cpuJob_.start([p](AsyncJob<CpuReport>::Control& c) -> Result<CpuReport> {
+      c.progress(0.1f, "random numbers, the exact sum and the CPU's sums");
+      return measureCpu(p, c.cancelFlag());
+    });
+  }
+
+  void exportResults(LessonContext& ctx, bool json) {
+    std::vector<MeasuredRow> rows;
+    nlohmann::json j;
+    if (ladder_) {
+      const LadderReport& r = *ladder_;
+      for (const StepResult& s : r.steps)
+        rows.push_back({stepInfo(s.step).key,
+                        {{"n", double(r.p.n)},
+                         {"block", r.p.block},
+                         {"ms", s.ms},
+                         {"gbps", s.gbps},
+                         {"step_speedup", s.stepSpeedup},
+                         {"total_speedup", s.totalSpeedup},
+                         {"of_peak", s.ofPeak},
+                         {"of_cub", s.ofLibrary},
+                         {"sum", s.value},
+                         {"error", s.error},
+                         {"correct", s.ok ? 1.0 : 0.0}},
+                        s.m});
+      j["device"] = r.device;
+      j["type"] = typeLabel(r.p.type);
+      j["exact"] = static_cast<double>(r.cpu.exact);
+      j["ladder"] = toJson(rows);
+    }
+    const CpuSums* cpu = ladder_ ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
+    if (cpu)
+      j["cpu"] = {{"exact", static_cast<double>(cpu->exact)},
+                  {"abs_sum", cpu->absSum},
+                  {"sequential", cpu->sequential},
+                  {"pairwise", cpu->pairwise},
+                  {"kahan", cpu->kahan}};
+    if (sweep_)
+      for (const SweepPoint& p : sweep_->points)
+        j["sweep"].push_back(
+            {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}});
+    if (!json && rows.empty()) {
+      ctx.error(
+          Status::error("The CSV holds the measured ladder, and nothing is measured yet "
+                        "(it needs a GPU). Export JSON saves the CPU's sums."));
+      return;
+    }
+    if (json && j.empty()) {
+      ctx.error(Status::error("Nothing to export yet."));
+      return;
+    }
+    const std::string path = ctx.exportPath(json ? "results" : "ladder", json ? "json" : "csv");
+    const Status st = writeText(path, json ? j.dump(2) : toCsv(rows));
+    if (st)
+      ctx.info("Saved " + path);
+    else
+      ctx.error(st);
+  }
+
+  bool gpu_ = false;
+  Status error_;
+  std::vector<std::string> queue_;
+  DataType type_ = DataType::Float32;
+  long long n_ = kCourseN;
+  int block_ = static_cast<int>(kBlock.defaultValue);
+
+  AsyncJob<LadderReport> ladderJob_;
+  std::optional<LadderReport> ladder_;
+  AsyncJob<SweepView> sweepJob_;
+  std::optional<SweepView> sweep_;
+  AsyncJob<CpuReport> cpuJob_;
+  std::optional<CpuReport> cpuOnly_;
+
+  // The tree picture.
+  int pictureStep_ = 0;
+  int pictureBlock_ = 64;
+  int level_ = 1;
+  bool playing_ = false;
+  double lastTick_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makeReductionLesson() {
+  return std::make_unique<ReductionLesson>();
+}
+
+}  // namespace cudalab

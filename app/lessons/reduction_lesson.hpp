@@ -1,0 +1,13 @@
+// Lesson "reduction": Mark Harris's seven steps, warp shuffles and CUB (course file 002).
+#pragma once
+
+#include <memory>
+
+#include "lessons/lesson.hpp"
+
+namespace cudalab {
+
+extern const LessonInfo kReductionLessonInfo;
+std::unique_ptr<Lesson> makeReductionLesson();
+
+}  // namespace cudalab

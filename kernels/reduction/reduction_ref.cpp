@@ -1,0 +1,237 @@
+// The reduction lesson's reference: random inputs, the exact sum, the CPU's float sums and the
+// error bounds each step's order of additions must stay within.
+//
+// Compiled with -ffp-contract=off: Kahan's compensation and TwoSum depend on every `a + b` being
+// one rounded addition in the order written.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <limits>
+#include <thread>
+
+#include "precision/summation.hpp"
+#include "reduction/reduction.hpp"
+
+namespace cudalab::reduction {
+
+long long HostData::size() const {
+  switch (type) {
+    case DataType::Int32:
+      return static_cast<long long>(i32.size());
+    case DataType::Float32:
+      return static_cast<long long>(f32.size());
+    case DataType::Float64:
+      return static_cast<long long>(f64.size());
+  }
+  return 0;
+}
+
+const void* HostData::data() const {
+  switch (type) {
+    case DataType::Int32:
+      return i32.data();
+    case DataType::Float32:
+      return f32.data();
+    case DataType::Float64:
+      return f64.data();
+  }
+  return nullptr;
+}
+
+HostData makeData(DataType type, long long n, std::uint64_t seed) {
+  HostData d;
+  d.type = type;
+  std::vector<float> x = precision::normalFloats(static_cast<std::size_t>(std::max(0LL, n)), seed);
+  switch (type) {
+    case DataType::Float32:
+      d.f32 = std::move(x);
+      break;
+    case DataType::Float64:
+      d.f64.assign(x.begin(), x.end());
+      break;
+    case DataType::Int32:
+      d.i32.resize(x.size());
+      std::transform(x.begin(), x.end(), d.i32.begin(),
+                     [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
+      break;
+  }
+  return d;
+}
+
+namespace {
+
+// Knuth's TwoSum: s + e == a + b exactly.
+inline void twoSum(double a, double b, double& s, double& e) {
+  s = a + b;
+  const double bp = s - a;
+  const double ap = s - bp;
+  e = (a - ap) + (b - bp);
+}
+
+struct DoubleDouble {
+  double hi = 0, lo = 0;
+};
+
+DoubleDouble exactChunk(const double* x, std::size_t n) {
+  DoubleDouble r;
+  for (std::size_t i = 0; i < n; ++i) {
+    double s, e;
+    twoSum(r.hi, x[i], s, e);
+    r.hi = s;
+    r.lo += e;
+  }
+  return r;
+}
+
+// Double-double accumulation over fixed chunks on all cores, the chunks added in order: the same
+// bits whatever the number of cores. Its error is far below float64's rounding of the sum.
+long double exactSum(std::span<const double> x) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  const std::size_t chunks = (x.size() + kChunk - 1) / kChunk;
+  std::vector<DoubleDouble> part(chunks);
+  const unsigned workers = std::max(
+      1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(chunks)));
+  std::vector<std::future<void>> jobs;
+  for (unsigned w = 0; w < workers; ++w)
+    jobs.push_back(std::async(std::launch::async, [&, w] {
+      for (std::size_t c = w; c < chunks; c += workers)
+        part[c] = exactChunk(x.data() + c * kChunk, std::min(kChunk, x.size() - c * kChunk));
+    }));
+  for (auto& j : jobs)
+    j.get();
+  long double total = 0;
+  for (const DoubleDouble& p : part)
+    total += static_cast<long double>(p.hi) + p.lo;
+  return total;
+}
+
+double pairwise64(const double* x, std::size_t n) {
+  if (n <= 8) {
+    double s = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      s += x[i];
+    return s;
+  }
+  const std::size_t half = n / 2;
+  return pairwise64(x, half) + pairwise64(x + half, n - half);
+}
+
+double kahan64(std::span<const double> x) {
+  double s = 0, c = 0;
+  for (double v : x) {
+    const double y = v - c;
+    const double t = s + y;
+    c = (t - s) - y;
+    s = t;
+  }
+  return s;
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+double sumPairwise64(std::span<const double> x) {
+  return pairwise64(x.data(), x.size());
+}
+
+CpuSums cpuSums(const HostData& d) {
+  CpuSums r;
+  switch (d.type) {
+    case DataType::Float32: {
+      const std::span<const float> x = d.f32;
+      auto exact = std::async(std::launch::async, [x] { return precision::sumExact(x); });
+      auto pair = std::async(std::launch::async, [x] { return precision::sumPairwise(x); });
+      auto kahan = std::async(std::launch::async, [x] { return precision::sumKahan(x); });
+      auto abs = std::async(std::launch::async, [x] { return precision::sumAbs(x); });
+      const auto t0 = std::chrono::steady_clock::now();
+      r.sequential = precision::sumSequential(x);
+      r.sequentialMs = msSince(t0);
+      r.pairwise = pair.get();
+      r.kahan = kahan.get();
+      r.absSum = abs.get();
+      r.exact = exact.get().value();
+      break;
+    }
+    case DataType::Float64: {
+      const std::span<const double> x = d.f64;
+      auto pair = std::async(std::launch::async, [x] { return pairwise64(x.data(), x.size()); });
+      auto kahan = std::async(std::launch::async, [x] { return kahan64(x); });
+      const auto t0 = std::chrono::steady_clock::now();
+      double s = 0, a = 0;
+      for (double v : x)
+        s += v;
+      r.sequentialMs = msSince(t0);
+      for (double v : x)
+        a += std::fabs(v);
+      r.sequential = s;
+      r.absSum = a;
+      r.exact = exactSum(x);
+      r.pairwise = pair.get();
+      r.kahan = kahan.get();
+      break;
+    }
+    case DataType::Int32: {
+      const auto t0 = std::chrono::steady_clock::now();
+      long long s = 0, a = 0;
+      for (std::int32_t v : d.i32) {
+        s += v;
+        a += v < 0 ? -static_cast<long long>(v) : v;
+      }
+      r.sequentialMs = msSince(t0);
+      r.exact = static_cast<long double>(s);
+      r.absSum = static_cast<double>(a);
+      r.sequential = r.pairwise = r.kahan = static_cast<double>(s);
+      break;
+    }
+  }
+  return r;
+}
+
+long long roundingDepth(StepId step, DataType type, long long n, int block,
+                        long long residentBlocks) {
+  const StepInfo& s = stepInfo(step);
+  if (s.shape == Shape::Library) {
+    // CUB's own arrangement: each thread's share of a grid of at least a few thousand threads
+    // plus its trees. Generous, as an outside bound must be.
+    return n / 4096 + 128;
+  }
+  long long depth = 0;
+  const std::vector<Pass> plan = passPlan(step, type, n, block, residentBlocks);
+  for (const Pass& p : plan) {
+    // The thread's own loop (a 16-byte load adds up to 4 numbers first), then the block's tree.
+    depth += p.perThread() + 4;
+    long long levels = 0;
+    for (int b = p.block; b > 1; b /= 2)
+      ++levels;
+    depth += levels;
+  }
+  if (s.shape == Shape::Atomic && !plan.empty()) depth += plan.front().grid;
+  if (s.shape == Shape::Course && !plan.empty()) {
+    // The CPU's pairwise sum of the partial sums: blocks of 8 in a chain, then halving.
+    long long levels = 0;
+    for (long long g = plan.front().grid; g > 8; g = (g + 1) / 2)
+      ++levels;
+    depth += levels + 8;
+  }
+  return depth;
+}
+
+double errorBound(StepId step, DataType type, long long n, int block, long long residentBlocks,
+                  double absSum) {
+  if (type == DataType::Int32) return 0;
+  const double u = type == DataType::Float32 ? 0x1p-24 : 0x1p-53;
+  const double d = static_cast<double>(roundingDepth(step, type, n, block, residentBlocks));
+  if (d * u >= 1) return std::numeric_limits<double>::infinity();
+  return d * u / (1 - d * u) * absSum;
+}
+
+std::int32_t wrapInt32(long double exact) {
+  const auto v = static_cast<long long>(exact);
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned long long>(v)));
+}
+
+}  // namespace cudalab::reduction
