@@ -855,7 +855,8 @@ int benchReduction(const std::string& outDir) {
     md += fmt("\n| 2^%d |", static_cast<int>(std::log2(double(n))));
     for (StepId id : sweep)
       for (const SweepPoint& p : *sw)
-        if (p.n == n && p.step == id) md += fmt(" %.0f%s |", p.gbps, p.ok ? "" : " (WRONG)");
+        if (p.n == n && p.step == id)
+          md += fmt(p.gbps < 10 ? " %.2f%s |" : " %.0f%s |", p.gbps, p.ok ? "" : " (WRONG)");
   }
   md += "\n";
   for (const SweepPoint& p : *sw)

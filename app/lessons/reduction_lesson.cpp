@@ -249,13 +249,14 @@ class ReductionLesson final : public Lesson {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("##ladder", 10, flags)) {
-      const char* heads[] = {"step",          "launches", "ms",     "GB/s",    "step speedup",
-                             "total speedup", "of peak",  "of CUB", "|error|", "checked"};
+      const char* heads[] = {
+          "step",          "blocks per launch", "ms",     "GB/s",    "step speedup",
+          "total speedup", "of peak",           "of CUB", "|error|", "checked"};
       for (const char* h : heads)
         ImGui::TableSetupColumn(h, 0,
-                                std::string(h) == "step"       ? 2.6f
-                                : std::string(h) == "launches" ? 2.4f
-                                                               : 1.0f);
+                                std::string(h) == "step"                ? 2.6f
+                                : std::string(h) == "blocks per launch" ? 2.2f
+                                                                        : 1.0f);
       ImGui::TableHeadersRow();
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
@@ -265,19 +266,24 @@ class ReductionLesson final : public Lesson {
         ImGui::TextUnformatted(s.label);
         helpTooltip(s.help);
         ImGui::TableNextColumn();
-        if (m) {
-          ImGui::TextUnformatted(m->plan.c_str());
-          if (s.shape == Shape::GridStride || s.shape == Shape::Atomic)
-            helpTooltip(("The grid is what this GPU holds at once: " +
-                         thousands(m->residentBlocks) + " blocks (SMs x blocks per SM).")
-                            .c_str());
-        } else {
-          const std::vector<Pass> plan =
-              passPlan(s.id, type_, n_, block_, 1);  // grid-stride grids need the device
-          ImGui::TextUnformatted(s.shape == Shape::GridStride || s.shape == Shape::Atomic
-                                     ? "a grid that fills the GPU once"
-                                     : describePlan(plan).c_str());
-        }
+        // Blocks per launch, one number per launch; the grid-stride grids need the device.
+        const bool fills = s.shape == Shape::GridStride || s.shape == Shape::Atomic;
+        const ReduceParams rp = r ? r->p : ReduceParams{type_, n_, block_};
+        const std::vector<Pass> plan =
+            passPlan(s.id, rp.type, rp.n, rp.block, m ? m->residentBlocks : 1);
+        if (fills && !m)
+          ImGui::TextUnformatted("fills the GPU once");
+        else
+          ImGui::TextUnformatted(plan.empty() ? "CUB's own" : describePlan(plan, false).c_str());
+        helpTooltip(
+            (s.shape == Shape::Library ? std::string("CUB chooses its launches.")
+             : fills
+                 ? "One launch with as many blocks of " + std::to_string(rp.block) +
+                       " threads as this GPU holds at once (SMs x blocks per SM)" +
+                       (s.shape == Shape::GridStride ? ", then one block adds their sums." : ".")
+                 : "Blocks of " + std::to_string(plan.empty() ? 0 : plan.front().block) +
+                       " threads in each launch; each launch sums what the one before left.")
+                .c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(trimmedFixed(m->ms, m->ms < 1 ? 4 : 3).c_str());
         if (m && s.id == StepId::Course)

@@ -157,8 +157,9 @@ struct Pass {
 // `grid` partial sums).
 std::vector<Pass> passPlan(StepId step, DataType type, long long n, int block,
                            long long residentBlocks);
-// "524,288 → 2,048 → 8 → 1 blocks of 256" for the table: one launch per grid.
-std::string describePlan(std::span<const Pass> plan);
+// "524,288 → 2,048 → 8 → 1 blocks of 256" for the table: one launch per grid. Without the
+// block size: "524,288 → 2,048 → 8 → 1".
+std::string describePlan(std::span<const Pass> plan, bool withBlock = true);
 // Numbers the shuffle and atomic kernels load with one 16-byte load: 4 (int32, float32), 2.
 int vectorWidth(DataType t);
 

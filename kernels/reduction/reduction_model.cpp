@@ -218,7 +218,7 @@ std::vector<Pass> passPlan(StepId step, DataType type, long long n, int block,
   return plan;
 }
 
-std::string describePlan(std::span<const Pass> plan) {
+std::string describePlan(std::span<const Pass> plan, bool withBlock) {
   if (plan.empty()) return "chosen by the library";
   // "524,288 → 2,048 → 8 → 1 blocks of 256": one launch per arrow-separated grid.
   std::string out;
@@ -226,6 +226,7 @@ std::string describePlan(std::span<const Pass> plan) {
     if (i > 0) out += " \xe2\x86\x92 ";
     out += thousands(plan[i].grid);
   }
+  if (!withBlock) return out;
   out += plan.back().grid == 1 && plan.size() == 1 ? " block of " : " blocks of ";
   return out + std::to_string(plan.front().block);
 }
