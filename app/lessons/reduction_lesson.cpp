@@ -99,6 +99,13 @@ void swatch(int colour) {
   ImGui::SameLine(0, 0);
 }
 
+// A warp's colour in the tree pictures: seven distinct colours, never the grey that marks slots
+// still holding part of the sum.
+ImU32 warpColour(int warp, float alpha = 1.0f) {
+  static constexpr int kOrder[] = {0, 1, 2, 5, 3, 6, 4};
+  return paletteColour(kOrder[warp % 7], alpha);
+}
+
 // The steps the tree picture can draw (all but CUB), built once.
 const std::vector<const StepInfo*>& pictureSteps() {
   static const std::vector<const StepInfo*> v = [] {
@@ -172,8 +179,12 @@ class ReductionLesson final : public Lesson {
       ImGui::EndCombo();
     }
     helpTooltip(kBlock.help);
-    ImGui::Text("%s numbers: %s", thousands(n_).c_str(),
-                mib(double(n_) * typeBytes(type_)).c_str());
+    {
+      const double bytes = double(n_) * typeBytes(type_);
+      ImGui::Text("%s number%s: %s", thousands(n_).c_str(), n_ == 1 ? "" : "s",
+                  bytes < 1048576 ? (thousands(static_cast<long long>(bytes)) + " bytes").c_str()
+                                  : mib(bytes).c_str());
+    }
     if (!gpu_)
       mutedText(ctx.theme,
                 "No GPU: the tree pictures are computed on the CPU, and the accuracy panel shows "
@@ -397,8 +408,9 @@ class ReductionLesson final : public Lesson {
   void drawAccuracy(LessonContext& ctx) {
     if (!beginPanel(ctx, "accuracy", "Accuracy: each order of additions against the exact sum"))
       return endPanel(ctx);
-    const CpuSums* cpu = ladder_ ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
-    const ReduceParams* p = ladder_ ? &ladder_->p : cpuOnly_ ? &cpuOnly_->p : nullptr;
+    const bool fromLadder = ladder_ && (!cpuOnly_ || !cpuOnlyNewer_);
+    const CpuSums* cpu = fromLadder ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
+    const ReduceParams* p = fromLadder ? &ladder_->p : cpuOnly_ ? &cpuOnly_->p : nullptr;
     if (!cpu || !p) {
       ImGui::TextWrapped("%s", working() ? "Computing..." : "Not computed yet.");
       return endPanel(ctx);
@@ -409,20 +421,34 @@ class ReductionLesson final : public Lesson {
       int colour;
       bool gpu;
     };
-    std::vector<Row> rows;
-    rows.push_back({"CPU, one float accumulator in a loop", cpu->sequential, 7, false});
-    rows.push_back({"CPU, pairwise (NumPy's np.sum)", cpu->pairwise, 7, false});
-    rows.push_back({"CPU, Kahan compensated", cpu->kahan, 7, false});
-    if (ladder_)
-      for (const StepResult& s : ladder_->steps)
-        rows.push_back({stepInfo(s.step).label, s.value, stepInfo(s.step).colour, true});
     const DataType t = p->type;
+    std::vector<Row> rows;
+    std::vector<const char*> names;
+    if (t == DataType::Int32) {
+      rows.push_back({"CPU, a loop (int64 accumulator)", cpu->sequential, 7, false});
+      names.push_back("cpu loop");
+    } else {
+      rows.push_back({"CPU, one accumulator in a loop", cpu->sequential, 7, false});
+      rows.push_back({"CPU, NumPy's np.sum order", cpu->numpy, 7, false});
+      rows.push_back({"CPU, pairwise (halves to the end)", cpu->pairwise, 7, false});
+      rows.push_back({"CPU, Kahan compensated", cpu->kahan, 7, false});
+      names.insert(names.end(), {"cpu loop", "cpu numpy", "cpu pairwise", "cpu kahan"});
+    }
+    if (fromLadder)
+      for (const StepResult& s : ladder_->steps) {
+        rows.push_back({stepInfo(s.step).label, s.value, stepInfo(s.step).colour, true});
+        names.push_back(stepInfo(s.step).key);
+      }
     ImGui::TextWrapped(
-        "%s %s numbers%s. Exact sum %s (accumulated in double-double: about 106 bits), "
-        "sum |x| = %s.",
-        thousands(p->n).c_str(), typeLabel(t),
-        ladder_ ? "" : " (CPU only: measure the ladder on a GPU to add each kernel's sum)",
+        "%s %s number%s, fresh random ones (not the course's)%s. Exact sum %s (accumulated in "
+        "double-double: about 106 bits); sum |x| = %s.",
+        thousands(p->n).c_str(), typeLabel(t), p->n == 1 ? "" : "s",
+        fromLadder ? "" : ", CPU only: measure the ladder on a GPU to add each kernel's sum",
         exactText(cpu->exact, t).c_str(), sci(cpu->absSum).c_str());
+    if (p->n != n_ || t != type_)
+      mutedText(ctx.theme,
+                "These are the last numbers summed; the parameters have changed since. "
+                "Press a button on the left to sum the new ones.");
     if (ImGui::BeginTable("##accuracy", 4,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("how", 0, 2.6f);
@@ -455,16 +481,13 @@ class ReductionLesson final : public Lesson {
       }
       ImGui::EndTable();
     }
-    if (t != DataType::Int32 && ladder_ &&
+    if (t != DataType::Int32 &&
         plot::BeginPlot("reduction_errors", "|sum - exact|##errors", ImVec2(-1, 0))) {
-      std::vector<const char*> names{"cpu loop", "cpu pairwise", "cpu kahan"};
       std::vector<double> e;
       for (const Row& row : rows)
         e.push_back(std::max(
             std::fabs(static_cast<double>(static_cast<long double>(row.value) - cpu->exact)),
             t == DataType::Float32 ? 1e-9 : 1e-18));
-      for (const StepResult& s : ladder_->steps)
-        names.push_back(stepInfo(s.step).key);
       plot::SetupAxes({"how"}, {"|sum - exact|", plot::Scale::Log10});
       plot::SetupCategories(names.data(), int(names.size()));
       plot::SetupLegend(plot::Legend::Hidden);
@@ -479,16 +502,19 @@ class ReductionLesson final : public Lesson {
     else
       mutedText(
           ctx.theme,
-          "The course printed CPU 2670.03662 (np.sum) and GPU 2670.00024 (Numba's reduce) for "
-          "the same 2^27 - 157 normal numbers. Neither is wrong in the way a bug is: float32 keeps "
-          "24 bits, so each addition rounds to the nearest float, and the error depends on the "
-          "order of the additions. A loop adds every number to one large running sum: each "
-          "rounding is relative to that large sum, and N - 1 of them pile up. A tree (every GPU "
-          "step here, NumPy's pairwise sum) adds partial sums of about equal size: each number "
-          "goes through only about log2 N roundings. The GPU kernels add a few hundred numbers "
-          "per thread in a loop, then trees: close to the exact sum. Kahan's compensation "
-          "carries each rounding's lost bits forward and is almost exact. With float64 all of "
-          "them agree to about 13 digits.");
+          "The course printed 2670.03662 from np.sum and 2670.00024 from Numba's reduce for its "
+          "own 2^27 - 157 normal numbers; the numbers here are fresh ones, so the sums differ, "
+          "but the pattern is the same. float32 keeps 24 bits, so every addition rounds, and how "
+          "much error piles up depends on the order. One accumulator in a loop adds each number "
+          "to a large running sum: N - 1 roundings, each relative to that large sum. NumPy adds "
+          "pairwise inside each 8,192-number buffer but adds the buffers' sums one after "
+          "another: at 2^27 numbers that is 16,384 roundings in a chain, where the course's CPU "
+          "result lost its last digits. Pairwise summation to the end, and every GPU step here, "
+          "add partial sums of about equal size in trees (the grid-stride steps after a loop of a "
+          "few hundred numbers per thread): close to the exact sum, as Numba's reduce was. Kahan "
+          "carries each rounding's lost bits forward. float64 holds these float32 numbers "
+          "exactly and keeps every sum to about 13 digits; a float64 loop over up to a million "
+          "of them is often exact.");
     endPanel(ctx);
   }
 
@@ -533,7 +559,8 @@ class ReductionLesson final : public Lesson {
     level_ = std::clamp(level_, 0, levels);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(200 * s);
-    ImGui::SliderInt("level##tree", &level_, 0, levels);
+    ImGui::SliderInt("level##tree", &level_, 0, levels, "%d", ImGuiSliderFlags_AlwaysClamp);
+    level_ = std::clamp(level_, 0, levels);  // a typed value may lie outside
     if (!ctx.exporting) {
       ImGui::SameLine();
       if (ImGui::Button(playing_ ? "Pause##tree" : "Play##tree")) {
@@ -550,6 +577,7 @@ class ReductionLesson final : public Lesson {
       }
     }
     ImGui::TextWrapped("Level 0 loads: %s.", m.load.c_str());
+    if (!m.note.empty()) mutedText(ctx.theme, m.note.c_str());
     if (level_ > 0) {
       const TreeLevel& l = m.levels[size_t(level_ - 1)];
       ImGui::TextWrapped("Level %d, %s.", level_, l.what.c_str());
@@ -557,12 +585,18 @@ class ReductionLesson final : public Lesson {
     drawTreePicture(ctx, m);
     drawLevelTable(ctx, m);
     drawBanks(ctx, m);
+    const bool shuffle = m.step == StepId::Shuffle || m.step == StepId::Atomic;
     mutedText(ctx.theme,
               ("Over the whole tree: " + std::to_string(m.totalDivergent()) +
                " divergent warp-levels, " + std::to_string(m.barriers()) +
-               " __syncthreads barriers, " + std::to_string(m.totalWavefronts()) +
-               " shared-memory wavefronts (a conflict-free warp request takes one per 128 "
-               "bytes). Drawn for float32 (4-byte slots).")
+               " __syncthreads barrier" + (m.barriers() == 1 ? "" : "s") + ", " +
+               (shuffle ? std::string("no shared-memory tree: registers pass through shuffles, and "
+                                      "shared memory holds one sum per warp.")
+                : m.step == StepId::Course
+                    ? std::string("every addition reads and writes global memory.")
+                    : std::to_string(m.totalWavefronts()) +
+                          " shared-memory wavefronts (a conflict-free warp request takes one per "
+                          "128 bytes). Drawn for float32 (4-byte slots)."))
                   .c_str());
     endPanel(ctx);
   }
@@ -604,7 +638,7 @@ class ReductionLesson final : public Lesson {
         if (r == 0)
           dl->AddRectFilled(a, b, paletteColour(7, 0.55f));
         else if (w >= 0)
-          dl->AddRectFilled(a, b, paletteColour(w / 32 % 8, current ? 1.0f : 0.7f));
+          dl->AddRectFilled(a, b, warpColour(w / 32, current ? 1.0f : 0.7f));
         else if (live[size_t(c)])
           dl->AddRectFilled(a, b, paletteColour(7, 0.3f));
         else
@@ -616,21 +650,23 @@ class ReductionLesson final : public Lesson {
           const float xs = o.x + label + (float(op.src) + 0.5f) * cell;
           const float xd = o.x + label + (float(op.dst) + 0.5f) * cell;
           dl->AddLine(ImVec2(xs, yTop), ImVec2(xd, yBottom),
-                      paletteColour(op.thread / 32 % 8, current ? 0.9f : 0.35f), s);
+                      warpColour(op.thread / 32, current ? 0.9f : 0.35f), s);
         }
       }
     }
     ImGui::Dummy(ImVec2(label + width, float(rows) * (rowH + gap)));
-    mutedText(ctx.theme,
-              (std::string("Each row is the block's ") + std::to_string(m.slots) +
-               (m.step == StepId::Shuffle || m.step == StepId::Atomic
-                    ? " threads' registers (warp sums pass through shared memory once)"
-                : m.step == StepId::Course ? " numbers in global memory"
-                                           : " shared-memory slots") +
-               ". A coloured slot was written at that level, in its thread's warp colour (warp 0 "
-               "blue, 1 orange, 2 green, 3 purple, ...); grey slots still hold a part of the sum; "
-               "outlined ones are used up.")
-                  .c_str());
+    mutedText(
+        ctx.theme,
+        (std::string("Each row is the block's ") + std::to_string(m.slots) +
+         (m.step == StepId::Shuffle || m.step == StepId::Atomic
+              ? " threads' registers (warp sums pass through shared memory once)"
+          : m.step == StepId::Course ? " numbers in global memory"
+                                     : " shared-memory slots") +
+         ". A coloured slot was written at that level, in its thread's warp colour (warp 0 "
+         "blue, 1 orange, 2 green, 3 vermillion, 4 purple, 5 yellow, 6 sky blue, then again); grey "
+         "slots still hold a part of the sum; "
+         "outlined ones are used up.")
+            .c_str());
   }
 
   void drawLevelTable(LessonContext& ctx, const TreeModel& m) {
@@ -650,7 +686,10 @@ class ReductionLesson final : public Lesson {
       ImGui::TableNextColumn();
       ImGui::Text("%d%s", i + 1, l.barrier ? "  (then __syncthreads)" : "");
       ImGui::TableNextColumn();
-      ImGui::Text("%d", l.stride);
+      if (l.shuffle)
+        ImGui::Text("offset %d", l.stride >= 32 ? l.stride / 32 : l.stride);
+      else
+        ImGui::Text("%d", l.stride);
       ImGui::TableNextColumn();
       ImGui::Text("%d of %d", l.activeThreads, m.block);
       ImGui::TableNextColumn();
@@ -694,7 +733,8 @@ class ReductionLesson final : public Lesson {
     const float lane = std::min(26 * s, (ImGui::GetContentRegionAvail().x - 90 * s) / 32);
     const float h = 18 * s;
     ImGui::Text(
-        "Warp %d at level %d: %d lanes add%s%s", w.warp, level_, w.useful,
+        "Warp %d at level %d: %d lane%s add%s%s", w.warp, level_, w.useful,
+        w.useful == 1 ? "" : "s",
         w.executing > w.useful
             ? (", " + std::to_string(w.executing - w.useful) + " more run for nothing").c_str()
             : "",
@@ -706,10 +746,17 @@ class ReductionLesson final : public Lesson {
         srcOf[size_t(op.thread % 32)] = op.src;
         useful[size_t(op.thread % 32)] = true;
       }
-    // Lanes that execute without a useful op (the unrolled warp, shuffles) read slot tid + stride.
+    // Lanes that execute without a useful op (the unrolled warp) read slot tid + stride. A shuffle
+    // level's lane reads lane + offset of its own warp; past lane 31 __shfl_down_sync returns the
+    // lane's own value (it does not wrap).
     const bool allRun = w.executing == 32;
-    for (int ln = 0; ln < 32; ++ln)
-      if (srcOf[size_t(ln)] < 0 && allRun) srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
+    const int offset = l.shuffle && l.stride >= 32 ? l.stride / 32 : l.stride;
+    for (int ln = 0; ln < 32; ++ln) {
+      if (l.shuffle)
+        srcOf[size_t(ln)] = ln + offset < 32 ? ln + offset : ln;
+      else if (srcOf[size_t(ln)] < 0 && allRun)
+        srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
+    }
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float labelW = 90 * s;
     dl->AddText(ImVec2(o.x, o.y + 2 * s), text, "lane");
@@ -718,7 +765,7 @@ class ReductionLesson final : public Lesson {
     for (int ln = 0; ln < 32; ++ln) {
       const ImVec2 a(o.x + labelW + float(ln) * lane, o.y);
       const ImVec2 b(a.x + lane - 2 * s, a.y + h);
-      const ImU32 fill = useful[size_t(ln)]       ? paletteColour(w.warp % 8)
+      const ImU32 fill = useful[size_t(ln)]       ? warpColour(w.warp)
                          : srcOf[size_t(ln)] >= 0 ? paletteColour(7, 0.6f)
                                                   : ImGui::GetColorU32(ImGuiCol_FrameBg);
       dl->AddRectFilled(a, b, fill);
@@ -726,7 +773,7 @@ class ReductionLesson final : public Lesson {
         dl->AddText(ImVec2(a.x + 2 * s, a.y + 2 * s), text, std::to_string(ln).c_str());
       if (srcOf[size_t(ln)] < 0) continue;
       const int src = srcOf[size_t(ln)];
-      const int shown = l.shuffle        ? (src - (w.warp * 32)) % 32
+      const int shown = l.shuffle        ? src
                         : l.globalMemory ? src
                                          : (src * m.elementBytes / mem::kBankBytes) % mem::kBanks;
       const ImVec2 c(a.x, a.y + h + 4 * s);
@@ -735,9 +782,14 @@ class ReductionLesson final : public Lesson {
         dl->AddText(ImVec2(c.x + 2 * s, c.y + 2 * s), text, std::to_string(shown % 100).c_str());
     }
     ImGui::Dummy(ImVec2(labelW + 32 * lane, 2 * h + 8 * s));
-    if (!l.shuffle && !l.globalMemory)
+    if (l.shuffle)
       mutedText(ctx.theme,
-                (std::string("Lanes in blue add; grey lanes run the addition for nothing; "
+                "Each lane reads the register of lane + offset through __shfl_down_sync: no "
+                "shared memory, no bank, no barrier. Lanes past 31 - offset get their own value "
+                "back, and their sums are never used.");
+    else if (!l.globalMemory)
+      mutedText(ctx.theme,
+                (std::string("Coloured lanes add; grey lanes run the addition for nothing; "
                              "empty lanes wait. ") +
                  (w.conflictDegree > 1
                       ? std::to_string(w.conflictDegree) +
@@ -769,6 +821,7 @@ class ReductionLesson final : public Lesson {
   bool startLadder() {
     if (!gpu_ || ladderJob_.running()) return false;
     error_ = {};
+    cpuOnlyNewer_ = false;
     const ReduceParams p = params();
     if (Status v = validate(p); !v) {
       error_ = v;
@@ -798,14 +851,15 @@ class ReductionLesson final : public Lesson {
   bool startCpu() {
     if (cpuJob_.running()) return false;
     error_ = {};
+    cpuOnlyNewer_ = true;
     const ReduceParams p = params();
     if (Status v = validate(p); !v) {
       error_ = v;
       return false;
     }
     return cpuJob_.start([p](AsyncJob<CpuReport>::Control& c) -> Result<CpuReport> {
-      c.progress(0.1f, "random numbers, the exact sum and the CPU's sums");
-      return measureCpu(p, c.cancelFlag());
+      return measureCpu(p, c.cancelFlag(),
+                        [&c](float f, const std::string& what) { c.progress(f, what); });
     });
   }
 
@@ -833,9 +887,18 @@ class ReductionLesson final : public Lesson {
       j["exact"] = static_cast<double>(r.cpu.exact);
       j["ladder"] = toJson(rows);
     }
-    const CpuSums* cpu = ladder_ ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
+    const CpuSums* cpu = cpuOnly_ && (cpuOnlyNewer_ || !ladder_) ? &cpuOnly_->cpu
+                         : ladder_                               ? &ladder_->cpu
+                                                                 : nullptr;
     if (cpu)
-      j["cpu"] = {{"exact", static_cast<double>(cpu->exact)},
+      j["cpu"] = {{"n", cpuOnly_ && cpuOnlyNewer_ ? cpuOnly_->p.n
+                        : ladder_                 ? ladder_->p.n
+                                                  : 0},
+                  {"type", typeLabel(cpuOnly_ && cpuOnlyNewer_ ? cpuOnly_->p.type
+                                     : ladder_                 ? ladder_->p.type
+                                                               : type_)},
+                  {"numpy_order", cpu->numpy},
+                  {"exact", static_cast<double>(cpu->exact)},
                   {"abs_sum", cpu->absSum},
                   {"sequential", cpu->sequential},
                   {"pairwise", cpu->pairwise},
@@ -875,6 +938,7 @@ class ReductionLesson final : public Lesson {
   std::optional<SweepView> sweep_;
   AsyncJob<CpuReport> cpuJob_;
   std::optional<CpuReport> cpuOnly_;
+  bool cpuOnlyNewer_ = false;  // the CPU-only sums were started after the last ladder
 
   // The tree picture.
   int pictureStep_ = 0;

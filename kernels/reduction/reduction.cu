@@ -480,7 +480,7 @@ Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId
   CUDALAB_CUDA_TRY(cudaDeviceGetAttribute(&report.sms, cudaDevAttrMultiProcessorCount, dev));
   report.peakGBps = theoreticalBandwidth(dev);
 
-  if (progress) progress(0, "random numbers and the exact sum on the CPU");
+  if (progress) progress(0, "random numbers, exact sum");
   const HostData data = makeData(p.type, p.n, std::random_device{}());
   report.cpu = cpuSums(data);
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
@@ -537,13 +537,17 @@ Result<std::vector<SweepPoint>> measureSweep(DataType type, int block,
   return points;
 }
 
-Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel) {
+Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel,
+                             const Progress& progress) {
   CUDALAB_TRY(validate(p));
   CpuReport r;
   r.p = p;
+  if (progress) progress(0.05f, "random numbers");
   const HostData data = makeData(p.type, p.n, std::random_device{}());
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+  if (progress) progress(0.5f, "exact and CPU sums");
   r.cpu = cpuSums(data);
+  if (progress) progress(1, "done");
   return r;
 }
 

@@ -206,11 +206,13 @@ struct TreeModel {
   int block = 0;
   int slots = 0;
   int elementBytes = 4;
-  std::string load;               // what level 0 does: "slot[tid] = x[i]"
+  std::string load;          // what level 0 does: "slot[tid] = x[i]"
+  bool loadBarrier = false;  // __syncthreads between the load and level 1 (shared-memory trees)
+  std::string note;          // what the picture cannot show (an atomicAdd, an unrolled loop)
   std::vector<TreeLevel> levels;  // level 1 onwards
   int totalDivergent() const;     // divergent warp-levels
   int totalWavefronts() const;
-  int barriers() const;
+  int barriers() const;  // __syncthreads the block passes, the one after the load included
 };
 
 // Refused for CUB (its internals are its own) and for blocks that are not a power of two from 32
@@ -242,6 +244,10 @@ struct CpuSums {
   // (halves summed recursively, as NumPy's sum does), Kahan (compensated). For int32 all three
   // are the exact int64 sum.
   double sequential = 0, pairwise = 0, kahan = 0;
+  // In NumPy's order for np.sum of a large array: pairwise (blocks of 128 numbers in 8
+  // accumulators, then halving) inside each 8,192-number buffer, the buffers' sums added one after
+  // another, starting from the first number.
+  double numpy = 0;
   double sequentialMs = 0;  // one thread, wall time
 };
 CpuSums cpuSums(const HostData& d);
@@ -329,6 +335,7 @@ struct CpuReport {
   ReduceParams p;
   CpuSums cpu;
 };
-Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel = nullptr);
+Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel = nullptr,
+                             const Progress& progress = {});
 
 }  // namespace cudalab::reduction

@@ -248,7 +248,7 @@ int TreeModel::totalWavefronts() const {
   return t;
 }
 int TreeModel::barriers() const {
-  int t = 0;
+  int t = loadBarrier ? 1 : 0;
   for (const TreeLevel& l : levels)
     t += l.barrier ? 1 : 0;
   return t;
@@ -339,7 +339,33 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
   m.block = block;
   m.slots = block;
   m.elementBytes = typeBytes(type);
+  m.loadBarrier = info.sharedTree;
   const int eb = m.elementBytes;
+  switch (step) {
+    case StepId::Unrolled:
+      m.note =
+          "The same tree as step 5: what changed is the code. The block size is a template "
+          "parameter, so there is no loop counter, no compare and no branch per level.";
+      break;
+    case StepId::Multiple:
+      m.note =
+          "The same tree as step 6, once per block: before it, each thread added hundreds "
+          "of numbers in a register, so the whole array needs only one such tree per block "
+          "plus one for the blocks' sums.";
+      break;
+    case StepId::Atomic:
+      m.note =
+          "The same block sum as the shuffle step; then thread 0 adds it into the result "
+          "with one atomicAdd instead of writing it for a second launch.";
+      break;
+    case StepId::Course:
+      m.note =
+          "Sequential addressing like step 3, but every read and write goes to global memory "
+          "(through the caches), and the numbers summed are overwritten.";
+      break;
+    default:
+      break;
+  }
   auto all = [](int) { return true; };
   auto self = [](int t) { return t; };
 

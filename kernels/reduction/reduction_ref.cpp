@@ -128,6 +128,46 @@ double kahan64(std::span<const double> x) {
   return s;
 }
 
+// NumPy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): fewer than 8 numbers in a
+// loop; up to 128 in 8 accumulators combined as a tree; above, split in two at a multiple of 8.
+template <class T>
+T numpyPairwise(const T* a, std::size_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int j = 0; j < 8; ++j)
+      r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (std::size_t j = 0; j < 8; ++j)
+        r[j] += a[i + j];
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i)
+      res += a[i];
+    return res;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return numpyPairwise(a, n2) + numpyPairwise(a + n2, n - n2);
+}
+
+// np.add.reduce over a large array: the first number, then each buffer of 8,192 numbers summed
+// pairwise and added to the running result.
+template <class T>
+T numpyOrder(std::span<const T> x) {
+  if (x.empty()) return T(0);
+  constexpr std::size_t kBuffer = 8192;
+  T out = x[0];
+  for (std::size_t i = 1; i < x.size(); i += kBuffer)
+    out += numpyPairwise(x.data() + i, std::min(kBuffer, x.size() - i));
+  return out;
+}
+
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -147,12 +187,14 @@ CpuSums cpuSums(const HostData& d) {
       auto pair = std::async(std::launch::async, [x] { return precision::sumPairwise(x); });
       auto kahan = std::async(std::launch::async, [x] { return precision::sumKahan(x); });
       auto abs = std::async(std::launch::async, [x] { return precision::sumAbs(x); });
+      auto numpy = std::async(std::launch::async, [x] { return numpyOrder(x); });
       const auto t0 = std::chrono::steady_clock::now();
       r.sequential = precision::sumSequential(x);
       r.sequentialMs = msSince(t0);
       r.pairwise = pair.get();
       r.kahan = kahan.get();
       r.absSum = abs.get();
+      r.numpy = numpy.get();
       r.exact = exact.get().value();
       break;
     }
@@ -172,6 +214,7 @@ CpuSums cpuSums(const HostData& d) {
       r.exact = exactSum(x);
       r.pairwise = pair.get();
       r.kahan = kahan.get();
+      r.numpy = numpyOrder(x);
       break;
     }
     case DataType::Int32: {
@@ -184,7 +227,7 @@ CpuSums cpuSums(const HostData& d) {
       r.sequentialMs = msSince(t0);
       r.exact = static_cast<long double>(s);
       r.absSum = static_cast<double>(a);
-      r.sequential = r.pairwise = r.kahan = static_cast<double>(s);
+      r.sequential = r.pairwise = r.kahan = r.numpy = static_cast<double>(s);
       break;
     }
   }

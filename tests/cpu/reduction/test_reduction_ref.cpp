@@ -573,3 +573,28 @@ TEST(ReductionEmulation, WholePlansWithinTheBound) {
 
 }  // namespace
 }  // namespace cudalab::reduction
+
+namespace cudalab::reduction {
+namespace {
+
+// NumPy's order: the first number, then each 8,192-number buffer summed pairwise (8 accumulators
+// for up to 128 numbers) and added. 2^24 followed by eight 1s: the buffer's pairwise sum is 8,
+// exact, and 2^24 + 8 is a float; one accumulator instead adds each 1 to 2^24, where the half-way
+// 2^24 + 1 rounds back to 2^24 (ties to even) every time.
+TEST(ReductionCpuSums, NumpyOrderSumsEachBufferPairwise) {
+  HostData d;
+  d.type = DataType::Float32;
+  d.f32 = {16777216.0f, 1, 1, 1, 1, 1, 1, 1, 1};
+  const CpuSums s = cpuSums(d);
+  EXPECT_EQ(s.numpy, 16777224.0);
+  EXPECT_EQ(s.sequential, 16777216.0);
+  EXPECT_EQ(static_cast<double>(s.exact), 16777224.0);
+  // Past one buffer the buffers' sums are added one after another: 1 + 8,192 ones + 3 ones.
+  HostData e;
+  e.type = DataType::Float32;
+  e.f32.assign(1 + 8192 + 3, 1.0f);
+  EXPECT_EQ(cpuSums(e).numpy, 8196.0);
+}
+
+}  // namespace
+}  // namespace cudalab::reduction
