@@ -826,7 +826,7 @@ int benchReduction(const std::string& outDir) {
   if (!rt.hasDevice()) return noGpu(rt);
   std::string md = "### Reduction, " + today() + ", " + rt.firstDeviceName + "\n";
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
-  double bestInt = 0, bestFloat = 0, bestDouble = 0, bestCourse = 0;
+  double bestInt = 0, bestFloat = 0, other = 0;
   if (Status s = reductionTable({DataType::Int32, 1LL << 28, 256}, md, j, bestInt); !s)
     return fail(s);
   if (Status s = reductionTable({DataType::Float32, 1LL << 28, 256}, md, j, bestFloat); !s)
@@ -837,9 +837,9 @@ int benchReduction(const std::string& outDir) {
           100 * bestInt, 100 * bestFloat);
   j["best_of_cub_int32"] = bestInt;
   j["best_of_cub_float32"] = bestFloat;
-  if (Status s = reductionTable({DataType::Float64, 1LL << 27, 256}, md, j, bestDouble); !s)
+  if (Status s = reductionTable({DataType::Float64, 1LL << 27, 256}, md, j, other); !s)
     return fail(s);
-  if (Status s = reductionTable({DataType::Float32, kCourseN, 256}, md, j, bestCourse); !s)
+  if (Status s = reductionTable({DataType::Float32, kCourseN, 256}, md, j, other); !s)
     return fail(s);
 
   std::fprintf(stderr, "reduction: GB/s against N...\n");

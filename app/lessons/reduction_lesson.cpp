@@ -37,7 +37,7 @@ namespace cudalab {
 
 const LessonInfo kReductionLessonInfo{
     "reduction", "Reduction: Harris's seven steps to CUB",
-    "course file 002: a sum with Numba's reduce, a shared-memory reduction after Harris's "
+    "course file 002: a sum with Numba's reduce, a hand-written reduction after Harris's "
     "\"Optimizing Parallel Reduction in CUDA\" finished on the CPU, and CPU and GPU sums that "
     "differ in the last digits",
     "The sum of N numbers through Harris's seven kernels, warp shuffles, an atomic finish, the "
@@ -408,9 +408,10 @@ class ReductionLesson final : public Lesson {
   void drawAccuracy(LessonContext& ctx) {
     if (!beginPanel(ctx, "accuracy", "Accuracy: each order of additions against the exact sum"))
       return endPanel(ctx);
-    const bool fromLadder = ladder_ && (!cpuOnly_ || !cpuOnlyNewer_);
-    const CpuSums* cpu = fromLadder ? &ladder_->cpu : cpuOnly_ ? &cpuOnly_->cpu : nullptr;
-    const ReduceParams* p = fromLadder ? &ladder_->p : cpuOnly_ ? &cpuOnly_->p : nullptr;
+    const Sums latest = latestSums();
+    const bool fromLadder = latest.fromLadder;
+    const CpuSums* cpu = latest.cpu;
+    const ReduceParams* p = latest.p;
     if (!cpu || !p) {
       ImGui::TextWrapped("%s", working() ? "Computing..." : "Not computed yet.");
       return endPanel(ctx);
@@ -511,7 +512,8 @@ class ReductionLesson final : public Lesson {
           "another: at 2^27 numbers that is 16,384 roundings in a chain, where the course's CPU "
           "result lost its last digits. Pairwise summation to the end, and every GPU step here, "
           "add partial sums of about equal size in trees (the grid-stride steps after a loop of a "
-          "few hundred numbers per thread): close to the exact sum, as Numba's reduce was. Kahan "
+          "few hundred numbers per thread; the atomic step then adds its ~1,000 block sums in a "
+          "chain): close to the exact sum, as Numba's reduce was. Kahan "
           "carries each rounding's lost bits forward. float64 holds these float32 numbers "
           "exactly and keeps every sum to about 13 digits; a float64 loop over up to a million "
           "of them is often exact.");
@@ -808,12 +810,27 @@ class ReductionLesson final : public Lesson {
   };
 
   void poll(LessonContext& ctx) {
-    for (const Status& st :
-         {ladderJob_.takeInto(ladder_), sweepJob_.takeInto(sweep_), cpuJob_.takeInto(cpuOnly_)})
+    const Status ladder = ladderJob_.takeInto(ladder_);
+    // A ladder that failed or was cancelled leaves the CPU-only sums the newest.
+    if (!ladder && cpuOnly_) cpuOnlyNewer_ = true;
+    for (const Status& st : {ladder, sweepJob_.takeInto(sweep_), cpuJob_.takeInto(cpuOnly_)})
       if (!st) {
         error_ = st;
         ctx.error(st);
       }
+  }
+
+  // The sums the accuracy panel and the export show: the newest of the ladder's and the CPU-only
+  // run's.
+  struct Sums {
+    const CpuSums* cpu = nullptr;
+    const ReduceParams* p = nullptr;
+    bool fromLadder = false;
+  };
+  Sums latestSums() const {
+    if (ladder_ && (!cpuOnly_ || !cpuOnlyNewer_)) return {&ladder_->cpu, &ladder_->p, true};
+    if (cpuOnly_) return {&cpuOnly_->cpu, &cpuOnly_->p, false};
+    return {};
   }
 
   ReduceParams params() const { return ReduceParams{type_, n_, block_}; }
@@ -821,12 +838,12 @@ class ReductionLesson final : public Lesson {
   bool startLadder() {
     if (!gpu_ || ladderJob_.running()) return false;
     error_ = {};
-    cpuOnlyNewer_ = false;
     const ReduceParams p = params();
     if (Status v = validate(p); !v) {
       error_ = v;
       return false;
     }
+    cpuOnlyNewer_ = false;
     return ladderJob_.start([p](AsyncJob<LadderReport>::Control& c) -> Result<LadderReport> {
       return measureLadder(p, allStepIds(), c.cancelFlag(),
                            [&c](float f, const std::string& what) { c.progress(f, what); });
@@ -887,22 +904,13 @@ class ReductionLesson final : public Lesson {
       j["exact"] = static_cast<double>(r.cpu.exact);
       j["ladder"] = toJson(rows);
     }
-    const CpuSums* cpu = cpuOnly_ && (cpuOnlyNewer_ || !ladder_) ? &cpuOnly_->cpu
-                         : ladder_                               ? &ladder_->cpu
-                                                                 : nullptr;
+    const Sums latest = latestSums();
+    const CpuSums* cpu = latest.cpu;
     if (cpu)
-      j["cpu"] = {{"n", cpuOnly_ && cpuOnlyNewer_ ? cpuOnly_->p.n
-                        : ladder_                 ? ladder_->p.n
-                                                  : 0},
-                  {"type", typeLabel(cpuOnly_ && cpuOnlyNewer_ ? cpuOnly_->p.type
-                                     : ladder_                 ? ladder_->p.type
-                                                               : type_)},
-                  {"numpy_order", cpu->numpy},
-                  {"exact", static_cast<double>(cpu->exact)},
-                  {"abs_sum", cpu->absSum},
-                  {"sequential", cpu->sequential},
-                  {"pairwise", cpu->pairwise},
-                  {"kahan", cpu->kahan}};
+      j["cpu"] = {{"n", latest.p->n},          {"type", typeLabel(latest.p->type)},
+                  {"numpy_order", cpu->numpy}, {"exact", static_cast<double>(cpu->exact)},
+                  {"abs_sum", cpu->absSum},    {"sequential", cpu->sequential},
+                  {"pairwise", cpu->pairwise}, {"kahan", cpu->kahan}};
     if (sweep_)
       for (const SweepPoint& p : sweep_->points)
         j["sweep"].push_back(

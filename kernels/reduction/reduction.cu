@@ -173,7 +173,6 @@ class Reducer {
     type_ = type;
     in_ = in;
     n_ = n;
-    block_ = block;
     const std::size_t b = static_cast<std::size_t>(typeBytes(type));
     Result<long long> resident = residentBlocks(step, type, block);
     if (!resident) return resident.status();
@@ -238,10 +237,10 @@ class Reducer {
     const std::size_t g = std::size_t(plan_[0].grid);
     switch (type_) {
       case DataType::Float32:
-        v = precision::sumPairwise({reinterpret_cast<const float*>(host_.get()), g});
+        v = sumNumpyOrder(std::span<const float>{reinterpret_cast<const float*>(host_.get()), g});
         break;
       case DataType::Float64:
-        v = sumPairwise64({reinterpret_cast<const double*>(host_.get()), g});
+        v = sumNumpyOrder(std::span<const double>{reinterpret_cast<const double*>(host_.get()), g});
         break;
       case DataType::Int32: {
         // NumPy sums an int32 array in int64.
@@ -275,6 +274,8 @@ class Reducer {
         return launchPass<T>(step_, reinterpret_cast<const T*>(scratch_.get()),
                              reinterpret_cast<T*>(part_[0].get()), plan_[0], s);
       case Shape::Atomic:
+        // The sum starts at 0, overwriting the poison: a kernel that added nothing would read as
+        // 0 here, which the check catches unless the exact sum is 0 (int32, tiny N).
         CUDALAB_CUDA_TRY(cudaMemsetAsync(out, 0, sizeof(T), s));
         return launchPass<T>(step_, in, out, plan_[0], s);
       case Shape::Tree:
@@ -295,7 +296,6 @@ class Reducer {
   DataType type_ = DataType::Float32;
   const void* in_ = nullptr;
   long long n_ = 0;
-  int block_ = 256;
   long long resident_ = 1;
   std::vector<Pass> plan_;
   DeviceArray<unsigned char> out_, part_[2], scratch_, temp_;
@@ -333,8 +333,8 @@ Result<double> reduceOnce(StepId step, const HostData& d, int block) {
   CUDALAB_TRY(checkMemory(ReduceParams{d.type, d.size(), block}, free));
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
-  StreamDrain drain(stream.get());
   DeviceArray<unsigned char> in;
+  StreamDrain drain(stream.get());  // after the buffers: the stream finishes before they go
   const std::size_t bytes = std::size_t(d.size()) * std::size_t(typeBytes(d.type));
   CUDALAB_TRY(in.allocate(bytes));
   CUDALAB_CUDA_TRY(
@@ -418,7 +418,10 @@ Result<std::vector<StepResult>> runSteps(const ReduceParams& p, std::span<const 
     if (progress) progress(float(i) / float(which.size()), s.label);
     StepWorkload w(s.id, p, dIn, cpu);
     Result<Measurement> m = measure(w, MeasureOptions{p.warmup, p.runs, true}, cancel, stream);
-    if (!m) return m.status();
+    if (!m) {
+      cudaStreamSynchronize(stream);  // the workload's buffers are freed next
+      return m.status();
+    }
     StepResult r;
     r.step = s.id;
     r.m = *m;
@@ -487,8 +490,8 @@ Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId
 
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
-  StreamDrain drain(stream.get());
   DeviceArray<unsigned char> in;
+  StreamDrain drain(stream.get());  // after the buffers: the stream finishes before they go
   const std::size_t bytes = std::size_t(p.n) * std::size_t(typeBytes(p.type));
   CUDALAB_TRY(in.allocate(bytes));
   CUDALAB_CUDA_TRY(

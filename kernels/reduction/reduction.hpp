@@ -77,7 +77,8 @@ struct StepInfo {
   const char* label;  // what the UI shows
   int harris;         // the step's number in Harris's ladder (1..7), 0 for the others
   Shape shape;
-  // Numbers each thread loads per block before the tree: 1 (steps 1-3), 2 (from step 4).
+  // Numbers each thread loads per block before the tree: 1 (steps 1-3 and the course's), 2
+  // (steps 4-7); 0 where the thread's share is not a fixed count (shuffle, atomic, CUB).
   int loadsPerThread;
   bool sharedTree;  // the block's sum is a shared-memory tree (the tree model applies)
   int colour;       // palette index: the step's colour in every panel
@@ -110,7 +111,8 @@ inline constexpr ParamSpec kCount{
     static_cast<double>(kCourseN),
     "",
     "How many numbers are summed. Any N works, powers of two or not: threads past the end load "
-    "0, which changes no sum. The course sums 2^27 - 157; the benchmark 2^28.",
+    "0, which changes no sum (in the course's kernel they add nothing). The course sums 2^27 - "
+    "157; the benchmark 2^28.",
     true,
     true};
 inline constexpr ParamSpec kBlock{
@@ -254,6 +256,9 @@ CpuSums cpuSums(const HostData& d);
 // The float64 pairwise sum (halves summed recursively, blocks of 8 in a chain), the CPU's part of
 // the course's kernel in float64 (float32 uses precision::sumPairwise, the same order).
 double sumPairwise64(std::span<const double> x);
+// NumPy's order for np.sum (CpuSums::numpy): the CPU's part of the course's kernel.
+double sumNumpyOrder(std::span<const float> x);
+double sumNumpyOrder(std::span<const double> x);
 
 // The most a correct float sum may differ from the exact sum with step `step`'s order of
 // additions: gamma_d sum|x|, d the longest chain of roundings any number goes through (the

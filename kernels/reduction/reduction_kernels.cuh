@@ -3,7 +3,9 @@
 //
 // Every kernel reads `n` numbers from `in` and writes one partial sum per block to out[blockIdx.x]
 // (the Atomic kernel adds into out[0] instead). Threads past the end load 0, the sum's identity,
-// so any n works. Dynamic shared memory holds blockDim.x numbers of type T.
+// so any n works (the course's kernel skips them instead). The shared-memory kernels (steps 1-7)
+// get blockDim.x numbers of type T as dynamic shared memory; the shuffle kernels declare one slot
+// per warp; the course's kernel uses none.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +41,8 @@ __global__ void interleaved(const T* __restrict__ in, T* __restrict__ out, long 
 // ---------------------------------------------------------------------------------------------
 // Step 2. Interleaved addressing with a strided index.
 // What was wrong: divergence. The first blockDim / (2s) threads now do the work, on slot
-// 2 s tid: whole warps work or rest. But lanes 2s slots apart share banks: conflicts.
+// 2 s tid: whole warps work or rest. But neighbouring lanes are now 2s slots apart, so 2s of them
+// (at most 32) share a bank: conflicts.
 // ---------------------------------------------------------------------------------------------
 template <class T>
 __global__ void strided(const T* __restrict__ in, T* __restrict__ out, long long n) {

@@ -28,8 +28,8 @@ const std::array<StepInfo, 11> kSteps{{
      "What was wrong: the working threads were scattered, so every warp diverged. Now thread tid "
      "works on slot index = 2 s tid: the working threads are the first ones, in whole warps, and "
      "no warp diverges until fewer than 32 threads work. But neighbouring lanes now touch slots "
-     "2s apart: at s = 1 two lanes hit each bank (a 2-way bank conflict), at s = 16 one bank "
-     "serves every lane of the warp."},
+     "2s apart: at s = 1 two lanes hit each bank (a 2-way bank conflict), and at s = 16 every "
+     "working lane asks the same bank (8-way with 256 threads, 32-way with 1024)."},
     {StepId::Sequential, "sequential", "3. Sequential addressing", 3, Shape::Tree, 1, true, 6,
      "What was wrong: slots 2s apart made bank conflicts. Now the stride starts at blockDim / 2 and "
      "halves: thread tid adds slot tid + s to slot tid, so a warp reads 32 consecutive slots, one "
@@ -66,7 +66,7 @@ const std::array<StepInfo, 11> kSteps{{
     {StepId::Course, "course", "The course's kernel + CPU", 0, Shape::Course, 1, false, 5,
      "The course's Numba kernel: blocks of 128 threads add in place in the input array itself, in "
      "global memory (sequential addressing, like step 3, without shared memory), and write one sum "
-     "per block; the CPU adds the partial sums as np.sum does. It overwrites its input, so each "
+     "per block; the CPU adds the partial sums with np.sum, in NumPy's order. It overwrites its input, so each "
      "run here starts from a fresh copy. Its time includes copying the partial sums back and "
      "adding them on the CPU, as the course's timer did."},
     {StepId::Cub, "cub", "CUB DeviceReduce::Sum", 0, Shape::Library, 0, false, 7,

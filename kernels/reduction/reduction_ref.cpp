@@ -178,6 +178,14 @@ double sumPairwise64(std::span<const double> x) {
   return pairwise64(x.data(), x.size());
 }
 
+double sumNumpyOrder(std::span<const float> x) {
+  return numpyOrder(x);
+}
+
+double sumNumpyOrder(std::span<const double> x) {
+  return numpyOrder(x);
+}
+
 CpuSums cpuSums(const HostData& d) {
   CpuSums r;
   switch (d.type) {
@@ -238,14 +246,15 @@ long long roundingDepth(StepId step, DataType type, long long n, int block,
                         long long residentBlocks) {
   const StepInfo& s = stepInfo(step);
   if (s.shape == Shape::Library) {
-    // CUB's own arrangement: each thread's share of a grid of at least a few thousand threads
-    // plus its trees. Generous, as an outside bound must be.
+    // CUB's own arrangement, assumed rather than derived (its order is not documented): each
+    // thread's share of a grid of at least 4,096 threads, plus its trees.
     return n / 4096 + 128;
   }
   long long depth = 0;
   const std::vector<Pass> plan = passPlan(step, type, n, block, residentBlocks);
   for (const Pass& p : plan) {
-    // The thread's own loop (a 16-byte load adds up to 4 numbers first), then the block's tree.
+    // The thread's own loop, plus 4 for what surrounds it (a vector's lanes added first, the
+    // scalar tail, the four accumulators combined), then the block's tree.
     depth += p.perThread() + 4;
     long long levels = 0;
     for (int b = p.block; b > 1; b /= 2)
@@ -254,11 +263,10 @@ long long roundingDepth(StepId step, DataType type, long long n, int block,
   }
   if (s.shape == Shape::Atomic && !plan.empty()) depth += plan.front().grid;
   if (s.shape == Shape::Course && !plan.empty()) {
-    // The CPU's pairwise sum of the partial sums: blocks of 8 in a chain, then halving.
-    long long levels = 0;
-    for (long long g = plan.front().grid; g > 8; g = (g + 1) / 2)
-      ++levels;
-    depth += levels + 8;
+    // The CPU adds the partial sums in NumPy's order: one addition per 8,192-number buffer in a
+    // chain, and inside a buffer at most 6 halvings down to 128 numbers, 15 additions in an
+    // accumulator, 3 to combine the 8 accumulators and 7 for the remainder (33 with the first).
+    depth += (plan.front().grid + 8191) / 8192 + 33;
   }
   return depth;
 }

@@ -363,7 +363,10 @@ TEST(ReductionBounds, HandWorkedDepths) {
   EXPECT_EQ(roundingDepth(StepId::Atomic, DataType::Float32, 1LL << 28, 256, 1056), 2061);
   // Course: 1 + 4 + 7 = 12 on the GPU; the CPU's pairwise sum of 1,048,575 partial sums halves
   // 17 times to 8 and adds 8 in a chain: 12 + 17 + 8 = 37.
-  EXPECT_EQ(roundingDepth(StepId::Course, DataType::Float32, kCourseN, 256, 1056), 37);
+  // One partial sum per 128 numbers (1 + 4 for the load, 7 levels), then the CPU's NumPy order
+  // over 1,048,575 partial sums: 128 buffers in a chain plus 33 inside one.
+  EXPECT_EQ(roundingDepth(StepId::Course, DataType::Float32, kCourseN, 256, 1056),
+            1 + 4 + 7 + 128 + 33);
   // CUB: n / 4096 + 128.
   EXPECT_EQ(roundingDepth(StepId::Cub, DataType::Float32, 1LL << 28, 256, 1056), 65536 + 128);
   EXPECT_EQ(roundingDepth(StepId::Cub, DataType::Float32, 1000, 256, 1056), 128);
@@ -513,18 +516,8 @@ TEST(ReductionEmulation, InterleavedAndSequentialBlock64) {
 // Whole launch plans of the tree-shaped steps, emulated pass by pass: each block loads its
 // numbers (one per thread, or x[i] + x[i + blockDim] from step 4 on; past the end, 0), runs the
 // model's tree, and its sum is the next pass's input. The result must be within errorBound.
-// The course's kernel likewise: blocks of 128, then the CPU's pairwise sum of the partial sums.
-float pairwise32(const float* x, std::size_t n) {
-  if (n <= 8) {
-    float s = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      s += x[i];
-    return s;
-  }
-  const std::size_t half = n / 2;
-  return pairwise32(x, half) + pairwise32(x + half, n - half);
-}
-
+// The course's kernel likewise: blocks of 128, then the CPU's sum of the partial sums in NumPy's
+// order.
 TEST(ReductionEmulation, WholePlansWithinTheBound) {
   const std::uint64_t seed = freshSeed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -560,7 +553,10 @@ TEST(ReductionEmulation, WholePlansWithinTheBound) {
         }
         in = std::move(out);
       }
-      const float sum = s.shape == Shape::Course ? pairwise32(in.data(), in.size()) : in.at(0);
+      // The course's partial sums are added on the CPU in NumPy's order, as the step does.
+      const float sum = s.shape == Shape::Course
+                            ? static_cast<float>(sumNumpyOrder(std::span<const float>(in)))
+                            : in.at(0);
       if (s.shape != Shape::Course) {
         EXPECT_EQ(in.size(), 1u);
       }
