@@ -72,14 +72,6 @@ std::string percent(double f) {
   return trimmedFixed(p, std::fabs(p - std::round(p)) > 0.05 || p < 1 ? 1 : 0) + "%";
 }
 
-std::string sci(double v) {
-  if (!std::isfinite(v)) return "inf";
-  if (v == 0) return "0";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1e", v);
-  return b;
-}
-
 std::string kib(int bytes) {
   if (bytes == 0) return "-";
   if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
@@ -260,15 +252,7 @@ class MatmulLesson final : public Lesson {
         ImGui::TableNextColumn();
         // The step's colour as a swatch (the same as in the plots); text stays readable in
         // both themes.
-        {
-          const float h = ImGui::GetTextLineHeight();
-          const ImVec2 p = ImGui::GetCursorScreenPos();
-          ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f),
-                                                    ImVec2(p.x + h * 0.6f, p.y + h * 0.8f),
-                                                    paletteColour(s.colour));
-          ImGui::Dummy(ImVec2(h * 0.8f, h));
-          ImGui::SameLine(0, 0);
-        }
+        colourSwatch(s.colour);
         ImGui::TextUnformatted(s.label);
         helpTooltip(s.help);
         ImGui::TableNextColumn();
@@ -288,10 +272,10 @@ class MatmulLesson final : public Lesson {
         if (m && ceil && ceil->fp32PeakGflops > 0 && s.precision == Precision::Float32)
           ImGui::TextUnformatted(percent(m->gflops / ceil->fp32PeakGflops).c_str());
         ImGui::TableNextColumn();
-        if (m) ImGui::TextUnformatted(sci(m->error.maxAbsError).c_str());
+        if (m) ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
         helpTooltip("The largest |C - C_float64| over the elements checked.");
         ImGui::TableNextColumn();
-        if (m) ImGui::TextUnformatted(sci(m->error.maxRelError).c_str());
+        if (m) ImGui::TextUnformatted(sciText(m->error.maxRelError).c_str());
         helpTooltip(
             "The largest error over the largest |C_float64|: relative to the size of the "
             "results, without blowing up where an element happens to be near 0.");
@@ -450,9 +434,9 @@ class MatmulLesson final : public Lesson {
     const StepResult* d = r.find(StepId::Tiled64);
     mutedText(ctx.theme,
               ("Inputs uniform in [-1, 1], K = " + std::to_string(r.p.K) +
-               ". float32 steps: " + (f ? sci(f->error.maxAbsError) : "-") +
-               " (tiled 16); TF32: " + (t ? sci(t->error.maxAbsError) : "-") +
-               "; float64: " + (d ? sci(d->error.maxAbsError) : "-") +
+               ". float32 steps: " + (f ? sciText(f->error.maxAbsError) : "-") +
+               " (tiled 16); TF32: " + (t ? sciText(t->error.maxAbsError) : "-") +
+               "; float64: " + (d ? sciText(d->error.maxAbsError) : "-") +
                ". The course reported \"Numba vs NumPy 1.5e-4\": two float32 results that differ "
                "only in the order of their sums. TF32 rounds every input to 10 mantissa bits, so "
                "its error is about 1000 times larger: the price of its speed. The float64 "
@@ -510,9 +494,9 @@ class MatmulLesson final : public Lesson {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(row.what.find("all cores") != std::string::npos
                                    ? "(the CPU result)"
-                                   : sci(row.maxAbsVsCpu).c_str());
+                                   : sciText(row.maxAbsVsCpu).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(sci(row.maxAbsVsRef).c_str());
+        ImGui::TextUnformatted(sciText(row.maxAbsVsRef).c_str());
         if (!row.note.empty()) {
           ImGui::SameLine();
           ImGui::TextUnformatted(row.note.c_str());

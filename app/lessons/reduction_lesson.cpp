@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/async_job.hpp"
@@ -66,14 +67,6 @@ std::string percent(double f) {
   return trimmedFixed(p, p < 10 ? 1 : 0) + "%";
 }
 
-std::string sci(double v) {
-  if (!std::isfinite(v)) return "inf";
-  if (v == 0) return "0";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1e", v);
-  return b;
-}
-
 // A sum as the data's type prints it: int32 whole, float32 with 9 significant digits (enough to
 // tell any two floats apart), float64 with 17.
 std::string sumText(double v, DataType t) {
@@ -88,15 +81,6 @@ std::string exactText(long double v, DataType t) {
   if (t == DataType::Int32) return thousands(static_cast<long long>(v));
   std::snprintf(b, sizeof b, "%.12Lf", v);
   return b;
-}
-
-void swatch(int colour) {
-  const float h = ImGui::GetTextLineHeight();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::GetWindowDrawList()->AddRectFilled(
-      ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f), paletteColour(colour));
-  ImGui::Dummy(ImVec2(h * 0.8f, h));
-  ImGui::SameLine(0, 0);
 }
 
 // A warp's colour in the tree pictures: seven distinct colours, never the grey that marks slots
@@ -273,7 +257,7 @@ class ReductionLesson final : public Lesson {
         const StepResult* m = r ? r->find(s.id) : nullptr;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        swatch(s.colour);
+        colourSwatch(s.colour);
         ImGui::TextUnformatted(s.label);
         helpTooltip(s.help);
         ImGui::TableNextColumn();
@@ -316,9 +300,9 @@ class ReductionLesson final : public Lesson {
         if (m && m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
         ImGui::TableNextColumn();
         if (m) {
-          ImGui::TextUnformatted(sci(std::fabs(m->error)).c_str());
+          ImGui::TextUnformatted(sciText(std::fabs(m->error)).c_str());
           helpTooltip(("The sum " + sumText(m->value, r->p.type) + "; the exact sum " +
-                       exactText(r->cpu.exact, r->p.type) + ". Allowed: " + sci(m->bound) +
+                       exactText(r->cpu.exact, r->p.type) + ". Allowed: " + sciText(m->bound) +
                        (r->p.type == DataType::Int32 ? " (int32 must be exact)"
                                                      : " (the bound for this order of additions)"))
                           .c_str());
@@ -445,7 +429,7 @@ class ReductionLesson final : public Lesson {
         "double-double: about 106 bits); sum |x| = %s.",
         thousands(p->n).c_str(), typeLabel(t), p->n == 1 ? "" : "s",
         fromLadder ? "" : ", CPU only: measure the ladder on a GPU to add each kernel's sum",
-        exactText(cpu->exact, t).c_str(), sci(cpu->absSum).c_str());
+        exactText(cpu->exact, t).c_str(), sciText(cpu->absSum).c_str());
     if (p->n != n_ || t != type_)
       mutedText(ctx.theme,
                 "These are the last numbers summed; the parameters have changed since. "
@@ -466,19 +450,19 @@ class ReductionLesson final : public Lesson {
         const double err = static_cast<double>(static_cast<long double>(row.value) - cpu->exact);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        swatch(row.colour);
+        colourSwatch(row.colour);
         ImGui::TextUnformatted(row.what.c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(sumText(row.value, t).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(t == DataType::Int32 ? thousands(std::llround(err)).c_str()
-                                                    : sci(err).c_str());
+                                                    : sciText(err).c_str());
         ImGui::TableNextColumn();
         if (t == DataType::Float32 && ulp > 0)
           ImGui::TextUnformatted(trimmedFixed(std::fabs(err) / ulp, 1).c_str());
         else if (cpu->exact != 0)
           ImGui::TextUnformatted(
-              sci(std::fabs(err) / std::fabs(static_cast<double>(cpu->exact))).c_str());
+              sciText(std::fabs(err) / std::fabs(static_cast<double>(cpu->exact))).c_str());
       }
       ImGui::EndTable();
     }
@@ -551,12 +535,17 @@ class ReductionLesson final : public Lesson {
       ImGui::EndCombo();
     }
     ImGui::EndDisabled();
-    Result<TreeModel> model = treeModel(st.id, pictureBlock_, DataType::Float32);
-    if (!model) {
-      errorText(ctx.theme, model.status());
+    // Built when the step or block changes, not every frame.
+    const std::pair<StepId, int> key{st.id, pictureBlock_};
+    if (!tree_ || treeFor_ != key) {
+      tree_ = treeModel(st.id, pictureBlock_, DataType::Float32);
+      treeFor_ = key;
+    }
+    if (!*tree_) {
+      errorText(ctx.theme, tree_->status());
       return endPanel(ctx);
     }
-    const TreeModel& m = *model;
+    const TreeModel& m = **tree_;
     const int levels = int(m.levels.size());
     level_ = std::clamp(level_, 0, levels);
     ImGui::SameLine();
@@ -951,6 +940,8 @@ class ReductionLesson final : public Lesson {
   // The tree picture.
   int pictureStep_ = 0;
   int pictureBlock_ = 64;
+  std::optional<Result<TreeModel>> tree_;  // the picture's model, for treeFor_
+  std::pair<StepId, int> treeFor_{StepId::Interleaved, 0};
   int level_ = 1;
   bool playing_ = false;
   double lastTick_ = 0;

@@ -111,6 +111,16 @@ void helpMarker(const char* text) {
   helpTooltip(text);
 }
 
+void colourSwatch(int paletteIndex) {
+  const float h = ImGui::GetTextLineHeight();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f),
+                                            ImVec2(p.x + h * 0.6f, p.y + h * 0.8f),
+                                            paletteColour(paletteIndex));
+  ImGui::Dummy(ImVec2(h * 0.8f, h));
+  ImGui::SameLine(0, 0);
+}
+
 void mutedText(const Theme& theme, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
   ImGui::TextWrapped("%s", text);

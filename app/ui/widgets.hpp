@@ -58,6 +58,9 @@ void endPanel(LessonContext& ctx);
 void helpTooltip(const char* text);
 // A muted "(?)" whose tooltip is `text`.
 void helpMarker(const char* text);
+// A small square of palette colour `paletteIndex`, on the line of the text that follows it: a
+// series' colour beside its name in a table, readable in both themes.
+void colourSwatch(int paletteIndex);
 // Wrapped text in the muted colour.
 void mutedText(const Theme& theme, const char* text);
 // A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.

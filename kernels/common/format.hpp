@@ -5,6 +5,7 @@
 //   mib(3.0 * 1024 * 1024 * 1024) == "3,072 MiB"
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -33,6 +34,16 @@ inline std::string thousands(long long v) {
     out.push_back(digits[i]);
   }
   return out;
+}
+
+// An error or a tiny quantity in two significant digits: "1.2e-03", "0" for 0, "inf" when not
+// finite (an error bound that says nothing).
+inline std::string sciText(double v) {
+  if (!std::isfinite(v)) return "inf";
+  if (v == 0) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
 }
 
 // Bytes in whole mebibytes, rounded to nearest, digits grouped: the unit of every memory check.

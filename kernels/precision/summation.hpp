@@ -90,9 +90,11 @@ const SumMethodInfo& sumMethodInfo(SumMethod m);
 float sumSequential(std::span<const float> x);
 // Recursive halving down to blocks of at most 8 numbers, which are added sequentially.
 float sumPairwise(std::span<const float> x);
+double sumPairwise(std::span<const double> x);  // the same order in float64
 // Kahan's compensated summation in float32 (the file is compiled without reassociation, which
 // would optimise the compensation away).
 float sumKahan(std::span<const float> x);
+double sumKahan(std::span<const double> x);  // the same in float64
 // Sequential in float64, not rounded.
 double sumDouble(std::span<const float> x);
 

@@ -193,9 +193,10 @@ float sumSequential(std::span<const float> x) {
 }
 
 namespace {
-float pairwise(const float* x, size_t n) {
+template <class T>
+T pairwise(const T* x, size_t n) {
   if (n <= 8) {
-    float s = 0.0f;
+    T s = 0;
     for (size_t i = 0; i < n; ++i)
       s += x[i];
     return s;
@@ -203,22 +204,33 @@ float pairwise(const float* x, size_t n) {
   const size_t half = n / 2;
   return pairwise(x, half) + pairwise(x + half, n - half);
 }
+
+template <class T>
+T kahan(std::span<const T> x) {
+  T s = 0;
+  T c = 0;  // what the last addition rounded away, with the opposite sign
+  for (T v : x) {
+    const T y = v - c;
+    const T t = s + y;
+    c = (t - s) - y;
+    s = t;
+  }
+  return s;
+}
 }  // namespace
 
 float sumPairwise(std::span<const float> x) {
   return pairwise(x.data(), x.size());
 }
+double sumPairwise(std::span<const double> x) {
+  return pairwise(x.data(), x.size());
+}
 
 float sumKahan(std::span<const float> x) {
-  float s = 0.0f;
-  float c = 0.0f;  // what the last addition rounded away, with the opposite sign
-  for (float v : x) {
-    const float y = v - c;
-    const float t = s + y;
-    c = (t - s) - y;
-    s = t;
-  }
-  return s;
+  return kahan(x);
+}
+double sumKahan(std::span<const double> x) {
+  return kahan(x);
 }
 
 double sumDouble(std::span<const float> x) {

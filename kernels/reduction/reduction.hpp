@@ -253,9 +253,6 @@ struct CpuSums {
   double sequentialMs = 0;  // one thread, wall time
 };
 CpuSums cpuSums(const HostData& d);
-// The float64 pairwise sum (halves summed recursively, blocks of 8 in a chain), the CPU's part of
-// the course's kernel in float64 (float32 uses precision::sumPairwise, the same order).
-double sumPairwise64(std::span<const double> x);
 // NumPy's order for np.sum (CpuSums::numpy): the CPU's part of the course's kernel.
 double sumNumpyOrder(std::span<const float> x);
 double sumNumpyOrder(std::span<const double> x);

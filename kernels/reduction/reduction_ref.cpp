@@ -106,28 +106,6 @@ long double exactSum(std::span<const double> x) {
   return total;
 }
 
-double pairwise64(const double* x, std::size_t n) {
-  if (n <= 8) {
-    double s = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      s += x[i];
-    return s;
-  }
-  const std::size_t half = n / 2;
-  return pairwise64(x, half) + pairwise64(x + half, n - half);
-}
-
-double kahan64(std::span<const double> x) {
-  double s = 0, c = 0;
-  for (double v : x) {
-    const double y = v - c;
-    const double t = s + y;
-    c = (t - s) - y;
-    s = t;
-  }
-  return s;
-}
-
 // NumPy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): fewer than 8 numbers in a
 // loop; up to 128 in 8 accumulators combined as a tree; above, split in two at a multiple of 8.
 template <class T>
@@ -174,10 +152,6 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-double sumPairwise64(std::span<const double> x) {
-  return pairwise64(x.data(), x.size());
-}
-
 double sumNumpyOrder(std::span<const float> x) {
   return numpyOrder(x);
 }
@@ -208,8 +182,8 @@ CpuSums cpuSums(const HostData& d) {
     }
     case DataType::Float64: {
       const std::span<const double> x = d.f64;
-      auto pair = std::async(std::launch::async, [x] { return pairwise64(x.data(), x.size()); });
-      auto kahan = std::async(std::launch::async, [x] { return kahan64(x); });
+      auto pair = std::async(std::launch::async, [x] { return precision::sumPairwise(x); });
+      auto kahan = std::async(std::launch::async, [x] { return precision::sumKahan(x); });
       const auto t0 = std::chrono::steady_clock::now();
       double s = 0, a = 0;
       for (double v : x)

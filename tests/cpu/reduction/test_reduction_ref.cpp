@@ -15,10 +15,16 @@
 #include <utility>
 #include <vector>
 
+#include "precision/summation.hpp"
 #include "reduction/reduction.hpp"
 
 namespace cudalab::reduction {
 namespace {
+
+// The float64 pairwise sum: precision::sumPairwise's float64 overload, which cpuSums uses.
+double sumPairwise64(std::span<const double> x) {
+  return precision::sumPairwise(x);
+}
 
 constexpr double kU32 = 0x1p-24;  // float32's unit roundoff
 constexpr double kU64 = 0x1p-53;  // float64's
@@ -302,8 +308,9 @@ TEST(ReductionCpuSums, RandomFloat64AndInt32) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// sumPairwise64
+// The float64 pairwise sum (precision::sumPairwise's float64 overload, which cpuSums uses)
 // ---------------------------------------------------------------------------------------------
+
 
 TEST(ReductionPairwise64, HandWorked) {
   EXPECT_EQ(sumPairwise64({}), 0.0);
