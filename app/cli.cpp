@@ -76,6 +76,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     benchIds += std::string(benchIds.empty() ? "" : ", ") + b.id;
   bench->add_option("id", o.bench, "Which: " + benchIds)->required();
   bench->add_option("--out", o.outDir, "Folder for the .md and .json results (default .)");
+  // Started by the app itself (playground lesson): not for people, so not in the help.
+  CLI::App* worker = app.add_subcommand("worker", "");
+  worker->group("");
   app.require_subcommand(0, 1);
 
   try {
@@ -102,6 +105,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (uiScale > 0) o.uiScale = uiScale;
   if (*list) o.command = Command::List;
   if (*device) o.command = Command::Device;
+  if (*worker) o.command = Command::Worker;
   if (*bench) {
     o.command = Command::Bench;
     bool known = false;
@@ -146,7 +150,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return fail(
         "--scale times --ui-scale must be at most 6 (fonts that large do not fit a "
         "texture); use --scale 2 with --ui-scale up to 3.");
-  if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench) &&
+  if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench ||
+       o.command == Command::Worker) &&
       (headless || !o.screenshot.empty()))
     return fail(
         "`list`, `device` and `bench` print text; --headless and --screenshot are for the UI.");

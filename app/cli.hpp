@@ -5,6 +5,8 @@
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
 //   cudalab bench ID [--out DIR]                        a lesson's benchmark (GPU machine)
+//   cudalab worker                                      (the app starts it) runs the playground's
+//                                                       kernels, requests on fd 3, replies on fd 4
 //
 // parseCommandLine() never exits: it returns what to print and the exit code (2 for a bad
 // argument, with one sentence for stderr).
@@ -16,7 +18,7 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device, Bench };
+enum class Command { Window, Headless, List, Device, Bench, Worker };
 
 struct CliOptions {
   Command command = Command::Window;

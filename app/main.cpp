@@ -12,6 +12,7 @@
 #include "device/device_bandwidth.hpp"
 #include "device/device_query.hpp"
 #include "lessons/registry.hpp"
+#include "playground/worker.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
 #include "platform/headless_egl.hpp"
@@ -248,6 +249,8 @@ int main(int argc, char** argv) {
       return runWindow(p.options);
     case Command::Bench:
       return runBench(p.options.bench, p.options.outDir);
+    case Command::Worker:
+      return playground::runWorker(3, 4);
   }
   return 0;
 }

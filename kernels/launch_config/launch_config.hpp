@@ -269,6 +269,10 @@ size_t deviceBytesNeeded(const LaunchShape& s);
 // device memory than is free. Pure.
 Status validate(const LaunchConfig& c, const DeviceLimits& limits);
 
+// The refusal of a block of `threads` threads where the GPU allows `maxThreads`: why blocks are
+// limited and what to do instead (the playground's launches say the same).
+std::string blockTooLargeSentence(long long threads, long long maxThreads);
+
 // Allowed but worth a sentence: a block size that is not a multiple of 32 (partly empty warps),
 // a narrow 2D block, the guard switch with a grid-stride loop (where it changes nothing).
 std::vector<std::string> warnings(const LaunchConfig& c);

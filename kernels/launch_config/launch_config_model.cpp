@@ -283,27 +283,28 @@ size_t deviceBytesNeeded(const LaunchShape& s) {
 // [SECTION] Validation and warnings
 // ---------------------------------------------------------------------------------------------
 
+std::string blockTooLargeSentence(long long threads, long long maxThreads) {
+  const std::string limit =
+      maxThreads == 1024 ? "A block can have at most 1,024 threads on every GPU since compute "
+                           "capability 2.0"
+                         : "This GPU allows at most " + num(maxThreads) +
+                               " threads per block (1,024 on every GPU since compute capability "
+                               "2.0)";
+  return limit +
+         ": the threads of a block run on one SM, share its registers and synchronise together, "
+         "and the hardware tracks at most that many. A block of " +
+         num(threads) + " threads would need " + num(ceilDiv(threads, maxThreads)) +
+         " blocks of " + num(maxThreads) + ": choose " + num(maxThreads) +
+         " or fewer threads per block and let the grid have more blocks.";
+}
+
 Status validate(const LaunchConfig& c, const DeviceLimits& limits) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return rs.status();
   const LaunchShape& s = *rs;
 
-  if (c.threadsPerBlock > limits.maxThreadsPerBlock) {
-    const long long maxT = limits.maxThreadsPerBlock;
-    const std::string limit =
-        maxT == 1024 ? "A block can have at most 1,024 threads on every GPU since compute "
-                       "capability 2.0"
-                     : "This GPU allows at most " + num(maxT) +
-                           " threads per block (1,024 on every GPU since compute capability 2.0)";
-    return Status::error(limit +
-                         ": the threads of a block run on one SM, share its registers and "
-                         "synchronise together, and the hardware tracks at most that many. A "
-                         "block of " +
-                         num(c.threadsPerBlock) + " threads would need " +
-                         num(ceilDiv(c.threadsPerBlock, maxT)) + " blocks of " + num(maxT) +
-                         ": choose " + num(maxT) +
-                         " or fewer threads per block and let the grid have more blocks.");
-  }
+  if (c.threadsPerBlock > limits.maxThreadsPerBlock)
+    return Status::error(blockTooLargeSentence(c.threadsPerBlock, limits.maxThreadsPerBlock));
   if (s.gridX > limits.maxGridX) {
     return Status::error(
         "A grid can have at most " + num(limits.maxGridX) +

@@ -1,0 +1,195 @@
+#include "playground/compile.hpp"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <regex>
+
+namespace cudalab::playground {
+
+namespace {
+
+// The name NVRTC gives the learner's program: its messages read "kernel.cu(12): error: ...".
+constexpr const char* kProgramName = "kernel.cu";
+
+Status nvrtcFailure(nvrtcResult r, const char* what) {
+  return Status::error(std::string("NVRTC could not ") + what + ": " + nvrtcGetErrorString(r) +
+                       ".");
+}
+
+struct ProgramGuard {
+  nvrtcProgram p = nullptr;
+  ~ProgramGuard() {
+    if (p) nvrtcDestroyProgram(&p);
+  }
+};
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  return s.substr(i);
+}
+
+}  // namespace
+
+std::vector<Diagnostic> parseNvrtcLog(std::string_view log, int maxLine) {
+  static const std::regex head(R"(^(.*)\((\d+)\): (error|warning|remark|catastrophic error)[^:]*: (.*)$)");
+  std::vector<Diagnostic> out;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string line(log.substr(pos, end - pos));
+    pos = end + 1;
+    std::smatch m;
+    if (std::regex_match(line, m, head)) {
+      Diagnostic d;
+      d.line = std::stoi(m[2]);
+      if (d.line > maxLine) d.line = 0;  // in the code the app appended
+      const std::string kind = m[3];
+      d.severity = kind == "warning" ? Severity::Warning
+                   : kind == "remark" ? Severity::Remark
+                                      : Severity::Error;
+      d.message = trim(m[4]);
+      out.push_back(std::move(d));
+    } else if (line.rfind("error", 0) == 0 || line.find(": fatal") != std::string::npos) {
+      // Messages without a line (options, the linker).
+      out.push_back({0, Severity::Error, trim(line), "nvrtc"});
+    }
+  }
+  return out;
+}
+
+std::vector<PtxasInfo> parsePtxasInfo(std::string_view log) {
+  static const std::regex fn(R"(Function properties for (\S+))");
+  static const std::regex compiling(R"(Compiling entry function '([^']+)')");
+  static const std::regex stack(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex regs(R"(Used (\d+) registers)");
+  static const std::regex bars(R"(used (\d+) barriers)");
+  static const std::regex smem(R"((\d+) bytes smem)");
+  static const std::regex cmem(R"((\d+) bytes cmem\[0\])");
+  std::vector<PtxasInfo> out;
+  auto current = [&](const std::string& name) -> PtxasInfo& {
+    for (PtxasInfo& p : out)
+      if (p.function == name) return p;
+    out.push_back({});
+    out.back().function = name;
+    return out.back();
+  };
+  std::string name;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string line(log.substr(pos, end - pos));
+    pos = end + 1;
+    std::smatch m;
+    if (std::regex_search(line, m, compiling) || std::regex_search(line, m, fn)) {
+      name = m[1];
+      current(name);
+      continue;
+    }
+    if (name.empty()) continue;
+    PtxasInfo& p = current(name);
+    if (std::regex_search(line, m, stack)) {
+      p.stackBytes = std::stoll(m[1]);
+      p.spillStores = std::stoll(m[2]);
+      p.spillLoads = std::stoll(m[3]);
+    }
+    if (std::regex_search(line, m, regs)) p.registers = std::stoi(m[1]);
+    if (std::regex_search(line, m, bars)) p.barriers = std::stoi(m[1]);
+    if (std::regex_search(line, m, smem)) p.sharedBytes = std::stoll(m[1]);
+    if (std::regex_search(line, m, cmem)) p.constBytes = std::stoll(m[1]);
+  }
+  return out;
+}
+
+Result<std::string> nvrtcVersion() {
+  int major = 0, minor = 0;
+  if (nvrtcResult r = ::nvrtcVersion(&major, &minor); r != NVRTC_SUCCESS)
+    return nvrtcFailure(r, "report its version");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+Result<CompileResult> compileKernel(std::string_view source, const std::vector<std::string>& entries,
+                                    const CompileOptions& options) {
+  CompileResult res;
+  res.arch = options.arch > 0 ? options.arch : kDefaultArch;
+  if (Result<std::string> v = nvrtcVersion()) res.nvrtcVersion = *v;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string text(source);
+  ProgramGuard prog;
+  if (nvrtcResult r = nvrtcCreateProgram(&prog.p, text.c_str(), kProgramName, 0, nullptr, nullptr);
+      r != NVRTC_SUCCESS)
+    return nvrtcFailure(r, "create a program");
+
+  std::vector<std::string> opts = {"--gpu-architecture=sm_" + std::to_string(res.arch),
+                                   "--std=c++17", "-Xptxas", "-v"};
+  if (options.lineInfo) opts.push_back("-lineinfo");
+  // The toolkit's headers (cuda_fp16.h, ...) when they are where the build found them.
+#ifdef CUDALAB_CUDA_INCLUDE_DIR
+  if (std::error_code ec; std::filesystem::is_directory(CUDALAB_CUDA_INCLUDE_DIR, ec))
+    opts.push_back(std::string("-I") + CUDALAB_CUDA_INCLUDE_DIR);
+#endif
+  for (const std::string& o : options.extra)
+    opts.push_back(o);
+  std::vector<const char*> argv;
+  for (const std::string& o : opts)
+    argv.push_back(o.c_str());
+  const nvrtcResult compiled =
+      nvrtcCompileProgram(prog.p, static_cast<int>(argv.size()), argv.data());
+
+  size_t logSize = 0;
+  if (nvrtcGetProgramLogSize(prog.p, &logSize) == NVRTC_SUCCESS && logSize > 1) {
+    res.log.resize(logSize);
+    nvrtcGetProgramLog(prog.p, res.log.data());
+    res.log.resize(logSize - 1);
+  }
+  const int learnerLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  res.diagnostics = parseNvrtcLog(res.log, learnerLines);
+  res.resources = parsePtxasInfo(res.log);
+
+  if (compiled == NVRTC_SUCCESS) {
+    size_t n = 0;
+    if (nvrtcGetPTXSize(prog.p, &n) == NVRTC_SUCCESS && n > 1) {
+      res.ptx.resize(n);
+      nvrtcGetPTX(prog.p, res.ptx.data());
+      res.ptx.resize(n - 1);
+    }
+    if (nvrtcResult r = nvrtcGetCUBINSize(prog.p, &n); r != NVRTC_SUCCESS)
+      return nvrtcFailure(r, "size the compiled binary");
+    res.cubin.resize(n);
+    if (nvrtcResult r = nvrtcGetCUBIN(prog.p, res.cubin.data()); r != NVRTC_SUCCESS)
+      return nvrtcFailure(r, "return the compiled binary");
+    res.ok = true;
+    // Every function the app launches must be there, under its exact name (extern "C").
+    for (const std::string& e : entries) {
+      const bool found =
+          std::any_of(res.resources.begin(), res.resources.end(),
+                      [&](const PtxasInfo& p) { return p.function == e; });
+      if (!found) {
+        res.ok = false;
+        res.diagnostics.push_back(
+            {0, Severity::Error,
+             "there is no kernel named \"" + e +
+                 "\": the app launches `extern \"C\" __global__ void " + e +
+                 "(...)`. Keep that name, the extern \"C\" (without it C++ changes the name) and "
+                 "__global__.",
+             "cudalab"});
+      }
+    }
+  } else if (compiled != NVRTC_ERROR_COMPILATION) {
+    return nvrtcFailure(compiled, "compile");
+  } else if (res.diagnostics.empty()) {
+    res.diagnostics.push_back({0, Severity::Error, "the compilation failed: " + res.log, "nvrtc"});
+  }
+  res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace cudalab::playground

@@ -1,0 +1,654 @@
+// The playground's exercise table, the launches and validation, and the inputs and references
+// every check uses. Plain C++: the worker, the panel and the tests share it.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "common/embedded.hpp"
+#include "common/format.hpp"
+#include "launch_config/launch_config.hpp"
+#include "playground/playground.hpp"
+
+namespace cudalab::embedded {
+extern const EmbeddedFile kPlaygroundSources[];
+extern const int kPlaygroundSources_count;
+}  // namespace cudalab::embedded
+
+namespace cudalab::playground {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Exercises
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr Arg kDoubleArgs[] = {Arg::In0, Arg::Out, Arg::N};
+constexpr Arg kMultiplyArgs[] = {Arg::Out, Arg::In0, Arg::In1, Arg::N};
+constexpr Arg kHypotArgs[] = {Arg::In0, Arg::In1, Arg::Out, Arg::N};
+constexpr Arg kCounterArgs[] = {Arg::Counter};
+constexpr Arg kHistogramArgs[] = {Arg::In0, Arg::N, Arg::XMin, Arg::XMax, Arg::Hist, Arg::Bins};
+constexpr Arg kElementwiseArgs[] = {Arg::In0, Arg::Out, Arg::N};
+constexpr Arg kMatmulArgs[] = {Arg::MatA, Arg::MatB, Arg::MatC, Arg::N};
+constexpr Arg kReduceArgs[] = {Arg::In0, Arg::Partial, Arg::N};
+
+constexpr const char* kDoubleHints[] = {
+    "Which element is a thread's? threadIdx.x only counts inside one block: every block's thread "
+    "0 gets the same i. Add the blocks before it: blockIdx.x * blockDim.x + threadIdx.x.",
+    "The grid is rounded up to whole blocks, so the last block has threads with i >= n. Without "
+    "`if (i < n)` they write past the end of the array: the picture shows those writes after "
+    "the last element.",
+    "Try a grid that is too small (turn off \"grid from N\"): the elements no thread reached "
+    "keep the poison and show as never written."};
+constexpr const char* kMultiplyHints[] = {
+    "One block holds at most 1,024 threads, so one block cannot multiply a million numbers: the "
+    "launch needs many blocks, and the kernel must know which block it is in.",
+    "Use i = blockIdx.x * blockDim.x + threadIdx.x, and skip threads with i >= n."};
+constexpr const char* kHypotHints[] = {
+    "128 x 64 = 8,192 threads for 1,000,000 numbers: each thread must do about 122 of them.",
+    "A grid-stride loop: start at your own index and add gridDim.x * blockDim.x (every thread "
+    "of the grid) until you pass n. It works for any grid, so the grid can be sized for the GPU "
+    "rather than for the data."};
+constexpr const char* kCounterHints[] = {
+    "`counter[0] += 1` is three steps: read, add, write. Two threads that read the same value "
+    "both write value + 1, and one addition is lost.",
+    "atomicAdd(&counter[0], 1) does the three steps as one that no other thread can interrupt. "
+    "Atomics on one address are serialised: correct, but not free."};
+constexpr const char* kHistogramHints[] = {
+    "Many threads find the same bin at once (there are only a few bins), so `hist[bin] += 1` "
+    "loses counts, like the counter race.",
+    "atomicAdd(&hist[bin], 1) makes each increment indivisible.",
+    "Faster: each block counts into its own copy in __shared__ memory (atomics there are cheap), "
+    "then adds its copy to hist once. Compare your time with CUB's."};
+constexpr const char* kElementwiseHints[] = {
+    "For x = 0.001, x*x + 1 = 1.000001: float32 keeps about 7 digits, so after subtracting 1 only "
+    "one or two correct digits are left. Below x = 0.0003 nothing is left: f(x) = 0.",
+    "Multiply and divide by sqrt(x*x + 1) + 1: the result is x*x / (sqrt(x*x + 1) + 1), with no "
+    "subtraction of nearly equal numbers.",
+    "float64 cancels too, only later (x below about 1e-4): look at both curves."};
+constexpr const char* kMatmulHints[] = {
+    "With n = 1000 and 16 x 16 blocks the grid is 63 x 63 blocks: 1,008 threads in each "
+    "direction, 8 more than there are rows and columns.",
+    "Threads with i >= n or j >= n must do nothing: the course's Numba kernel had "
+    "`if i < C.shape[0] and j < C.shape[1]`.",
+    "Then compare the time with the matmul lesson's tiled kernels and cuBLAS: every thread reads "
+    "a whole row of A and column of B from global memory."};
+constexpr const char* kReduceHints[] = {
+    "Follow the tree for 4 threads: stride 2 adds s[2] into s[0] and s[3] into s[1]; stride 1 "
+    "must then add s[1] into s[0]. Does the loop run with stride 1?",
+    "One element per thread needs a grid as large as the data. A grid-stride loop before the "
+    "tree lets each thread add many elements first (the reduction lesson's step 7).",
+    "The shared array has 256 places: a larger block writes past it."};
+
+constexpr Exercise kExercises[] = {
+    {"double",
+     "1. Hello, doubling",
+     "Course file 003: doubling 30 million numbers with a kernel, one thread per element, and the "
+     "guard `if i < n`.",
+     "Make the kernel double every one of the N numbers. Each thread must find its own element "
+     "from its block and thread index, and threads past the end must not write.",
+     "double_it",
+     Kind::Map,
+     MapOp::Double,
+     kDoubleArgs,
+     30000000,
+     1,
+     1LL << 28,
+     "numbers",
+     {{1, 1, 1}, {256, 1, 1}},
+     true,
+     0,
+     "exact: doubling a float only changes its exponent",
+     kDoubleHints,
+     "uses threadIdx.x alone, so every block writes the first blockDim.x elements",
+     30000000,
+     {{117188, 1, 1}, {256, 1, 1}},
+     "the launch-config lesson's doubling kernel",
+     "CUB DeviceTransform"},
+    {"multiply",
+     "2. PyCUDA's multiply_them",
+     "Course file 001: PyCUDA's SourceModule with `multiply_them(float *dest, float *a, float *b)` "
+     "and `const int i = threadIdx.x`, run in one block of 400 threads.",
+     "The course's kernel is correct for 400 numbers in one block. Make it correct for any N, "
+     "with as many blocks as N needs.",
+     "multiply_them",
+     Kind::Map,
+     MapOp::Multiply,
+     kMultiplyArgs,
+     400,
+     1,
+     1LL << 28,
+     "numbers",
+     {{1, 1, 1}, {400, 1, 1}},
+     true,
+     0,
+     "exact: one float32 multiplication, rounded once, as the CPU does it",
+     kMultiplyHints,
+     "uses threadIdx.x alone: correct in one block, wrong past blockDim.x elements",
+     1000000,
+     {{3907, 1, 1}, {256, 1, 1}},
+     "",
+     "CUB DeviceTransform"},
+    {"hypot",
+     "3. hypot with a grid-stride loop",
+     "Course file 004: `hypot_stride` on 1,000,000 numbers with 128 blocks of 64 threads, "
+     "checked with np.hypot.",
+     "The grid is fixed at 128 blocks of 64 threads. Make every one of the N results right with a "
+     "grid-stride loop, whatever the grid.",
+     "hypot_stride",
+     Kind::Map,
+     MapOp::Hypot,
+     kHypotArgs,
+     1000000,
+     1,
+     1LL << 28,
+     "numbers",
+     {{128, 1, 1}, {64, 1, 1}},
+     false,
+     0,
+     "within 4 float32 units in the last place of hypot in float64 (CUDA's hypotf is within 3)",
+     kHypotHints,
+     "handles one element per thread, so 8,192 threads cover only the first 8,192 numbers",
+     1000000,
+     {{128, 1, 1}, {64, 1, 1}},
+     "",
+     "CUB DeviceTransform"},
+    {"counter",
+     "4. The counter race",
+     "Course file 004: `global_counter[0] += 1` from 64 x 64 threads prints less than 4096; "
+     "`cuda.atomic.add` fixes it.",
+     "Every thread adds 1 to one counter, which must end at the number of threads launched. Run "
+     "the starting kernel a few times, watch the count, then fix it.",
+     "count_threads",
+     Kind::Counter,
+     MapOp::Double,
+     kCounterArgs,
+     1,
+     1,
+     1,
+     "",
+     {{64, 1, 1}, {64, 1, 1}},
+     false,
+     0,
+     "exact: the count must equal the threads launched, in every run",
+     kCounterHints,
+     "reads, adds and writes back in three steps, so threads overwrite each other's additions",
+     1,
+     {{64, 1, 1}, {64, 1, 1}},
+     "",
+     ""},
+    {"histogram",
+     "5. The histogram",
+     "Course file 004: write `cuda_histogram` with a grid-stride loop and atomics, checked "
+     "against `cpu_histogram` for 10,000 normal numbers in 10 bins between -4 and 4.",
+     "Count the numbers in each bin exactly as the course's cpu_histogram does, for any N and any "
+     "number of bins. Then make it faster and compare with CUB.",
+     "histogram",
+     Kind::Histogram,
+     MapOp::Double,
+     kHistogramArgs,
+     10000000,
+     1,
+     1LL << 28,
+     "numbers",
+     {{128, 1, 1}, {64, 1, 1}},
+     false,
+     10,
+     "exact per bin, except numbers within a rounding of a bin edge, which may count in either "
+     "neighbour",
+     kHistogramHints,
+     "adds to hist[bin] with `+= 1`, so threads counting into the same bin lose counts",
+     10000000,
+     {{128, 1, 1}, {64, 1, 1}},
+     "",
+     "CUB DeviceHistogram::HistogramEven"},
+    {"elementwise",
+     "6. An element-wise function",
+     "Course file 000: `@vectorize(['float32(float32)'], target='cuda')`, and float32 ignoring "
+     "values much smaller than 1 (a tiny result comes out as 0).",
+     "Write only f. The app applies it to N numbers as float and as double and compares both with "
+     "the exact value: make both within 8 units in the last place for every x.",
+     "f",
+     Kind::Elementwise,
+     MapOp::Double,
+     kElementwiseArgs,
+     1000000,
+     2,
+     1LL << 27,
+     "numbers",
+     {{1, 1, 1}, {256, 1, 1}},
+     true,
+     0,
+     "within 8 units in the last place of its own precision, float and double, of the exact value",
+     kElementwiseHints,
+     "computes sqrt(x*x + 1) - 1 as written, which cancels for small x",
+     1000000,
+     {{3907, 1, 1}, {256, 1, 1}},
+     "",
+     ""},
+    {"matmul",
+     "7. The naive matrix product",
+     "Course file 001: Numba's `matmul_kernel` with `i, j = cuda.grid(2)` and the guard "
+     "`if i < C.shape[0] and j < C.shape[1]`.",
+     "Compute C = A B for n x n matrices, one thread per element of C, correct for any n. Then "
+     "compare your time with the matmul lesson's best kernel and cuBLAS.",
+     "matmul",
+     Kind::Matmul,
+     MapOp::Double,
+     kMatmulArgs,
+     1000,
+     1,
+     4096,
+     "rows and columns",
+     {{63, 63, 1}, {16, 16, 1}},
+     true,
+     0,
+     "each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
+     "float32 unit roundoffs)",
+     kMatmulHints,
+     "has no guard, so with n = 1000 the threads past the last row write past the end of C",
+     1000,
+     {{63, 63, 1}, {16, 16, 1}},
+     "the matmul lesson's warp-tile kernel",
+     "cuBLAS SGEMM"},
+    {"reduce",
+     "8. A sum reduction",
+     "Course file 002: `sum_kernel` adds each block's part in a tree with `cuda.syncthreads()`, "
+     "and the host adds the partial sums.",
+     "Each block writes the sum of its part to partial[blockIdx.x]; the app adds the partial "
+     "sums. Make the total right for any N and any grid.",
+     "sum_blocks",
+     Kind::Reduce,
+     MapOp::Double,
+     kReduceArgs,
+     1LL << 24,
+     1,
+     1LL << 28,
+     "numbers",
+     {{65536, 1, 1}, {256, 1, 1}},
+     true,
+     0,
+     "the total within the error bound of float32 additions in the kernel's order (the partial "
+     "sums are added in float64)",
+     kReduceHints,
+     "stops the tree at stride 2, so s[1] is never added into s[0]",
+     1LL << 24,
+     {{65536, 1, 1}, {256, 1, 1}},
+     "the reduction lesson's best step",
+     "CUB DeviceReduce::Sum"},
+};
+
+std::string_view embeddedSource(const Exercise& e, const char* which) {
+  const std::string name = std::string(e.id) + "." + which + ".cu";
+  for (int i = 0; i < embedded::kPlaygroundSources_count; ++i)
+    if (name == embedded::kPlaygroundSources[i].name) return embedded::kPlaygroundSources[i].text;
+  return {};
+}
+
+long long ceilDivLL(long long a, long long b) {
+  return b > 0 ? (a + b - 1) / b : 0;
+}
+
+}  // namespace
+
+std::span<const Exercise> exercises() {
+  return kExercises;
+}
+
+const Exercise* findExercise(std::string_view id) {
+  for (const Exercise& e : kExercises)
+    if (id == e.id) return &e;
+  return nullptr;
+}
+
+std::string_view starterSource(const Exercise& e) {
+  return embeddedSource(e, "starter");
+}
+
+std::string_view solutionSource(const Exercise& e) {
+  return embeddedSource(e, "solution");
+}
+
+std::vector<std::string> entryPoints(const Exercise& e) {
+  if (e.kind == Kind::Elementwise) return {"cudalab_apply_float", "cudalab_apply_double"};
+  return {e.entry};
+}
+
+std::string programSource(const Exercise& e, std::string_view learnerText) {
+  std::string s(learnerText);
+  if (e.kind != Kind::Elementwise) return s;
+  // Appended, never prepended: the compiler's line numbers stay the editor's.
+  s += R"(
+
+// Added by cudalab: f applied to every element, once as float and once as double.
+template <typename T>
+__device__ void cudalab_apply(const T* x, T* y, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        y[i] = f<T>(x[i]);
+}
+extern "C" __global__ void cudalab_apply_float(const float* x, float* y, int n) { cudalab_apply(x, y, n); }
+extern "C" __global__ void cudalab_apply_double(const double* x, double* y, int n) { cudalab_apply(x, y, n); }
+)";
+  return s;
+}
+
+std::string signatureText(const Exercise& e) {
+  auto one = [](Arg a) -> const char* {
+    switch (a) {
+      case Arg::In0: return "const float* in";
+      case Arg::In1: return "const float* b";
+      case Arg::Out: return "float* out";
+      case Arg::N: return "int n";
+      case Arg::Counter: return "int* counter";
+      case Arg::XMin: return "float xmin";
+      case Arg::XMax: return "float xmax";
+      case Arg::Hist: return "int* hist";
+      case Arg::Bins: return "int nbins";
+      case Arg::MatA: return "const float* A";
+      case Arg::MatB: return "const float* B";
+      case Arg::MatC: return "float* C";
+      case Arg::Partial: return "float* partial";
+    }
+    return "?";
+  };
+  if (e.kind == Kind::Elementwise) return "template <typename T> __device__ T f(T x)";
+  std::string s = std::string(e.entry) + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    std::string a = one(e.args[i]);
+    // The course's own names where they differ.
+    if (e.op == MapOp::Multiply && e.kind == Kind::Map) {
+      if (e.args[i] == Arg::Out) a = "float* dest";
+      if (e.args[i] == Arg::In0) a = "const float* a";
+    }
+    if (e.op == MapOp::Hypot && e.kind == Kind::Map) {
+      if (e.args[i] == Arg::In0) a = "const float* a";
+      if (e.args[i] == Arg::Out) a = "float* c";
+    }
+    if (e.kind == Kind::Histogram && e.args[i] == Arg::In0) a = "const float* x";
+    s += (i ? ", " : "") + a;
+  }
+  return s + ")";
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Run
+// ---------------------------------------------------------------------------------------------
+
+RunParams defaultRunParams(const Exercise& e) {
+  RunParams p;
+  p.exercise = e.id;
+  p.n = e.defaultN;
+  p.bins = e.defaultBins > 0 ? e.defaultBins : 10;
+  p.launch = e.defaultLaunch;
+  p.autoGrid = e.autoGrid;
+  p.runs = static_cast<int>(kRunsSpec.defaultValue);
+  p.timeoutSeconds = kTimeoutSpec.defaultValue;
+  return p;
+}
+
+Launch launchFor(const Exercise& e, const RunParams& p) {
+  Launch l = p.launch;
+  if (!p.autoGrid) return l;
+  if (e.kind == Kind::Matmul) {
+    l.grid = {ceilDivLL(p.n, l.block.x), ceilDivLL(p.n, l.block.y), 1};
+  } else if (e.kind == Kind::Counter) {
+    // Nothing to cover: the grid is the learner's.
+  } else {
+    l.grid = {ceilDivLL(p.n, l.block.count()), 1, 1};
+  }
+  return l;
+}
+
+namespace {
+
+// Elements past the end of each output that the app allocates and poisons, so a kernel with no
+// guard writes into memory the app watches instead of someone else's: as many as the launch has
+// threads beyond the output (at most 2^24), and 4,096 more.
+long long guardElements(long long outputElements, long long threads) {
+  return std::clamp(threads - outputElements, 0LL, 1LL << 24) + 4096;
+}
+
+long long outputElements(const Exercise& e, const RunParams& p, const Launch& l) {
+  switch (e.kind) {
+    case Kind::Map:
+    case Kind::Elementwise: return p.n;
+    case Kind::Counter: return 1;
+    case Kind::Histogram: return p.bins;
+    case Kind::Matmul: return p.n * p.n;
+    case Kind::Reduce: return l.grid.x;
+  }
+  return p.n;
+}
+
+}  // namespace
+
+std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
+  const Launch l = launchFor(e, p);
+  const long long threads = l.grid.count() * l.block.count();
+  const long long out = outputElements(e, p, l);
+  const long long outAlloc = out + guardElements(out, threads);
+  long long bytes = 0;
+  switch (e.kind) {
+    case Kind::Map: {
+      const long long inputs = e.op == MapOp::Double ? 1 : 2;
+      // Inputs carry the same guard zone (reads past the end find poison), plus the built-in
+      // and library comparisons' output.
+      bytes = 4 * (inputs * outAlloc + outAlloc + p.n);
+      break;
+    }
+    case Kind::Counter: bytes = 4 * outAlloc; break;
+    case Kind::Histogram: bytes = 4 * (p.n + guardElements(p.n, threads) + 2 * outAlloc) + (1 << 20); break;
+    case Kind::Elementwise: bytes = 12 * (p.n + guardElements(p.n, threads)) * 2; break;
+    case Kind::Matmul: bytes = 4 * (3 * outAlloc); break;
+    case Kind::Reduce: bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20); break;
+  }
+  return static_cast<std::size_t>(bytes);
+}
+
+Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) {
+  if (e.kind != Kind::Counter && (p.n < e.minN || p.n > e.maxN))
+    return Status::error("N must be between " + thousands(e.minN) + " and " + thousands(e.maxN) +
+                         " for this exercise; " + thousands(p.n) + " is outside that range.");
+  if (e.kind == Kind::Histogram) CUDALAB_TRY(checkRange(kBinsSpec, p.bins));
+  CUDALAB_TRY(checkRange(kRunsSpec, p.runs));
+  CUDALAB_TRY(checkRange(kTimeoutSpec, p.timeoutSeconds));
+  const Launch l = launchFor(e, p);
+  const char* axis[] = {"x", "y", "z"};
+  const long long block[] = {l.block.x, l.block.y, l.block.z};
+  const long long grid[] = {l.grid.x, l.grid.y, l.grid.z};
+  for (int a = 0; a < 3; ++a) {
+    if (block[a] < 1 || grid[a] < 1)
+      return Status::error(std::string("The block and the grid need at least 1 in every "
+                                       "direction; ") +
+                           axis[a] + " has " + thousands(std::min(block[a], grid[a])) +
+                           ". A launch of zero threads does nothing.");
+  }
+  const long long threads = l.block.count();
+  if (threads > limits.maxThreadsPerBlock)
+    return Status::error(blockTooLargeSentence(threads, limits.maxThreadsPerBlock) +
+                         " (Here the block is " + thousands(l.block.x) + " x " +
+                         thousands(l.block.y) + " x " + thousands(l.block.z) + ".)");
+  for (int a = 0; a < 3; ++a) {
+    if (block[a] > limits.maxBlock[a])
+      return Status::error(std::string("A block can be at most ") +
+                           thousands(limits.maxBlock[a]) + " threads long in " + axis[a] +
+                           ", and this one asks for " + thousands(block[a]) +
+                           ". Spread the threads over x and y instead (z is the shortest).");
+    if (grid[a] > limits.maxGrid[a])
+      return Status::error(
+          std::string("A grid can have at most ") + thousands(limits.maxGrid[a]) +
+          " blocks in " + axis[a] + " on this GPU, and this launch asks for " +
+          thousands(grid[a]) +
+          (a == 0 ? ". Use fewer blocks: a grid-stride loop covers any N with a few blocks per SM."
+                  : ". Put the long direction in x, which allows 2^31 - 1 blocks."));
+  }
+  const std::size_t need = deviceBytes(e, p);
+  if (need > limits.freeBytes / 10 * 9)
+    return Status::error("This run needs " + mib(static_cast<double>(need)) +
+                         " of device memory (inputs, the output with its guard zone, and the "
+                         "comparisons) and " +
+                         mib(static_cast<double>(limits.freeBytes)) +
+                         " are free. Choose a smaller N.");
+  return {};
+}
+
+LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registersPerThread,
+                            long long staticShared, const SmModel& sm, int smCount) {
+  LaunchNumbers ln;
+  const Launch l = launchFor(e, p);
+  ln.threadsPerBlock = l.block.count();
+  ln.blocks = l.grid.count();
+  ln.threads = ln.blocks * ln.threadsPerBlock;
+  const long long warpsPerBlock = ceilDivLL(ln.threadsPerBlock, 32);
+  ln.warps = ln.blocks * warpsPerBlock;
+  ln.emptyLanes = ln.warps * 32 - ln.threads;
+  ln.work = e.kind == Kind::Matmul ? p.n * p.n : e.kind == Kind::Counter ? ln.threads : p.n;
+  ln.idleThreads = std::max(0LL, ln.threads - ln.work);
+  ln.occupancy = blockOccupancy(static_cast<int>(std::min<long long>(ln.threadsPerBlock, 1 << 20)),
+                                registersPerThread, staticShared, sm);
+  ln.smCount = smCount;
+  ln.residentBlocks = static_cast<long long>(ln.occupancy.blocksPerSM) * smCount;
+  if (ln.residentBlocks > 0 && ln.blocks > 0) {
+    ln.waves = ceilDivLL(ln.blocks, ln.residentBlocks);
+    ln.tailFraction = static_cast<double>(ln.blocks - (ln.waves - 1) * ln.residentBlocks) /
+                      static_cast<double>(ln.residentBlocks);
+  }
+  return ln;
+}
+
+double exerciseBytes(const Exercise& e, const RunParams& p) {
+  const double n = static_cast<double>(p.n);
+  switch (e.kind) {
+    case Kind::Map: return 4 * n * (e.op == MapOp::Double ? 2 : 3);
+    case Kind::Counter: return 8;
+    case Kind::Histogram: return 4 * n + 4.0 * p.bins;
+    case Kind::Elementwise: return 8 * n;  // float32: read and write one float per element
+    case Kind::Matmul: return 4 * 3 * n * n;  // each matrix once: the least any kernel moves
+    case Kind::Reduce: return 4 * n;
+  }
+  return 0;
+}
+
+double exerciseFlops(const Exercise& e, const RunParams& p) {
+  const double n = static_cast<double>(p.n);
+  switch (e.kind) {
+    case Kind::Map: return e.op == MapOp::Hypot ? 3 * n : n;
+    case Kind::Counter: return 0;
+    case Kind::Histogram: return 2 * n;
+    case Kind::Elementwise: return 4 * n;
+    case Kind::Matmul: return 2 * n * n * n;
+    case Kind::Reduce: return n;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Inputs
+// ---------------------------------------------------------------------------------------------
+
+Inputs makeInputs(const Exercise& e, const RunParams& p) {
+  Inputs in;
+  std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + 12345);
+  auto uniform = [&](std::vector<float>& v, long long count, float lo, float hi) {
+    std::uniform_real_distribution<float> d(lo, hi);
+    v.resize(static_cast<size_t>(count));
+    for (float& x : v) {
+      do {
+        x = d(rng);
+      } while (x == 0.0f);  // never zeros: a zero hides a kernel that did nothing
+    }
+  };
+  auto normal = [&](std::vector<float>& v, long long count) {
+    std::normal_distribution<float> d(0.0f, 1.0f);
+    v.resize(static_cast<size_t>(count));
+    for (float& x : v)
+      x = d(rng);
+  };
+  switch (e.kind) {
+    case Kind::Map:
+      uniform(in.in0, p.n, e.op == MapOp::Hypot ? -12.0f : -1.0f,
+              e.op == MapOp::Hypot ? 12.0f : 1.0f);
+      if (e.op != MapOp::Double)
+        uniform(in.in1, p.n, e.op == MapOp::Hypot ? -12.0f : -1.0f,
+                e.op == MapOp::Hypot ? 12.0f : 1.0f);
+      break;
+    case Kind::Counter: break;
+    case Kind::Histogram:
+    case Kind::Reduce: normal(in.in0, p.n); break;
+    case Kind::Elementwise: {
+      in.in0.resize(static_cast<size_t>(p.n));
+      const double lo = std::log(1e-8), hi = std::log(1e4);
+      for (long long i = 0; i < p.n; ++i)
+        in.in0[static_cast<size_t>(i)] = static_cast<float>(
+            std::exp(lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(p.n - 1)));
+      break;
+    }
+    case Kind::Matmul:
+      uniform(in.in0, p.n * p.n, -1.0f, 1.0f);
+      uniform(in.in1, p.n * p.n, -1.0f, 1.0f);
+      break;
+  }
+  return in;
+}
+
+double mapReference(MapOp op, double a, double b) {
+  switch (op) {
+    case MapOp::Double: return 2 * a;
+    case MapOp::Multiply: return a * b;
+    case MapOp::Hypot: return std::hypot(a, b);
+  }
+  return 0;
+}
+
+double mapTolerance(MapOp op, double reference) {
+  // Doubling is exact. A float32 product of two floats is the float64 product rounded once: half
+  // a unit in the last place. hypotf is within 3 units; 4 allowed.
+  const double ulp = std::ldexp(1.0, std::ilogb(std::max(std::fabs(reference), 1e-37)) - 23);
+  switch (op) {
+    case MapOp::Double: return 0;
+    case MapOp::Multiply: return 0.5 * ulp;
+    case MapOp::Hypot: return 4 * ulp;
+  }
+  return 0;
+}
+
+std::vector<int> cpuHistogram(std::span<const float> x, float xmin, float xmax, int bins) {
+  std::vector<int> h(static_cast<size_t>(std::max(bins, 0)), 0);
+  const float width = (xmax - xmin) / static_cast<float>(bins);
+  for (float v : x) {
+    // volatile keeps each float32 rounding where NumPy has it (no contraction, no reassociation).
+    volatile float diff = v - xmin;
+    volatile float q = diff / width;
+    const int b = static_cast<int>(q);  // np.int32: truncation toward zero
+    if (b >= 0 && b < bins) ++h[static_cast<size_t>(b)];
+  }
+  return h;
+}
+
+std::vector<int> histogramSlack(std::span<const float> x, float xmin, float xmax, int bins) {
+  std::vector<int> slack(static_cast<size_t>(std::max(bins, 0)), 0);
+  const float width = (xmax - xmin) / static_cast<float>(bins);
+  for (float v : x) {
+    const double q = (static_cast<double>(v) - xmin) / width;
+    const double nearest = std::round(q);
+    // Within 4 float32 roundings of an edge: another correct formula may land on either side.
+    if (std::fabs(q - nearest) <= 4 * 6e-8 * std::max(1.0, std::fabs(q))) {
+      for (long long b : {static_cast<long long>(nearest) - 1, static_cast<long long>(nearest)})
+        if (b >= 0 && b < bins) ++slack[static_cast<size_t>(b)];
+    }
+  }
+  return slack;
+}
+
+long double elementwiseExact(long double x) {
+  return x * x / (std::sqrt(x * x + 1.0L) + 1.0L);
+}
+
+double sumBound(long long depth, double absSum) {
+  const double u = std::ldexp(1.0, -24);
+  const double du = static_cast<double>(depth) * u;
+  return du < 1 ? du / (1 - du) * absSum : HUGE_VAL;
+}
+
+}  // namespace cudalab::playground

@@ -1,0 +1,252 @@
+// The app's side of the worker: start it, send a run, wait with a deadline, stop it when it hangs.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/format.hpp"
+#include "playground/worker.hpp"
+
+extern char** environ;
+
+namespace cudalab::playground {
+
+namespace {
+
+constexpr std::size_t kMaxOutput = 16 * 1024;
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+std::string selfExecutable() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("cudalab") : p.string();
+}
+
+WorkerClient::WorkerClient(std::vector<std::string> command) : command_(std::move(command)) {}
+
+WorkerClient::~WorkerClient() {
+  stop();
+}
+
+Status WorkerClient::start() {
+  if (pid_ > 0) return {};
+  if (command_.empty()) return Status::error("No worker command was given.");
+  int toChild[2], fromChild[2], out[2];
+  if (::pipe2(toChild, O_CLOEXEC) != 0) return Status::error("Could not make a pipe for the worker.");
+  if (::pipe2(fromChild, O_CLOEXEC) != 0) {
+    ::close(toChild[0]), ::close(toChild[1]);
+    return Status::error("Could not make a pipe for the worker.");
+  }
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(toChild[0]), ::close(toChild[1]), ::close(fromChild[0]), ::close(fromChild[1]);
+    return Status::error("Could not make a pipe for the worker.");
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  // Requests on 3, replies on 4, printf output on 1 and 2 (dup2 clears close-on-exec).
+  posix_spawn_file_actions_adddup2(&fa, toChild[0], 3);
+  posix_spawn_file_actions_adddup2(&fa, fromChild[1], 4);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+  std::vector<char*> argv;
+  for (std::string& a : command_)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(toChild[0]);
+  ::close(fromChild[1]);
+  ::close(out[1]);
+  if (rc != 0) {
+    ::close(toChild[1]), ::close(fromChild[0]), ::close(out[0]);
+    return Status::error("Could not start the worker process " + command_[0] + " (" +
+                         std::strerror(rc) + ").");
+  }
+  pid_ = pid;
+  toWorker_ = toChild[1];
+  fromWorker_ = fromChild[0];
+  outputFd_ = out[0];
+  ::fcntl(outputFd_, F_SETFL, ::fcntl(outputFd_, F_GETFL) | O_NONBLOCK);
+  // A worker that dies must not kill the app with SIGPIPE when the app writes to it.
+  ::signal(SIGPIPE, SIG_IGN);
+  ++starts_;
+  hello_.reset();
+  return {};
+}
+
+void WorkerClient::drainOutput() {
+  if (outputFd_ < 0) return;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(outputFd_, buf, sizeof buf);
+    if (n <= 0) break;
+    if (output_.size() < kMaxOutput)
+      output_.append(buf, static_cast<std::size_t>(std::min<ssize_t>(
+                              n, static_cast<ssize_t>(kMaxOutput - output_.size()))));
+  }
+}
+
+std::string WorkerClient::exitDescription() {
+  if (pid_ <= 0) return "it had already stopped";
+  int status = 0;
+  pid_t r = -1;
+  // The process closed its pipe; give it a moment to finish exiting.
+  for (int i = 0; i < 50; ++i) {
+    r = ::waitpid(pid_, &status, WNOHANG);
+    if (r != 0) break;
+    ::usleep(10000);
+  }
+  if (r == 0) return "it stopped answering";
+  pid_ = -1;  // reaped
+  if (WIFSIGNALED(status))
+    return "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ")";
+  if (WIFEXITED(status)) return "it exited with code " + std::to_string(WEXITSTATUS(status));
+  return "it stopped";
+}
+
+void WorkerClient::stop() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  closeFd(toWorker_);
+  closeFd(fromWorker_);
+  drainOutput();
+  closeFd(outputFd_);
+  hello_.reset();
+}
+
+Result<Message> WorkerClient::call(const Message& request, double firstLimitSeconds,
+                                   const std::atomic<bool>* cancel) {
+  CUDALAB_TRY(start());
+  output_.clear();
+  if (Status s = writeMessage(toWorker_, request); !s) {
+    const std::string why = exitDescription();
+    stop();
+    return Status::error("The worker process could not take the request: " + why + ".");
+  }
+  double deadline = steadySeconds() + firstLimitSeconds;
+  for (;;) {
+    // Wait in short slices so cancelling and the printf output are handled while the kernel runs.
+    const double slice = std::min(deadline, steadySeconds() + 0.05);
+    Result<Message> m = readMessage(fromWorker_, slice);
+    drainOutput();
+    if (m) {
+      const std::string type = m->head.value("type", "");
+      if (type == "phase") {
+        // The learner's launches are over: the check and the comparisons get their own limit.
+        if (m->head.value("phase", "") == "checking") deadline = steadySeconds() + kCheckSeconds;
+        continue;
+      }
+      return m;
+    }
+    const std::string& why = m.status().message();
+    if (cancel && cancel->load()) {
+      stop();
+      return Status::error("Cancelled: the worker process was stopped.");
+    }
+    if (why == "timeout") {
+      if (steadySeconds() < deadline) continue;
+      stop();
+      return Status::error(
+          "The run passed its time limit of " + trimmedFixed(firstLimitSeconds, 1) +
+          " s, so the app stopped the worker process. A kernel that never finishes (a loop "
+          "whose condition never turns false, a barrier some threads never reach) looks like "
+          "this. The next run starts a fresh worker.");
+    }
+    if (why == "eof") {
+      const std::string how = exitDescription();
+      stop();
+      return Status::error("The worker process ended before it answered: " + how +
+                           ". The next run starts a fresh worker.");
+    }
+    stop();
+    return Status::error("The worker process sent something the app cannot read (" + why +
+                         "), so it was stopped. The next run starts a fresh worker.");
+  }
+}
+
+Result<WorkerHello> WorkerClient::hello() {
+  if (hello_ && pid_ > 0) return *hello_;
+  Result<Message> m = call({{{"type", "hello"}}, {}}, kStartSeconds, nullptr);
+  if (!m) return m.status();
+  const nlohmann::json& j = m->head;
+  if (j.value("type", "") != "hello")
+    return Status::error("The worker process answered hello with \"" + j.value("type", "?") +
+                         "\".");
+  WorkerHello h;
+  h.hasDevice = j.value("has_device", false);
+  h.device = j.value("device", "");
+  h.arch = j.value("arch", 0);
+  h.problem = j.value("problem", "");
+  h.limits.maxThreadsPerBlock = j.value("max_threads_per_block", 1024);
+  h.limits.maxBlock = j.value("max_block", h.limits.maxBlock);
+  h.limits.maxGrid = j.value("max_grid", h.limits.maxGrid);
+  h.limits.freeBytes = j.value("free_bytes", h.limits.freeBytes);
+  h.limits.fromDevice = h.hasDevice;
+  h.smCount = j.value("sm_count", 0);
+  h.maxThreadsPerSM = j.value("max_threads_per_sm", 0);
+  h.regsPerSM = j.value("regs_per_sm", 0);
+  h.sharedPerSM = j.value("shared_per_sm", 0LL);
+  h.sharedPerBlock = j.value("shared_per_block", 0LL);
+  hello_ = h;
+  return h;
+}
+
+Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercise& e,
+                                    const RunParams& p, const std::atomic<bool>* cancel) {
+  if (!compiled.ok) return Status::error("Compile the kernel without errors first.");
+  Result<WorkerHello> h = hello();
+  if (!h) return h.status();
+  if (!h->hasDevice) return Status::error("The worker has no GPU to run on: " + h->problem);
+  if (h->arch != compiled.arch)
+    return Status::error("The kernel was compiled for sm_" + std::to_string(compiled.arch) +
+                         " but the GPU is sm_" + std::to_string(h->arch) + ": compile it again.");
+  Message req;
+  req.head = {{"type", "run"}, {"params", toJson(p)}, {"entries", entryPoints(e)}};
+  req.blobs.push_back(compiled.cubin);
+  Result<Message> m = call(req, p.timeoutSeconds + 2.0, cancel);
+  if (!m) return m.status();
+  const std::string type = m->head.value("type", "");
+  if (type == "error") {
+    const bool sticky = m->head.value("sticky", false);
+    std::string s = m->head.value("message", "The worker failed.");
+    if (sticky) {
+      // The worker exits after an error that spoils its CUDA context; reap it now.
+      stop();
+      s += " The worker process was restarted: the next run starts clean.";
+    }
+    return Status::error(s);
+  }
+  if (type != "report") return Status::error("The worker answered a run with \"" + type + "\".");
+  Result<RunReport> r = runReportFromJson(m->head.value("report", nlohmann::json::object()));
+  if (!r) return r.status();
+  auto cells = [](const std::string& blob) {
+    std::vector<Cell> c(blob.size());
+    for (std::size_t i = 0; i < blob.size(); ++i)
+      c[i] = static_cast<Cell>(std::min<unsigned char>(static_cast<unsigned char>(blob[i]), 4));
+    return c;
+  };
+  if (m->blobs.size() >= 1) r->cells = cells(m->blobs[0]);
+  if (m->blobs.size() >= 2) r->guardCells = cells(m->blobs[1]);
+  r->output = output_;
+  return r;
+}
+
+}  // namespace cudalab::playground

@@ -1,0 +1,172 @@
+// NVRTC compilation and its messages: errors land on the learner's lines, ptxas's resource lines
+// are read, a missing entry point is said, the app's own warnings find the usual mistakes.
+#include <gtest/gtest.h>
+
+#include "playground/compile.hpp"
+#include "playground/playground.hpp"
+#include "playground/source_check.hpp"
+
+using namespace cudalab;
+using namespace cudalab::playground;
+
+TEST(PlaygroundCompile, ErrorsOnTheirLines) {
+  const std::string src =
+      "extern \"C\" __global__ void k(float* out, int n)\n"  // 1
+      "{\n"                                                   // 2
+      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"  // 3
+      "    if (i < n) out[i] = undefined_name;\n"             // 4
+      "    int j = \"text\";\n"                               // 5
+      "}\n";
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_FALSE(r->ok);
+  ASSERT_GE(r->diagnostics.size(), 2u) << r->log;
+  EXPECT_EQ(r->diagnostics[0].line, 4);
+  EXPECT_EQ(r->diagnostics[0].severity, Severity::Error);
+  EXPECT_NE(r->diagnostics[0].message.find("undefined_name"), std::string::npos);
+  EXPECT_EQ(r->diagnostics[1].line, 5);
+  EXPECT_TRUE(r->cubin.empty());
+}
+
+TEST(PlaygroundCompile, WarningsAndResources) {
+  const std::string src =
+      "extern \"C\" __global__ void k(float* out, int n)\n"
+      "{\n"
+      "    __shared__ float s[128];\n"
+      "    int unused;\n"
+      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "    s[threadIdx.x % 128] = i;\n"
+      "    __syncthreads();\n"
+      "    if (i < n) out[i] = s[(threadIdx.x + 1) % 128];\n"
+      "}\n";
+  CompileOptions o;
+  o.arch = 80;
+  Result<CompileResult> r = compileKernel(src, {"k"}, o);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->ok) << r->log;
+  EXPECT_EQ(r->arch, 80);
+  ASSERT_FALSE(r->diagnostics.empty());
+  EXPECT_EQ(r->diagnostics[0].line, 4);
+  EXPECT_EQ(r->diagnostics[0].severity, Severity::Warning);
+  ASSERT_EQ(r->resources.size(), 1u);
+  EXPECT_EQ(r->resources[0].function, "k");
+  EXPECT_EQ(r->resources[0].sharedBytes, 512);
+  EXPECT_EQ(r->resources[0].barriers, 1);
+  EXPECT_GT(r->resources[0].registers, 0);
+  EXPECT_GT(r->ms, 0);
+}
+
+TEST(PlaygroundCompile, MissingEntryIsSaid) {
+  // Without extern "C" the name is mangled: the app cannot find "k".
+  Result<CompileResult> r = compileKernel("__global__ void k(float* p) { p[0] = 1; }", {"k"}, {});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->ok);
+  ASSERT_FALSE(r->diagnostics.empty());
+  EXPECT_NE(r->diagnostics.back().message.find("extern \"C\""), std::string::npos);
+  EXPECT_EQ(r->diagnostics.back().fromWhom, "cudalab");
+}
+
+TEST(PlaygroundCompile, ParsesLogs) {
+  const std::string log =
+      "kernel.cu(12): error: identifier \"x\" is undefined\n"
+      "      y = x;\n"
+      "          ^\n"
+      "\n"
+      "kernel.cu(3): warning #177-D: variable \"z\" was declared but never referenced\n"
+      "kernel.cu(40): error: something in the appended code\n"
+      "2 errors detected in the compilation of \"kernel.cu\".\n";
+  const std::vector<Diagnostic> d = parseNvrtcLog(log, 20);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].line, 12);
+  EXPECT_EQ(d[0].message, "identifier \"x\" is undefined");
+  EXPECT_EQ(d[1].line, 3);
+  EXPECT_EQ(d[1].severity, Severity::Warning);
+  EXPECT_EQ(d[2].line, 0);  // past the learner's 20 lines
+  const std::string ptxas =
+      "ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
+      "ptxas info    : Function properties for a\n"
+      "ptxas         .     256 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 32 registers, used 1 barriers, 1024 bytes smem, 380 bytes cmem[0]\n";
+  const std::vector<PtxasInfo> p = parsePtxasInfo(ptxas);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].registers, 32);
+  EXPECT_EQ(p[0].stackBytes, 256);
+  EXPECT_EQ(p[0].spillStores, 8);
+  EXPECT_EQ(p[0].spillLoads, 4);
+  EXPECT_EQ(p[0].sharedBytes, 1024);
+  EXPECT_EQ(p[0].constBytes, 380);
+}
+
+TEST(PlaygroundSource, Tokens) {
+  const std::string s = "// note\n#define B 256\n__global__ void k(float* p) { p[0] = 2.0f + threadIdx.x; /* c */ \"s\"; }\n";
+  const std::vector<Token> t = tokenize(s);
+  std::string joined;
+  for (const Token& k : t)
+    joined += s.substr(k.begin, k.end - k.begin);
+  EXPECT_EQ(joined, s);  // every character is in exactly one token
+  auto kindOf = [&](const std::string& text) {
+    for (const Token& k : t)
+      if (s.substr(k.begin, k.end - k.begin) == text) return k.kind;
+    return TokenKind::Space;
+  };
+  EXPECT_EQ(kindOf("// note"), TokenKind::Comment);
+  EXPECT_EQ(kindOf("#define B 256"), TokenKind::Preprocessor);
+  EXPECT_EQ(kindOf("__global__"), TokenKind::Qualifier);
+  EXPECT_EQ(kindOf("void"), TokenKind::Keyword);
+  EXPECT_EQ(kindOf("float"), TokenKind::Keyword);
+  EXPECT_EQ(kindOf("threadIdx"), TokenKind::Builtin);
+  EXPECT_EQ(kindOf("2.0f"), TokenKind::Number);
+  EXPECT_EQ(kindOf("/* c */"), TokenKind::Comment);
+  EXPECT_EQ(kindOf("\"s\""), TokenKind::String);
+  EXPECT_EQ(kindOf("p"), TokenKind::Identifier);
+  for (const Token& k : t) {
+    if (s.substr(k.begin, k.end - k.begin) == "threadIdx") {
+      EXPECT_EQ(k.line, 3);
+    }
+  }
+  EXPECT_TRUE(isDoubleLiteral("2.0"));
+  EXPECT_TRUE(isDoubleLiteral("1e-3"));
+  EXPECT_TRUE(isDoubleLiteral(".5"));
+  EXPECT_FALSE(isDoubleLiteral("2.0f"));
+  EXPECT_FALSE(isDoubleLiteral("2"));
+  EXPECT_FALSE(isDoubleLiteral("0x1e"));
+}
+
+TEST(PlaygroundSource, LintFindsTheUsualMistakes) {
+  auto messages = [](const std::string& src) {
+    std::vector<std::string> m;
+    for (const Diagnostic& d : lint(src))
+      m.push_back(std::to_string(d.line) + ": " + d.message);
+    return m;
+  };
+  auto has = [](const std::vector<std::string>& m, const std::string& part) {
+    for (const std::string& s : m)
+      if (s.find(part) != std::string::npos) return true;
+    return false;
+  };
+  // No blockIdx: every block does block 0's work.
+  std::vector<std::string> m =
+      messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+               "{\n  int i = threadIdx.x;\n  if (i < n) out[i] = 2.0f * in[i];\n}\n");
+  EXPECT_TRUE(has(m, "1: k never uses blockIdx or blockDim")) << m.size();
+  EXPECT_FALSE(has(m, "bounds check"));
+  // No guard.
+  m = messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+               "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 2.0f * in[i];\n}\n");
+  EXPECT_TRUE(has(m, "4: the write to out[...] has no bounds check"));
+  EXPECT_FALSE(has(m, "never uses blockIdx"));
+  // A double literal in float code.
+  m = messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+               "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  if (i < n) out[i] = 2.0 * in[i];\n}\n");
+  EXPECT_TRUE(has(m, "4: 2.0 is a double"));
+  // None of these: a constant index, one place per block, a double kernel.
+  EXPECT_TRUE(messages("extern \"C\" __global__ void k(int* c) { atomicAdd(&c[0], 1); c[0] += 0; "
+                       "int b = blockIdx.x; }")
+                  .empty());
+  EXPECT_TRUE(messages("extern \"C\" __global__ void k(double* p, int n) { int i = blockIdx.x; "
+                       "if (i < n) p[i] = 2.0 * p[i]; }")
+                  .empty());
+  EXPECT_TRUE(
+      messages("extern \"C\" __global__ void k(float* p) { p[blockIdx.x] = 1.0f; }").empty());
+}

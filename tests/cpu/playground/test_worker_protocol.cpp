@@ -1,0 +1,185 @@
+// The worker protocol against fakes: messages round-trip, bad bytes are refused, and a worker
+// that dies, hangs or talks nonsense becomes a sentence, never a hang or a crash of the app.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include "playground/worker.hpp"
+
+using namespace cudalab;
+using namespace cudalab::playground;
+
+namespace {
+
+struct Pipe {
+  int r = -1, w = -1;
+  Pipe() {
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    r = fds[0];
+    w = fds[1];
+  }
+  ~Pipe() {
+    if (r >= 0) ::close(r);
+    if (w >= 0) ::close(w);
+  }
+};
+
+}  // namespace
+
+TEST(PlaygroundProtocol, MessagesRoundTrip) {
+  Pipe p;
+  Message m{{{"type", "run"}, {"n", 42}}, {std::string("\0\1binary", 8), ""}};
+  ASSERT_TRUE(writeMessage(p.w, m));
+  Result<Message> back = readMessage(p.r, steadySeconds() + 5);
+  ASSERT_TRUE(back) << back.status().sentence();
+  EXPECT_EQ(back->head, m.head);
+  EXPECT_EQ(back->blobs, m.blobs);
+}
+
+TEST(PlaygroundProtocol, BadBytesAndTimeouts) {
+  {
+    Pipe p;
+    const char junk[] = "hello, this is not a message";
+    ASSERT_EQ(::write(p.w, junk, sizeof junk), static_cast<ssize_t>(sizeof junk));
+    Result<Message> m = readMessage(p.r, steadySeconds() + 5);
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.status().message().find("bad message"), std::string::npos);
+  }
+  {
+    Pipe p;
+    // The right magic, a head that is not JSON.
+    std::string frame = "CLW1";
+    const std::uint32_t len = 5, blobs = 0;
+    frame.append(reinterpret_cast<const char*>(&len), 4);
+    frame.append(reinterpret_cast<const char*>(&blobs), 4);
+    frame += "{oops";
+    ASSERT_EQ(::write(p.w, frame.data(), frame.size()), static_cast<ssize_t>(frame.size()));
+    Result<Message> m = readMessage(p.r, steadySeconds() + 5);
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.status().message().find("not a JSON object"), std::string::npos);
+  }
+  {
+    Pipe p;
+    const double t0 = steadySeconds();
+    Result<Message> m = readMessage(p.r, t0 + 0.2);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.status().message(), "timeout");
+    ::close(p.w);
+    p.w = -1;
+    m = readMessage(p.r, steadySeconds() + 1);
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.status().message(), "eof");
+  }
+}
+
+TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
+  RunReport r;
+  r.ok = false;
+  r.summary = "Not correct";
+  r.checked = 10;
+  r.wrong = 2;
+  r.first = {{3, 2.0, std::nan(""), true}, {7, 1.0, 1.5, false}};
+  r.kernelMs = {0.5, 0.25};
+  r.medianMs = 0.375;
+  r.comparisons = {{"CUB", 0.1, true, "note"}};
+  r.samples = {{1e-8, 0, 5e-17, 5e-17}};
+  r.counts = {4096, 17};
+  Result<RunReport> back = runReportFromJson(toJson(r));
+  ASSERT_TRUE(back) << back.status().sentence();
+  EXPECT_EQ(back->wrong, 2);
+  ASSERT_EQ(back->first.size(), 2u);
+  EXPECT_TRUE(std::isnan(back->first[0].got));
+  EXPECT_TRUE(back->first[0].unwritten);
+  EXPECT_EQ(back->first[1].got, 1.5);
+  EXPECT_EQ(back->counts, r.counts);
+  EXPECT_EQ(back->comparisons[0].label, "CUB");
+  EXPECT_FALSE(runReportFromJson(nlohmann::json{{"ok", true}}));
+  RunParams p;
+  p.n = 77;
+  p.launch = {{3, 2, 1}, {32, 4, 1}};
+  Result<RunParams> pb = runParamsFromJson(toJson(p));
+  ASSERT_TRUE(pb);
+  EXPECT_EQ(pb->n, 77);
+  EXPECT_EQ(pb->launch, p.launch);
+  EXPECT_FALSE(runParamsFromJson(nlohmann::json{{"n", "x"}}));
+}
+
+// Fake workers: shell commands that misbehave in each way a learner's kernel can make the real
+// one misbehave.
+TEST(PlaygroundWorker, DyingWorkerIsASentence) {
+  WorkerClient w({"/bin/sh", "-c", "echo about to die; exit 3"});
+  Result<WorkerHello> h = w.hello();
+  ASSERT_FALSE(h);
+  EXPECT_NE(h.status().message().find("exited with code 3"), std::string::npos)
+      << h.status().message();
+  EXPECT_FALSE(w.running());
+  EXPECT_NE(w.output().find("about to die"), std::string::npos);
+  // The next call starts a fresh one.
+  EXPECT_FALSE(w.hello());
+  EXPECT_EQ(w.restarts(), 1);
+}
+
+TEST(PlaygroundWorker, CrashingWorkerNamesTheSignal) {
+  WorkerClient w({"/bin/sh", "-c", "kill -SEGV $$"});
+  Result<WorkerHello> h = w.hello();
+  ASSERT_FALSE(h);
+  EXPECT_NE(h.status().message().find("signal 11"), std::string::npos) << h.status().message();
+}
+
+TEST(PlaygroundWorker, HangingWorkerIsStoppedAtTheLimit) {
+  WorkerClient w({"/bin/sh", "-c", "exec sleep 60"});
+  const double t0 = steadySeconds();
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 0.5, nullptr);
+  const double took = steadySeconds() - t0;
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.status().message().find("time limit of 0.5 s"), std::string::npos)
+      << m.status().message();
+  EXPECT_LT(took, 10.0);
+  EXPECT_FALSE(w.running());
+}
+
+TEST(PlaygroundWorker, CancelStopsTheWorker) {
+  WorkerClient w({"/bin/sh", "-c", "exec sleep 60"});
+  std::atomic<bool> cancel{true};
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 30, &cancel);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.status().message().find("Cancelled"), std::string::npos);
+  EXPECT_FALSE(w.running());
+}
+
+TEST(PlaygroundWorker, NonsenseIsRefused) {
+  WorkerClient w({"/bin/sh", "-c", "echo 'garbage garbage garbage' >&4; exec sleep 60"});
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 5, nullptr);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.status().message().find("cannot read"), std::string::npos) << m.status().message();
+  EXPECT_FALSE(w.running());
+}
+
+TEST(PlaygroundWorker, MissingProgramIsASentence) {
+  WorkerClient w({"/nonexistent/cudalab-worker"});
+  Result<WorkerHello> h = w.hello();
+  ASSERT_FALSE(h);
+  EXPECT_FALSE(h.status().message().empty());
+}
+
+// The real worker (`cudalab worker`) answers hello with or without a GPU, refuses nonsense
+// requests with a sentence and keeps going.
+TEST(PlaygroundWorker, RealWorkerAnswers) {
+  WorkerClient w({CUDALAB_BINARY, "worker"});
+  Result<WorkerHello> h = w.hello();
+  ASSERT_TRUE(h) << h.status().sentence();
+  if (!h->hasDevice) {
+    EXPECT_FALSE(h->problem.empty());
+  }
+  Result<Message> m = w.call({{{"type", "dance"}}, {}}, 10, nullptr);
+  ASSERT_TRUE(m) << m.status().sentence();
+  EXPECT_EQ(m->head.value("type", ""), "error");
+  m = w.call({{{"type", "run"}, {"params", {{"exercise", "double"}}}}, {}}, 10, nullptr);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->head.value("type", ""), "error");
+  EXPECT_NE(m->head.value("message", "").find("bad run request"), std::string::npos);
+  EXPECT_TRUE(w.running());
+  EXPECT_EQ(w.restarts(), 0);
+}
