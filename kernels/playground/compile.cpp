@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <list>
+#include <mutex>
 #include <memory>
 #include <regex>
 
@@ -116,8 +118,63 @@ Result<std::string> nvrtcVersion() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
+namespace {
+
+// Earlier results by program text and options. NVRTC may itself reuse an earlier compilation of
+// the same program, and then its log is empty (no ptxas report, no warnings): keeping the first
+// result keeps the registers and warnings a learner saw, and re-running unchanged text is free.
+struct CompileCache {
+  std::mutex mutex;
+  std::list<std::pair<std::string, CompileResult>> entries;  // most recent first
+  static constexpr size_t kMax = 32;
+};
+
+CompileCache& cache() {
+  static CompileCache c;
+  return c;
+}
+
+Result<CompileResult> compileUncached(std::string_view source,
+                                      const std::vector<std::string>& entries,
+                                      const CompileOptions& options);
+
+}  // namespace
+
 Result<CompileResult> compileKernel(std::string_view source, const std::vector<std::string>& entries,
                                     const CompileOptions& options) {
+  std::string key = std::to_string(options.arch) + (options.lineInfo ? "L" : "-");
+  for (const std::string& o : options.extra)
+    key += "\x1f" + o;
+  for (const std::string& e : entries)
+    key += "\x1e" + e;
+  key += "\x1d";
+  key += source;
+  CompileCache& c = cache();
+  if (options.useCache) {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    for (auto it = c.entries.begin(); it != c.entries.end(); ++it) {
+      if (it->first != key) continue;
+      c.entries.splice(c.entries.begin(), c.entries, it);
+      CompileResult r = c.entries.front().second;
+      r.cached = true;
+      r.ms = 0;
+      return r;
+    }
+  }
+  Result<CompileResult> r = compileUncached(source, entries, options);
+  if (r) {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.entries.emplace_front(std::move(key), *r);
+    if (c.entries.size() > CompileCache::kMax) c.entries.pop_back();
+  }
+  return r;
+}
+
+namespace {
+
+Result<CompileResult> compileUncached(std::string_view source,
+                                      const std::vector<std::string>& entries,
+                                      const CompileOptions& options) {
   CompileResult res;
   res.arch = options.arch > 0 ? options.arch : kDefaultArch;
   if (Result<std::string> v = nvrtcVersion()) res.nvrtcVersion = *v;
@@ -167,11 +224,11 @@ Result<CompileResult> compileKernel(std::string_view source, const std::vector<s
     if (nvrtcResult r = nvrtcGetCUBIN(prog.p, res.cubin.data()); r != NVRTC_SUCCESS)
       return nvrtcFailure(r, "return the compiled binary");
     res.ok = true;
-    // Every function the app launches must be there, under its exact name (extern "C").
+    // Every function the app launches must be there, under its exact name (extern "C"): the PTX
+    // declares each kernel as `.entry name(`. (ptxas's report is not enough: NVRTC may reuse an
+    // earlier compilation of the same program and say nothing.)
     for (const std::string& e : entries) {
-      const bool found =
-          std::any_of(res.resources.begin(), res.resources.end(),
-                      [&](const PtxasInfo& p) { return p.function == e; });
+      const bool found = res.ptx.find(".entry " + e + "(") != std::string::npos;
       if (!found) {
         res.ok = false;
         res.diagnostics.push_back(
@@ -191,5 +248,7 @@ Result<CompileResult> compileKernel(std::string_view source, const std::vector<s
   res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }
+
+}  // namespace
 
 }  // namespace cudalab::playground

@@ -27,6 +27,7 @@ struct CompileOptions {
   int arch = 0;  // compute capability x 10 (90 = sm_90); 0: kDefaultArch
   bool lineInfo = true;  // -lineinfo: compute-sanitizer and profilers name source lines
   std::vector<std::string> extra;  // further NVRTC options (-D, --use_fast_math, ...)
+  bool useCache = true;  // the same text and options again: the earlier result, at no cost
 };
 
 enum class Severity { Error, Warning, Remark };
@@ -58,7 +59,8 @@ struct CompileResult {
   std::vector<PtxasInfo> resources;
   std::string ptx;
   std::string cubin;  // the binary the worker loads (cudaLibraryLoadData)
-  double ms = 0;      // wall time of the compilation
+  double ms = 0;      // wall time of the compilation (0 when it came from the cache)
+  bool cached = false;
   std::string nvrtcVersion;
 };
 

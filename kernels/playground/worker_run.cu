@@ -102,6 +102,7 @@ LaunchError explain(cudaError_t e, const Launch& l, const KernelResources& k, bo
                    " threads per block. Use smaller blocks, or fewer registers.";
       break;
     case cudaErrorIllegalAddress:
+    case cudaErrorInvalidAddressSpace:
       r.sentence = "The kernel read or wrote an address outside its arrays (" + name +
                    "). Usually an index past the end with no guard, or a shared array smaller "
                    "than the block. compute-sanitizer --tool memcheck names the line.";

@@ -170,3 +170,23 @@ TEST(PlaygroundSource, LintFindsTheUsualMistakes) {
   EXPECT_TRUE(
       messages("extern \"C\" __global__ void k(float* p) { p[blockIdx.x] = 1.0f; }").empty());
 }
+
+// A learner compiles the same text again and again: every compilation must give the binary, the
+// entry points and (where ptxas reports them) the same registers.
+TEST(PlaygroundCompile, SameTextTwice) {
+  const std::string src = "extern \"C\" __global__ void k(float* o) { o[threadIdx.x] = 1.0f; }";
+  Result<CompileResult> a = compileKernel(src, {"k"}, {});
+  Result<CompileResult> b = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(a->ok && b->ok) << b->log;
+  EXPECT_EQ(a->cubin.size(), b->cubin.size());
+  EXPECT_EQ(a->resources.size(), b->resources.size()) << "first:\n" << a->log << "\nsecond:\n" << b->log;
+  EXPECT_TRUE(b->cached);
+  CompileOptions fresh;
+  fresh.useCache = false;
+  Result<CompileResult> c = compileKernel(src + "\n// changed", {"k"}, fresh);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->ok);
+  EXPECT_FALSE(c->cached);
+  EXPECT_GT(c->ms, 0);
+}

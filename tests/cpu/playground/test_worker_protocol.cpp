@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "playground/worker.hpp"
+#include "tests/worker_binary.hpp"
 
 using namespace cudalab;
 using namespace cudalab::playground;
@@ -167,7 +168,7 @@ TEST(PlaygroundWorker, MissingProgramIsASentence) {
 // The real worker (`cudalab worker`) answers hello with or without a GPU, refuses nonsense
 // requests with a sentence and keeps going.
 TEST(PlaygroundWorker, RealWorkerAnswers) {
-  WorkerClient w({CUDALAB_BINARY, "worker"});
+  WorkerClient w({cudalabBinary(), "worker"});
   Result<WorkerHello> h = w.hello();
   ASSERT_TRUE(h) << h.status().sentence();
   if (!h->hasDevice) {

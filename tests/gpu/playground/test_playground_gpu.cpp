@@ -1,0 +1,220 @@
+// The playground on a GPU, through the real worker process: every solution passes its check on
+// fresh random inputs, every starting kernel fails its check the way its exercise says, and a
+// kernel that faults, traps or never ends comes back as a sentence, after which the next run works.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <random>
+
+#include "playground/compile.hpp"
+#include "playground/playground.hpp"
+#include "playground/worker.hpp"
+#include "tests/worker_binary.hpp"
+
+using namespace cudalab;
+using namespace cudalab::playground;
+
+namespace {
+
+int deviceArch() {
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return 0;
+  return p.major * 10 + p.minor;
+}
+
+CompileResult compiled(const Exercise& e, std::string_view text) {
+  CompileOptions o;
+  o.arch = deviceArch();
+  Result<CompileResult> r = compileKernel(programSource(e, text), entryPoints(e), o);
+  EXPECT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->log << (r->diagnostics.empty() ? "" : r->diagnostics.back().message);
+  return *r;
+}
+
+std::uint64_t freshSeed() {
+  return std::random_device{}();
+}
+
+class PlaygroundGpu : public ::testing::Test {
+ protected:
+  WorkerClient worker{{cudalabBinary(), "worker"}};
+};
+
+}  // namespace
+
+TEST_F(PlaygroundGpu, EverySolutionPasses) {
+  for (const Exercise& e : exercises()) {
+    SCOPED_TRACE(e.id);
+    RunParams p = defaultRunParams(e);
+    p.seed = freshSeed();
+    p.runs = 3;
+    p.compare = false;
+    Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+    ASSERT_TRUE(r) << r.status().sentence();
+    EXPECT_TRUE(r->ok) << r->summary;
+    EXPECT_EQ(r->wrong, 0);
+    EXPECT_EQ(r->pastEnd, 0);
+    EXPECT_GT(r->checked, 0);
+    EXPECT_EQ(static_cast<int>(r->kernelMs.size()), 3);
+    EXPECT_GT(r->medianMs, 0);
+    EXPECT_GT(r->resources.registers, 0);
+    EXPECT_GT(r->resources.blocksPerSM, 0);
+    EXPECT_FALSE(r->cells.empty());
+  }
+  EXPECT_EQ(worker.restarts(), 0);
+}
+
+// Odd sizes: N that is no multiple of anything, grids smaller and larger than N needs.
+TEST_F(PlaygroundGpu, SolutionsAtOddSizes) {
+  for (const char* id : {"double", "multiply", "hypot", "elementwise", "reduce", "histogram"}) {
+    const Exercise& e = *findExercise(id);
+    const CompileResult c = compiled(e, solutionSource(e));
+    for (long long n : {1LL, 33LL, 1000003LL}) {
+      if (n < e.minN) continue;
+      for (long long blocks : {1LL, 7LL, 5000LL}) {
+        SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " blocks=" +
+                     std::to_string(blocks));
+        RunParams p = defaultRunParams(e);
+        p.n = n;
+        p.seed = freshSeed();
+        p.runs = 1;
+        p.compare = false;
+        p.launch = {{blocks, 1, 1}, {96, 1, 1}};
+        p.autoGrid = false;
+        if (e.kind == Kind::Reduce) p.launch.block = {256, 1, 1};
+        Result<RunReport> r = worker.run(c, e, p);
+        ASSERT_TRUE(r) << r.status().sentence();
+        const bool gridStride = e.kind != Kind::Map || e.op == MapOp::Hypot;
+        // Without a grid-stride loop, a grid too small leaves elements unwritten.
+        if (gridStride || blocks * 96 >= n) {
+          EXPECT_TRUE(r->ok) << r->summary;
+        } else {
+          EXPECT_FALSE(r->ok);
+          EXPECT_EQ(r->unwritten, n - blocks * 96);
+        }
+        EXPECT_EQ(r->pastEnd, 0);
+      }
+    }
+  }
+  const Exercise& m = *findExercise("matmul");
+  for (long long n : {1LL, 17LL, 129LL}) {
+    RunParams p = defaultRunParams(m);
+    p.n = n;
+    p.seed = freshSeed();
+    p.runs = 1;
+    p.compare = false;
+    Result<RunReport> r = worker.run(compiled(m, solutionSource(m)), m, p);
+    ASSERT_TRUE(r) << r.status().sentence();
+    EXPECT_TRUE(r->ok) << "n=" << n << " " << r->summary;
+  }
+}
+
+TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
+  for (const Exercise& e : exercises()) {
+    SCOPED_TRACE(e.id);
+    RunParams p = defaultRunParams(e);
+    p.n = e.bugN;
+    p.launch = e.bugLaunch;
+    p.autoGrid = false;
+    p.seed = freshSeed();
+    p.runs = 3;
+    p.compare = false;
+    Result<RunReport> r = worker.run(compiled(e, starterSource(e)), e, p);
+    ASSERT_TRUE(r) << r.status().sentence();
+    EXPECT_FALSE(r->ok) << r->summary;
+    EXPECT_FALSE(r->first.empty());
+    switch (e.kind) {
+      case Kind::Map:
+        EXPECT_GT(r->unwritten, 0);  // threadIdx alone, or one element per thread
+        break;
+      case Kind::Counter:
+        ASSERT_EQ(r->counts.size(), 3u);
+        for (long long c : r->counts)
+          EXPECT_LT(c, 4096);
+        break;
+      case Kind::Matmul: EXPECT_GT(r->pastEnd, 0); break;
+      default: EXPECT_GT(r->wrong, 0); break;
+    }
+  }
+}
+
+TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
+  const Exercise& e = *findExercise("double");
+  RunParams p = defaultRunParams(e);
+  p.n = 1 << 22;
+  p.seed = freshSeed();
+  p.runs = 5;
+  Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  ASSERT_TRUE(r->ok) << r->summary;
+  ASSERT_EQ(r->comparisons.size(), 2u);
+  // The NVRTC-compiled kernel and the launch-config lesson's built-in kernel: the same bits.
+  EXPECT_EQ(r->comparisons[0].label, e.builtIn);
+  EXPECT_NE(r->comparisons[0].note.find("identical"), std::string::npos) << r->comparisons[0].note;
+  EXPECT_NE(r->comparisons[1].note.find("identical"), std::string::npos) << r->comparisons[1].note;
+  for (const char* id : {"histogram", "matmul", "reduce", "multiply", "hypot", "elementwise"}) {
+    const Exercise& x = *findExercise(id);
+    RunParams q = defaultRunParams(x);
+    q.seed = freshSeed();
+    q.runs = 3;
+    Result<RunReport> rr = worker.run(compiled(x, solutionSource(x)), x, q);
+    ASSERT_TRUE(rr) << id << ": " << rr.status().sentence();
+    EXPECT_TRUE(rr->ok) << id;
+    EXPECT_FALSE(rr->comparisons.empty()) << id;
+    for (const Comparison& c : rr->comparisons) {
+      EXPECT_GT(c.ms, 0) << id << " " << c.label;
+      EXPECT_TRUE(c.ok) << id << " " << c.label;
+    }
+  }
+}
+
+// Faults come back as sentences; the worker is replaced and the next run works.
+TEST_F(PlaygroundGpu, FaultsHangsAndTrapsAreSurvived) {
+  const Exercise& e = *findExercise("double");
+  RunParams p = defaultRunParams(e);
+  p.n = 1 << 20;
+  p.runs = 1;
+  p.compare = false;
+  p.timeoutSeconds = 2;
+  const CompileResult good = compiled(e, solutionSource(e));
+  struct Bad {
+    const char* body;
+    const char* expect;
+  } bad[] = {
+      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+       "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
+       "outside its arrays"},
+      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+       "{ volatile float* o = out; for (;;) o[0] = in[0]; }\n",
+       "time limit"},
+      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+       "{ if (threadIdx.x == 5) __trap(); out[0] = in[0]; }\n",
+       "exception"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.expect);
+    Result<RunReport> r = worker.run(compiled(e, b.body), e, p);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.status().message().find(b.expect), std::string::npos) << r.status().message();
+    p.seed = freshSeed();
+    Result<RunReport> next = worker.run(good, e, p);
+    ASSERT_TRUE(next) << next.status().sentence();
+    EXPECT_TRUE(next->ok);
+  }
+  EXPECT_GE(worker.restarts(), 3);
+}
+
+TEST_F(PlaygroundGpu, PrintfComesBack) {
+  const Exercise& e = *findExercise("counter");
+  RunParams p = defaultRunParams(e);
+  p.launch = {{1, 1, 1}, {2, 1, 1}};
+  p.runs = 1;
+  const char* src =
+      "extern \"C\" __global__ void count_threads(int* counter)\n"
+      "{ printf(\"hello from thread %d\\n\", threadIdx.x); atomicAdd(counter, 1); }\n";
+  Result<RunReport> r = worker.run(compiled(e, src), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok);
+  EXPECT_NE(r->output.find("hello from thread 1"), std::string::npos) << r->output;
+}
