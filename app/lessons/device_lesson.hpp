@@ -4,11 +4,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kDeviceLessonInfo;
 std::unique_ptr<Lesson> makeDeviceLesson();
+// Its benchmarks (device_bench.cpp).
+std::span<const BenchEntry> deviceBenches();
 
 }  // namespace cudalab

@@ -4,11 +4,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kLaunchConfigLessonInfo;
 std::unique_ptr<Lesson> makeLaunchConfigLesson();
+// Its benchmarks (launch_config_bench.cpp).
+std::span<const BenchEntry> launchConfigBenches();
 
 }  // namespace cudalab

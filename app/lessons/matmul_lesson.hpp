@@ -3,11 +3,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kMatmulLessonInfo;
 std::unique_ptr<Lesson> makeMatmulLesson();
+// Its benchmarks (matmul_bench.cpp).
+std::span<const BenchEntry> matmulBenches();
 
 }  // namespace cudalab

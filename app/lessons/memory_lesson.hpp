@@ -4,11 +4,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kMemoryLessonInfo;
 std::unique_ptr<Lesson> makeMemoryLesson();
+// Its benchmarks (memory_bench.cpp).
+std::span<const BenchEntry> memoryBenches();
 
 }  // namespace cudalab

@@ -4,11 +4,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kPrecisionLessonInfo;
 std::unique_ptr<Lesson> makePrecisionLesson();
+// Its benchmarks (precision_bench.cpp).
+std::span<const BenchEntry> precisionBenches();
 
 }  // namespace cudalab

@@ -3,11 +3,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kReductionLessonInfo;
 std::unique_ptr<Lesson> makeReductionLesson();
+// Its benchmarks (reduction_bench.cpp).
+std::span<const BenchEntry> reductionBenches();
 
 }  // namespace cudalab

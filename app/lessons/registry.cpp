@@ -12,13 +12,13 @@ namespace cudalab {
 
 namespace {
 const LessonEntry kLessons[] = {
-    {&kDeviceLessonInfo, &makeDeviceLesson},
-    {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson},
-    {&kTransfersLessonInfo, &makeTransfersLesson},
-    {&kPrecisionLessonInfo, &makePrecisionLesson},
-    {&kMemoryLessonInfo, &makeMemoryLesson},
-    {&kMatmulLessonInfo, &makeMatmulLesson},
-    {&kReductionLessonInfo, &makeReductionLesson},
+    {&kDeviceLessonInfo, &makeDeviceLesson, &deviceBenches},
+    {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson, &launchConfigBenches},
+    {&kTransfersLessonInfo, &makeTransfersLesson, &transfersBenches},
+    {&kPrecisionLessonInfo, &makePrecisionLesson, &precisionBenches},
+    {&kMemoryLessonInfo, &makeMemoryLesson, &memoryBenches},
+    {&kMatmulLessonInfo, &makeMatmulLesson, &matmulBenches},
+    {&kReductionLessonInfo, &makeReductionLesson, &reductionBenches},
 };
 }  // namespace
 

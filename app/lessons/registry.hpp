@@ -5,6 +5,7 @@
 #include <span>
 #include <string_view>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
@@ -12,6 +13,7 @@ namespace cudalab {
 struct LessonEntry {
   const LessonInfo* info;
   std::unique_ptr<Lesson> (*make)();
+  std::span<const BenchEntry> (*benches)();  // its `cudalab bench` entries (nullptr: none)
 };
 
 std::span<const LessonEntry> lessonRegistry();

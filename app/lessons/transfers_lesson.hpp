@@ -3,11 +3,14 @@
 
 #include <memory>
 
+#include "bench.hpp"
 #include "lessons/lesson.hpp"
 
 namespace cudalab {
 
 extern const LessonInfo kTransfersLessonInfo;
 std::unique_ptr<Lesson> makeTransfersLesson();
+// Its benchmarks (transfers_bench.cpp).
+std::span<const BenchEntry> transfersBenches();
 
 }  // namespace cudalab

@@ -1,0 +1,149 @@
+// The reduction lesson's benchmark (`cudalab bench reduction`), registered through its line in
+// lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
+#include "bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include "common/cuda_raii.hpp"
+#include "common/measurement.hpp"
+#include "common/pattern.hpp"
+#include "common/runtime_info.hpp"
+#include "device/device_bandwidth.hpp"
+#include "launch_config/launch_config.hpp"
+#include "matmul/matmul.hpp"
+#include "memory/memory.hpp"
+#include "precision/summation.hpp"
+#include "precision/throughput.hpp"
+#include "reduction/reduction.hpp"
+#include "transfers/transfers.hpp"
+#include "lessons/registry.hpp"
+#include "platform/gl.hpp"
+#include "platform/headless_egl.hpp"
+#include "platform/interop.hpp"
+#include "ui/renderer.hpp"
+#include "ui/settings.hpp"
+#include "ui/shell.hpp"
+
+namespace cudalab {
+namespace {
+
+// [SECTION] bench reduction: Harris's table for 2^28 int32 and float32 (and float64 at 2^27)
+// against CUB and the memory bandwidth, the float32 errors at the course's N, GB/s against N
+
+Status reductionTable(const reduction::ReduceParams& p, std::string& md, nlohmann::json& j,
+                      double& bestOfCub) {
+  using namespace reduction;
+  std::fprintf(stderr, "reduction: ladder, %lld %s...\n", p.n, typeLabel(p.type));
+  Result<LadderReport> r = measureLadder(p, allStepIds());
+  if (!r) return r.status();
+  md += fmt("\n#### %s, N = %lld, %d threads per block (median of %d runs; theoretical bandwidth "
+            "%.0f GB/s)\n\n",
+            typeLabel(p.type), p.n, p.block, p.runs, r->peakGBps) +
+        "| step | launches | ms | GB/s | step speedup | total speedup | of peak | of CUB | "
+        "error | correct |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  bestOfCub = 0;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const StepResult& t : r->steps) {
+    const StepInfo& s = stepInfo(t.step);
+    if (handWritten(s)) bestOfCub = std::max(bestOfCub, t.ofLibrary);
+    md += fmt("| %s | %s | %.4f | %.0f | %s | %s | %.1f%% | %.1f%% | %.2e | %s |\n", s.label,
+              t.plan.c_str(), t.ms, t.gbps,
+              t.stepSpeedup > 0 ? fmt("%.2fx", t.stepSpeedup).c_str() : "-",
+              t.totalSpeedup > 0 ? fmt("%.2fx", t.totalSpeedup).c_str() : "-", 100 * t.ofPeak,
+              100 * t.ofLibrary, t.error, t.ok ? "yes" : "**NO**");
+    rows.push_back({{"step", s.key},
+                    {"launches", t.plan},
+                    {"ms", t.ms},
+                    {"kernel_median_ms", t.m.kernel().medianMs},
+                    {"runs", t.m.runs},
+                    {"gbps", t.gbps},
+                    {"step_speedup", t.stepSpeedup},
+                    {"total_speedup", t.totalSpeedup},
+                    {"of_peak", t.ofPeak},
+                    {"of_cub", t.ofLibrary},
+                    {"sum", t.value},
+                    {"error", t.error},
+                    {"bound", t.bound},
+                    {"correct", t.ok}});
+  }
+  j["ladders"].push_back({{"type", typeLabel(p.type)},
+                          {"n", p.n},
+                          {"block", p.block},
+                          {"peak_gbps", r->peakGBps},
+                          {"exact", static_cast<double>(r->cpu.exact)},
+                          {"best_of_cub", bestOfCub},
+                          {"steps", rows}});
+  if (p.type == DataType::Float32) {
+    const CpuSums& c = r->cpu;
+    md +=
+        fmt("\nExact sum %.6Lf; CPU float32 loop %.9g, NumPy's np.sum order %.9g, pairwise %.9g, "
+            "Kahan %.9g.\n",
+            c.exact, c.sequential, c.numpy, c.pairwise, c.kahan);
+  }
+  return {};
+}
+
+int benchReduction(const std::string& outDir) {
+  using namespace reduction;
+  RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  std::string md = "### Reduction, " + today() + ", " + rt.firstDeviceName + "\n";
+  nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
+  double bestInt = 0, bestFloat = 0, other = 0;
+  if (Status s = reductionTable({DataType::Int32, 1LL << 28, 256}, md, j, bestInt); !s)
+    return fail(s);
+  if (Status s = reductionTable({DataType::Float32, 1LL << 28, 256}, md, j, bestFloat); !s)
+    return fail(s);
+  md +=
+      fmt("\nTarget at 2^28: the best hand-written step at least 95%% of CUB DeviceReduce: int32 "
+          "**%.1f%%**, float32 **%.1f%%**.\n",
+          100 * bestInt, 100 * bestFloat);
+  j["best_of_cub_int32"] = bestInt;
+  j["best_of_cub_float32"] = bestFloat;
+  if (Status s = reductionTable({DataType::Float64, 1LL << 27, 256}, md, j, other); !s)
+    return fail(s);
+  if (Status s = reductionTable({DataType::Float32, kCourseN, 256}, md, j, other); !s)
+    return fail(s);
+
+  std::fprintf(stderr, "reduction: GB/s against N...\n");
+  const std::span<const StepId> sweep = sweepStepIds();
+  const std::vector<long long> sizes = defaultSweepSizes();
+  Result<std::vector<SweepPoint>> sw = measureSweep(DataType::Float32, 256, sizes, sweep);
+  if (!sw) return fail(sw.status());
+  md += "\n#### float32 GB/s against N (256 threads per block, 5 runs each)\n\n| N |";
+  for (StepId id : sweep)
+    md += std::string(" ") + stepInfo(id).key + " |";
+  md += "\n| ---: |";
+  for (size_t i = 0; i < sweep.size(); ++i)
+    md += " ---: |";
+  for (long long n : sizes) {
+    md += fmt("\n| 2^%d |", static_cast<int>(std::log2(double(n))));
+    for (StepId id : sweep)
+      for (const SweepPoint& p : *sw)
+        if (p.n == n && p.step == id)
+          md += fmt(p.gbps < 10 ? " %.2f%s |" : " %.0f%s |", p.gbps, p.ok ? "" : " (WRONG)");
+  }
+  md += "\n";
+  for (const SweepPoint& p : *sw)
+    j["sweep"].push_back(
+        {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}});
+  return writeOutputs(outDir, "reduction", md, j) ? 0 : 1;
+}
+
+}  // namespace
+
+std::span<const BenchEntry> reductionBenches() {
+  static const BenchEntry k[] = {
+      {"reduction", "reduction ladder for 2^28 int32 and float32 against CUB and the memory bandwidth, float64, " "the course's N, GB/s against N", &benchReduction},
+  };
+  return k;
+}
+
+}  // namespace cudalab
