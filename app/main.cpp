@@ -3,6 +3,7 @@
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -183,6 +184,9 @@ int runWindow(const CliOptions& o) {
   }
   Shell shell(settings, rt, window.glDescription(), /*headless=*/false);
   if (!settingsProblem) shell.report(settingsProblem, "");
+  if (!scripted) {
+    shell.setUserDataDir(configDirFrom(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME")));
+  }
   UiRenderer renderer(shell, settings);
   if (Status s = renderer.init(window.handle()); !s) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());

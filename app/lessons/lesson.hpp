@@ -48,6 +48,9 @@ struct LessonContext {
   // Where to save a result file: the user's export folder, named after the lesson, `what` and the
   // time ("cudalab-launch-config-sweep-20261121-143005.csv").
   std::function<std::string(const std::string& what, const std::string& extension)> exportPath;
+  // A folder where a lesson may keep the learner's work between runs (the playground's code), or
+  // empty when this run must leave no trace (headless, scripted screenshots, tests).
+  std::string userDataDir;
 
   void error(const Status& s) const { report(s, ""); }
   void info(const std::string& message) const { report(Status{}, message); }

@@ -4,6 +4,7 @@
 #include "lessons/launch_config_lesson.hpp"
 #include "lessons/matmul_lesson.hpp"
 #include "lessons/memory_lesson.hpp"
+#include "lessons/playground_lesson.hpp"
 #include "lessons/precision_lesson.hpp"
 #include "lessons/reduction_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
@@ -19,6 +20,7 @@ const LessonEntry kLessons[] = {
     {&kMemoryLessonInfo, &makeMemoryLesson, &memoryBenches},
     {&kMatmulLessonInfo, &makeMatmulLesson, &matmulBenches},
     {&kReductionLessonInfo, &makeReductionLesson, &reductionBenches},
+    {&kPlaygroundLessonInfo, &makePlaygroundLesson, &playgroundBenches},
 };
 }  // namespace
 

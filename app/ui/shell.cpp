@@ -66,11 +66,12 @@ void Shell::report(const Status& s, const std::string& info) {
 }
 
 LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
-  LessonContext ctx{runtime_, theme, panels_, scale_, t.exporting, {}, {}};
+  LessonContext ctx{runtime_, theme, panels_, scale_, t.exporting, {}, {}, {}};
   ctx.report = [this](const Status& s, const std::string& i) { report(s, i); };
   ctx.exportPath = [this](const std::string& what, const std::string& ext) {
     return exportPath(what, ext);
   };
+  ctx.userDataDir = userDataDir_;
   return ctx;
 }
 

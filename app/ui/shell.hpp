@@ -63,6 +63,8 @@ class Shell {
   void finishExport(const Status& s, const std::string& path);
 
   PanelRegistry& panels() { return panels_; }
+  // Where lessons keep the learner's work (LessonContext::userDataDir); unset, they keep nothing.
+  void setUserDataDir(std::string dir) { userDataDir_ = std::move(dir); }
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
@@ -85,6 +87,7 @@ class Shell {
   RuntimeInfo runtime_;
   std::string glInfo_;
   bool headless_;
+  std::string userDataDir_;
   std::vector<std::unique_ptr<Lesson>> lessons_;
   std::vector<bool> shown_;
   size_t current_ = 0;

@@ -1,0 +1,692 @@
+// Lesson "playground": the learner's own kernel. The exercise table (kernels/playground) gives
+// the course text, the starting kernel, the inputs, the check and the hints; this file is the
+// editor, the launch controls, the compile-and-run job and the pictures of what came back.
+//
+// [SECTION] index
+//   lesson text, state
+//   parameters panel: exercise, N, launch, runs, compile and run, files, hints, solution
+//   main view: editor and messages, compiler output, result and picture, times, launch
+//   jobs: hello (the worker's GPU), compile and run; the output picture's texture
+//   the learner's code on disk
+#include "lessons/playground_lesson.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "common/async_job.hpp"
+#include "common/format.hpp"
+#include "shaders.hpp"
+#include "lessons/playground_panels.hpp"
+#include "platform/gl.hpp"
+#include "platform/interop.hpp"
+#include "platform/shader_pass.hpp"
+#include "playground/compile.hpp"
+#include "playground/playground.hpp"
+#include "playground/source_check.hpp"
+#include "playground/worker.hpp"
+#include "ui/code_editor.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, state
+
+const LessonInfo kPlaygroundLessonInfo{
+    "playground", "Playground: write your own kernel",
+    "course files 000-004: Numba's @cuda.jit and @vectorize, PyCUDA's SourceModule, cuda-python, "
+    "and file 004's exercises (the counter race, the histogram)",
+    "Type a CUDA kernel, compile it in the app with NVRTC, run it with the grid and block you "
+    "choose in a separate worker process, and see every element checked against a CPU reference: "
+    "right, wrong, never written or written past the end. Then time it beside the built-in "
+    "lessons' kernels and the library."};
+
+namespace {
+
+using namespace playground;
+using namespace pg;
+
+const char* kActionCompile = "compile";
+const char* kActionRun = "run";
+const char* kActionRunSolution = "run-solution";
+
+// What one press of Compile or Run produced.
+struct Outcome {
+  CompileResult compiled;
+  std::string text;  // the source as compiled
+  bool ranRequested = false;
+  std::optional<RunReport> report;
+  Status runError;
+  RunParams params;
+  std::string output;  // the kernel's printf
+};
+
+// Picture keys for shaders/ids.frag in "counts" mode: 1 right (green), 3 wrong (orange), 0 never
+// written (checkered), the canary key for writes past the end, padding outside the data.
+std::uint32_t keyOf(Cell c) {
+  switch (c) {
+    case Cell::Correct: return 1u;
+    case Cell::Wrong: return 3u;
+    case Cell::Unwritten: return 0u;
+    case Cell::PastEnd: return 0xFFFFFFFEu;
+    case Cell::Unchecked: return 2u;
+  }
+  return 0xFFFFFFFDu;
+}
+
+class PlaygroundLesson final : public Lesson {
+ public:
+  PlaygroundLesson() { selectExercise(exercises().front()); }
+  ~PlaygroundLesson() override { saveText(); }
+
+  const LessonInfo& info() const override { return kPlaygroundLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const Exercise& e : exercises())
+      rows.push_back({e.id, e.title, e.task});
+    return rows;
+  }
+  bool busy() const override { return job_.pending() || helloJob_.pending(); }
+  std::vector<std::string> actionIds() const override {
+    std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution};
+    for (const Exercise& e : exercises()) {
+      ids.push_back(std::string(kActionRun) + ":" + e.id);
+      ids.push_back(std::string(kActionRunSolution) + ":" + e.id);
+    }
+    return ids;
+  }
+  bool startAction(const std::string& id) override {
+    if (job_.running()) return false;
+    std::string action = id;
+    if (const size_t colon = id.find(':'); colon != std::string::npos) {
+      const Exercise* e = findExercise(id.substr(colon + 1));
+      if (!e) return false;
+      selectExercise(*e);
+      action = id.substr(0, colon);
+    }
+    if (action == kActionCompile) return startJob(false);
+    if (action == kActionRun) return gpu_ && startJob(true);
+    if (action == kActionRunSolution) {
+      if (!gpu_) return false;
+      showSolution();
+      return startJob(true);
+    }
+    return false;
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    dataDir_ = ctx.userDataDir;
+    loadSavedText();
+    if (gpu_) startHello();
+    startJob(false);  // the starter's compiler output and resources at once
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    dataDir_ = ctx.userDataDir;
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##exercise", ex_->title)) {
+      for (const Exercise& e : exercises())
+        if (ImGui::Selectable(e.title, &e == ex_) && &e != ex_) {
+          saveText();
+          selectExercise(e);
+          startJob(false);
+        }
+      ImGui::EndCombo();
+    }
+    ImGui::TextWrapped("%s", ex_->task);
+    mutedText(ctx.theme, ex_->course);
+    ImGui::Separator();
+
+    if (ex_->kind != Kind::Counter) {
+      ParamSpec n{"n", ex_->kind == Kind::Matmul ? "n (rows = columns)" : "N", double(ex_->minN),
+                  double(ex_->maxN), double(ex_->defaultN), "",
+                  "How many elements the app makes (fresh random numbers each run) and checks.",
+                  true, true};
+      paramSlider(n, params_.n);
+    }
+    if (ex_->kind == Kind::Histogram) paramSlider(kBinsSpec, params_.bins);
+    ImGui::TextUnformatted("Block (threads)");
+    helpTooltip(kBlockDimSpec.help);
+    dimInputs("##block", params_.launch.block);
+    ImGui::Checkbox("Grid from N", &params_.autoGrid);
+    helpTooltip("On: as many blocks as N needs at this block size (rounded up). Off: the grid "
+                "below, as you set it.");
+    const Launch l = launchFor(*ex_, params_);
+    ImGui::TextUnformatted("Grid (blocks)");
+    helpTooltip(kGridDimSpec.help);
+    if (params_.autoGrid) {
+      ImGui::Text("%s x %s x %s", thousands(l.grid.x).c_str(), thousands(l.grid.y).c_str(),
+                  thousands(l.grid.z).c_str());
+    } else {
+      dimInputs("##grid", params_.launch.grid);
+    }
+    paramSlider(kRunsSpec, params_.runs);
+    paramSlider(kTimeoutSpec, params_.timeoutSeconds);
+    ImGui::Checkbox("Time the built-in and library too", &params_.compare);
+    helpTooltip("Also times the built-in lesson's kernel and the library on the same problem, "
+                "for the Time panel.");
+    valid_ = validate(*ex_, params_, limits());
+    errorText(ctx.theme, valid_);
+    ImGui::Separator();
+
+    const bool working = job_.running();
+    if (working) {
+      ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..." : job_.progress().what.c_str());
+      if (ImGui::Button("Cancel")) job_.cancel();
+    } else {
+      if (ImGui::Button("Compile")) startJob(false);
+      helpTooltip("NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
+                  "warnings appear on their lines, with the registers and shared memory used.");
+      ImGui::SameLine();
+      ImGui::BeginDisabled(!gpu_ || !valid_.ok());
+      if (ImGui::Button("Compile and run")) startJob(true);
+      ImGui::EndDisabled();
+      if (!gpu_)
+        mutedText(ctx.theme, "Running needs an NVIDIA GPU; compiling, the warnings, the PTX and "
+                             "the launch numbers work without one.");
+    }
+    ImGui::Separator();
+    drawFiles(ctx);
+    ImGui::Separator();
+    drawHints(ctx);
+  }
+
+  void drawMain(LessonContext& ctx) override {
+    poll(ctx);
+    refreshPicture(ctx);
+    const float lineH = ImGui::GetTextLineHeightWithSpacing();
+    if (beginPanel(ctx, "code", "Your kernel")) {
+      ImGui::Text("The app calls  %s", signatureText(*ex_).c_str());
+      if (ex_->kind != Kind::Elementwise) {
+        const Launch l = launchFor(*ex_, params_);
+        mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
+                              ")>>>. Ctrl+Z undoes, Ctrl+Y redoes.")
+                                 .c_str());
+      }
+      const float editorH = std::max(12.0f * lineH, ImGui::GetContentRegionAvail().y * 0.42f);
+      if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
+        textDirty_ = true;
+        lint_ = lint(editor_.text());
+        updateMarks();
+      }
+      drawMessages(ctx);
+    }
+    endPanel(ctx);
+
+    if (last_ && last_->report) {
+      const RunReport& r = *last_->report;
+      if (beginPanel(ctx, "result", "Result")) {
+        drawVerdict(ctx, *ex_, last_->params, r);
+        if (picture_.ready() && pictureW_ > 0) {
+          const float avail = std::min(ImGui::GetContentRegionAvail().x, 30.0f * lineH);
+          const float w = avail;
+          const float h = std::min(w * static_cast<float>(pictureH_) / static_cast<float>(pictureW_),
+                                   20.0f * lineH);
+          ImGui::Image(picture_.textureId(), ImVec2(w, h));
+          helpTooltip("Every output element, coloured by what the check found (for a matrix, C "
+                      "itself; rows from the top). Below a gap: the guard zone the app keeps past "
+                      "the end of the output.");
+        }
+        drawPictureLegend(ctx, r);
+        drawExercisePlot(ctx, *ex_, last_->params, r);
+        if (!last_->output.empty()) {
+          ImGui::TextUnformatted("What the kernel printed:");
+          ImGui::PushFont(ctx.theme.fonts().mono);
+          ImGui::TextUnformatted(last_->output.c_str());
+          ImGui::PopFont();
+        }
+      }
+      endPanel(ctx);
+      if (beginPanel(ctx, "times", "Time")) {
+        drawTimes(ctx, *ex_, r);
+        drawAttempts(ctx, attempts_);
+      }
+      endPanel(ctx);
+    } else if (last_ && last_->ranRequested && !last_->runError.ok()) {
+      if (beginPanel(ctx, "result", "Result")) {
+        errorText(ctx.theme, last_->runError);
+        if (!last_->output.empty()) {
+          ImGui::TextUnformatted("What the kernel printed:");
+          ImGui::PushFont(ctx.theme.fonts().mono);
+          ImGui::TextUnformatted(last_->output.c_str());
+          ImGui::PopFont();
+        }
+        drawAttempts(ctx, attempts_);
+      }
+      endPanel(ctx);
+    }
+
+    if (beginPanel(ctx, "launch", "The launch in numbers")) {
+      int regs = 0;
+      long long shared = 0;
+      if (last_ && !last_->compiled.resources.empty()) {
+        regs = last_->compiled.resources.front().registers;
+        shared = last_->compiled.resources.front().sharedBytes;
+      }
+      SmModel sm;
+      int sms = 132;
+      std::string smName = "a model of an H100";
+      if (hello_ && hello_->hasDevice) {
+        sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
+        sm.registersPerSM = hello_->regsPerSM;
+        sm.sharedPerSM = hello_->sharedPerSM;
+        sms = hello_->smCount;
+        smName = hello_->device;
+      }
+      const LaunchNumbers n = launchNumbers(*ex_, params_, regs, shared, sm, sms);
+      const int gpuPerSM = last_ && last_->report ? last_->report->resources.blocksPerSM : 0;
+      drawLaunchNumbers(ctx, n, hello_ && hello_->hasDevice, gpuPerSM, smName);
+    }
+    endPanel(ctx);
+
+    if (last_ && last_->compiled.ok) {
+      if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
+        ImGui::Text("Compiled in %s ms for sm_%d with NVRTC %s%s.",
+                    trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
+                    last_->compiled.nvrtcVersion.c_str(),
+                    last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
+        drawResources(ctx, last_->compiled);
+        if (ImGui::TreeNode("PTX (the GPU's assembly language, before it is compiled for the chip)")) {
+          ImGui::PushFont(ctx.theme.fonts().mono);
+          ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
+                                    ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
+          ImGui::PopFont();
+          ImGui::TreePop();
+        }
+      }
+      endPanel(ctx);
+    }
+  }
+
+ private:
+  static constexpr ParamSpec kParams[] = {kRunsSpec, kTimeoutSpec, kBinsSpec, kBlockDimSpec,
+                                          kGridDimSpec};
+
+  static std::string dimText(const Dim3& d) {
+    return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
+  }
+
+  static void dimInputs(const char* id, Dim3& d) {
+    ImGui::PushID(id);
+    const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
+    long long* v[] = {&d.x, &d.y, &d.z};
+    const char* names[] = {"##x", "##y", "##z"};
+    for (int i = 0; i < 3; ++i) {
+      if (i) ImGui::SameLine();
+      ImGui::SetNextItemWidth(w);
+      ImGui::InputScalar(names[i], ImGuiDataType_S64, v[i]);
+      helpTooltip(i == 0 ? "x" : i == 1 ? "y" : "z");
+      *v[i] = std::clamp<long long>(*v[i], 0, 1LL << 32);
+    }
+    ImGui::PopID();
+  }
+
+  GpuLimits limits() const { return hello_ && hello_->hasDevice ? hello_->limits : GpuLimits{}; }
+
+  void selectExercise(const Exercise& e) {
+    if (ex_ == &e) return;
+    ex_ = &e;
+    if (auto it = paramsById_.find(e.id); it != paramsById_.end())
+      params_ = it->second;
+    else
+      params_ = defaultRunParams(e);
+    auto t = texts_.find(e.id);
+    editor_.setText(t != texts_.end() ? t->second : std::string(starterSource(e)));
+    lint_ = lint(editor_.text());
+    last_.reset();
+    attempts_.clear();
+    hintsShown_ = 0;
+    beforeSolution_.reset();
+    pictureW_ = 0;
+    filePath_ = defaultFilePath();
+    fileStatus_ = {};
+    updateMarks();
+  }
+
+  void rememberExercise() {
+    texts_[ex_->id] = editor_.text();
+    paramsById_[ex_->id] = params_;
+  }
+
+  void showSolution() {
+    if (!beforeSolution_) beforeSolution_ = editor_.text();
+    editor_.setText(std::string(solutionSource(*ex_)));
+    lint_ = lint(editor_.text());
+    textDirty_ = true;
+    updateMarks();
+  }
+
+  // [SECTION] main view helpers
+
+  void updateMarks() {
+    std::vector<EditorMark> marks;
+    auto add = [&](const Diagnostic& d) {
+      if (d.line > 0)
+        marks.push_back({d.line, d.severity == Severity::Error ? MarkKind::Error : MarkKind::Warning,
+                         d.message});
+    };
+    if (last_ && last_->text == editor_.text())
+      for (const Diagnostic& d : last_->compiled.diagnostics) add(d);
+    for (const Diagnostic& d : lint_) add(d);
+    editor_.setMarks(std::move(marks));
+  }
+
+  void drawMessages(LessonContext& ctx) {
+    const bool stale = last_ && last_->text != editor_.text();
+    std::vector<const Diagnostic*> all;
+    if (last_)
+      for (const Diagnostic& d : last_->compiled.diagnostics) all.push_back(&d);
+    for (const Diagnostic& d : lint_) all.push_back(&d);
+    if (last_) {
+      const CompileResult& c = last_->compiled;
+      const int errors = static_cast<int>(std::count_if(
+          c.diagnostics.begin(), c.diagnostics.end(),
+          [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+      std::string line = c.ok ? "Compiled for sm_" + std::to_string(c.arch) + " in " +
+                                    trimmedFixed(c.ms, 0) + " ms"
+                              : "Did not compile: " + std::to_string(errors) + " error" +
+                                    (errors == 1 ? "" : "s");
+      if (stale) line += " (you have edited it since)";
+      ImGui::TextColored(c.ok ? ctx.theme.goodColour() : ctx.theme.errorColour(), "%s",
+                         line.c_str());
+    }
+    for (size_t i = 0; i < all.size(); ++i) {
+      const Diagnostic& d = *all[i];
+      const ImVec4 colour =
+          d.severity == Severity::Error ? ctx.theme.errorColour() : ctx.theme.warningColour();
+      std::string text = (d.line > 0 ? "line " + std::to_string(d.line) + ": " : "") +
+                         (d.severity == Severity::Error ? "error: " : "warning: ") + d.message;
+      if (d.fromWhom == "cudalab") text += "  (cudalab)";
+      ImGui::PushStyleColor(ImGuiCol_Text, colour);
+      ImGui::TextWrapped("%s", text.c_str());
+      ImGui::PopStyleColor();
+      if (d.line > 0) {
+        if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        if (ImGui::IsItemClicked()) editor_.gotoLine(d.line);
+        helpTooltip("Click to go to this line.");
+      }
+    }
+    if (last_ && !last_->compiled.ok && last_->compiled.diagnostics.empty())
+      ImGui::TextWrapped("%s", last_->compiled.log.c_str());
+  }
+
+  void drawFiles(LessonContext& ctx) {
+    ImGui::TextUnformatted("File");
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputText("##path", &filePath_);
+    if (ImGui::Button("Save .cu")) fileStatus_ = saveFile(filePath_, editor_.text());
+    ImGui::SameLine();
+    if (ImGui::Button("Load .cu")) {
+      std::ifstream in(filePath_);
+      if (!in) {
+        fileStatus_ = Status::error("Could not open " + filePath_ + ".");
+      } else {
+        std::stringstream ss;
+        ss << in.rdbuf();
+        editor_.setText(ss.str());
+        lint_ = lint(editor_.text());
+        textDirty_ = true;
+        updateMarks();
+        fileStatus_ = {};
+        ctx.info("Loaded " + filePath_ + ".");
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Starting kernel")) {
+      editor_.setText(std::string(starterSource(*ex_)));
+      lint_ = lint(editor_.text());
+      textDirty_ = true;
+      beforeSolution_.reset();
+      updateMarks();
+    }
+    helpTooltip("Put the exercise's starting kernel back in the editor.");
+    errorText(ctx.theme, fileStatus_);
+    if (!dataDir_.empty())
+      mutedText(ctx.theme, "Your code is kept between runs of the app.");
+  }
+
+  void drawHints(LessonContext& ctx) {
+    const int total = static_cast<int>(ex_->hints.size());
+    for (int i = 0; i < hintsShown_ && i < total; ++i)
+      ImGui::TextWrapped("Hint %d: %s", i + 1, ex_->hints[static_cast<size_t>(i)]);
+    if (hintsShown_ < total) {
+      const std::string label = "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " +
+                                std::to_string(total) + ")";
+      if (ImGui::Button(label.c_str())) ++hintsShown_;
+    }
+    if (!beforeSolution_) {
+      if (ImGui::Button("Show the solution")) showSolution();
+      helpTooltip("Replaces your code with a course-style solution; \"Back to my code\" returns "
+                  "to yours.");
+    } else if (ImGui::Button("Back to my code")) {
+      editor_.setText(*beforeSolution_);
+      beforeSolution_.reset();
+      lint_ = lint(editor_.text());
+      textDirty_ = true;
+      updateMarks();
+    }
+    (void)ctx;
+  }
+
+  // [SECTION] jobs
+
+  void startHello() {
+    helloJob_.start([this](AsyncJob<WorkerHello>::Control&) -> Result<WorkerHello> {
+      return worker().hello();
+    });
+  }
+
+  WorkerClient& worker() {
+    if (!worker_) worker_ = std::make_unique<WorkerClient>(
+                      std::vector<std::string>{selfExecutable(), "worker"});
+    return *worker_;
+  }
+
+  bool startJob(bool run) {
+    if (job_.running() || helloJob_.running()) return false;
+    rememberExercise();
+    saveText();
+    const Exercise* e = ex_;
+    const std::string text = editor_.text();
+    RunParams p = params_;
+    p.seed = ++seed_ * 7919 + static_cast<std::uint64_t>(std::time(nullptr));
+    CompileOptions o;
+    o.arch = hello_ && hello_->hasDevice ? hello_->arch : 0;
+    const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
+    return job_.start([this, e, text, p, o, doRun](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
+      Outcome out;
+      out.text = text;
+      out.params = p;
+      c.progress(0.1f, "Compiling with NVRTC...");
+      Result<CompileResult> r = compileKernel(programSource(*e, text), entryPoints(*e), o);
+      if (!r) return r.status();
+      out.compiled = std::move(*r);
+      out.ranRequested = doRun;
+      if (!doRun || !out.compiled.ok) return out;
+      c.progress(0.4f, "Running in the worker process...");
+      Result<RunReport> rep = worker().run(out.compiled, *e, p, c.cancelFlag());
+      out.output = worker().output();
+      if (rep) {
+        out.report = std::move(*rep);
+        out.output = out.report->output;
+      } else {
+        out.runError = rep.status();
+      }
+      return out;
+    });
+  }
+
+  void poll(LessonContext& ctx) {
+    if (auto h = helloJob_.take()) {
+      if (*h) {
+        hello_ = **h;
+        if (!hello_->hasDevice) gpu_ = false;
+      } else {
+        ctx.error(h->status());
+      }
+    }
+    if (auto r = job_.take()) {
+      if (!*r) {
+        ctx.error(r->status());
+        return;
+      }
+      last_ = std::move(**r);
+      ptxView_ = last_->compiled.ptx;
+      Attempt a;
+      a.number = static_cast<int>(attempts_.size()) + 1;
+      a.compiled = last_->compiled.ok;
+      if (last_->report) {
+        a.ran = true;
+        a.correct = last_->report->ok;
+        a.ms = last_->report->medianMs;
+        pictureDirty_ = true;
+      }
+      if (last_->ranRequested || !last_->compiled.ok) attempts_.push_back(a);
+      if (!last_->runError.ok()) ctx.error(last_->runError);
+      updateMarks();
+    }
+  }
+
+  // The output picture: the report's cells (and, after a gap, the guard zone's) as keys, coloured
+  // by shaders/ids.frag.
+  void refreshPicture(LessonContext& ctx) {
+    if (!pictureDirty_ || !last_ || !last_->report) return;
+    pictureDirty_ = false;
+    const RunReport& r = *last_->report;
+    const int w = std::max(1, r.cellsWide);
+    const int mainRows = static_cast<int>((r.cells.size() + w - 1) / w);
+    // The guard zone, merged down to at most a quarter of the picture's height.
+    const int maxGuardRows = std::max(1, mainRows / 4);
+    const size_t guardCells = std::min(r.guardCells.size(), static_cast<size_t>(maxGuardRows) * w);
+    const size_t merge = guardCells ? (r.guardCells.size() + guardCells - 1) / guardCells : 1;
+    const int guardRows = static_cast<int>((guardCells + w - 1) / w);
+    const int h = mainRows + (guardRows ? guardRows + 1 : 0);
+    std::vector<std::uint32_t> keys(static_cast<size_t>(w) * h, 0xFFFFFFFDu);
+    for (size_t i = 0; i < r.cells.size(); ++i)
+      keys[i] = keyOf(r.cells[i]);
+    for (size_t g = 0; g < guardCells; ++g) {
+      Cell worst = Cell::Correct;
+      for (size_t k = g * merge; k < std::min(r.guardCells.size(), (g + 1) * merge); ++k)
+        if (r.guardCells[k] == Cell::PastEnd) worst = Cell::PastEnd;
+      // An intact guard zone is drawn faint grey (padding would be invisible): key 0xFFFFFFFD is
+      // transparent, so use "unchecked" for intact cells.
+      keys[static_cast<size_t>(mainRows + 1) * w + g] = worst == Cell::PastEnd ? 0xFFFFFFFEu : 2u;
+    }
+    // Texture rows go bottom-up: flip so row 0 of the data is at the top.
+    std::vector<std::uint32_t> flipped(keys.size());
+    for (int y = 0; y < h; ++y)
+      std::copy_n(keys.begin() + static_cast<long>(y) * w, w,
+                  flipped.begin() + static_cast<long>(h - 1 - y) * w);
+    Status s;
+    if (image_.width() != w || image_.height() != h) s = image_.create(w, h, PixelFormat::R32UI);
+    if (s && !picture_.ready()) s = picture_.init(shaders::ids_frag);
+    if (s) s = image_.uploadFromHost(flipped.data());
+    // Draw the picture at a resolution where each cell is at least a few pixels.
+    const int scale = std::max(1, 512 / std::max(w, h));
+    if (s)
+      s = picture_.render(image_.texture(), w * scale, h * scale, [&](unsigned program) {
+        glUniform1i(glGetUniformLocation(program, "mode"), 1);
+        glUniform1f(glGetUniformLocation(program, "checker"), std::max(2.0f, 2.0f * ctx.scale));
+      });
+    if (!s) {
+      ctx.error(s);
+      return;
+    }
+    pictureW_ = w;
+    pictureH_ = h;
+  }
+
+  // [SECTION] the learner's code on disk
+
+  std::string savedPath(const Exercise& e) const {
+    return dataDir_.empty() ? "" : dataDir_ + "/playground/" + e.id + ".cu";
+  }
+
+  std::string defaultFilePath() const {
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/cudalab-kernels/" + ex_->id + ".cu";
+  }
+
+  static Status saveFile(const std::string& path, const std::string& text) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream out(tmp);
+      out << text;
+      if (!out) return Status::error("Could not write " + path + ".");
+    }
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) return Status::error("Could not write " + path + ": " + ec.message() + ".");
+    return {};
+  }
+
+  void saveText() {
+    if (!textDirty_ || dataDir_.empty() || !ex_) return;
+    if (saveFile(savedPath(*ex_), editor_.text())) textDirty_ = false;
+  }
+
+  void loadSavedText() {
+    if (dataDir_.empty()) return;
+    for (const Exercise& e : exercises()) {
+      std::ifstream in(savedPath(e));
+      if (!in) continue;
+      std::stringstream ss;
+      ss << in.rdbuf();
+      texts_[e.id] = ss.str();
+    }
+    if (auto t = texts_.find(ex_->id); t != texts_.end()) {
+      editor_.setText(t->second);
+      lint_ = lint(editor_.text());
+      updateMarks();
+    }
+  }
+
+  bool gpu_ = false;
+  std::string dataDir_;
+  const Exercise* ex_ = nullptr;
+  RunParams params_;
+  std::map<std::string, RunParams> paramsById_;
+  std::map<std::string, std::string> texts_;
+  CodeEditor editor_;
+  bool textDirty_ = false;
+  std::vector<Diagnostic> lint_;
+  Status valid_;
+  std::optional<std::string> beforeSolution_;
+  int hintsShown_ = 0;
+  std::string filePath_;
+  Status fileStatus_;
+  std::optional<WorkerHello> hello_;
+  std::optional<Outcome> last_;
+  std::string ptxView_;
+  std::vector<pg::Attempt> attempts_;
+  std::uint64_t seed_ = 0;
+  bool pictureDirty_ = false;
+  int pictureW_ = 0, pictureH_ = 0;
+  InteropImage image_;
+  ShaderPass picture_;
+  // The worker is used only by the jobs below, one at a time; declared first, it outlives them.
+  std::unique_ptr<WorkerClient> worker_;
+  AsyncJob<WorkerHello> helloJob_;
+  AsyncJob<Outcome> job_;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makePlaygroundLesson() {
+  return std::make_unique<PlaygroundLesson>();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,316 @@
+#include "lessons/playground_panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/format.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab::pg {
+
+using namespace playground;
+
+namespace {
+
+std::string numberText(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char b[48];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
+std::string msText(double ms) {
+  if (ms <= 0) return "-";
+  return ms < 0.1 ? trimmedFixed(ms * 1000, 1) + " us" : trimmedFixed(ms, ms < 10 ? 3 : 1) + " ms";
+}
+
+}  // namespace
+
+void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, const RunReport& r) {
+  const Theme& t = ctx.theme;
+  ImGui::PushStyleColor(ImGuiCol_Text, r.ok ? t.goodColour() : t.errorColour());
+  ImGui::PushFont(t.fonts().bold);
+  ImGui::TextWrapped("%s", r.summary.c_str());
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+  mutedText(t, (std::string("Checked: ") + e.checkText + ".").c_str());
+  if (r.first.empty()) return;
+  ImGui::TextUnformatted(r.wrong == 1 && e.kind == Kind::Reduce ? "The total:" : "The first wrong values:");
+  if (ImGui::BeginTable("##first", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    const char* where = e.kind == Kind::Counter     ? "run"
+                        : e.kind == Kind::Histogram ? "bin"
+                        : e.kind == Kind::Matmul    ? "C[row, column]"
+                        : e.kind == Kind::Reduce    ? "partial sum"
+                                                    : "element";
+    ImGui::TableSetupColumn(where);
+    ImGui::TableSetupColumn("expected");
+    ImGui::TableSetupColumn("got");
+    ImGui::TableHeadersRow();
+    for (const Mismatch& m : r.first) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (e.kind == Kind::Matmul)
+        ImGui::Text("[%lld, %lld]", m.index / p.n, m.index % p.n);
+      else if (m.index < 0)
+        ImGui::TextUnformatted("sum");
+      else if (e.kind == Kind::Counter)
+        ImGui::Text("%lld", m.index + 1);
+      else
+        ImGui::TextUnformatted(thousands(m.index).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(std::isnan(m.expected) ? "(any)" : numberText(m.expected).c_str());
+      ImGui::TableNextColumn();
+      if (m.unwritten)
+        ImGui::TextColored(t.warningColour(), "never written");
+      else
+        ImGui::TextUnformatted(numberText(m.got).c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
+  struct Item {
+    const char* name;
+    ImU32 colour;
+    long long count;
+  } items[] = {
+      {"right", paletteColour(2), r.checked - r.wrong},
+      {"wrong", paletteColour(1), r.wrong - r.unwritten},
+      {"never written (still the poison)", IM_COL32(200, 200, 200, 255), r.unwritten},
+      {"written past the end", IM_COL32(217, 13, 26, 255), r.pastEnd},
+  };
+  for (const Item& it : items) {
+    const float h = ImGui::GetTextLineHeight();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.15f),
+                                              ImVec2(p.x + h * 0.7f, p.y + h * 0.85f), it.colour);
+    ImGui::Dummy(ImVec2(h * 0.8f, h));
+    ImGui::SameLine();
+    ImGui::Text("%s: %s", it.name, thousands(std::max(0LL, it.count)).c_str());
+  }
+  if (r.cellSpan > 1)
+    mutedText(ctx.theme, ("Each square is " + thousands(r.cellSpan) +
+                          " neighbouring elements, coloured by the worst of them.")
+                             .c_str());
+}
+
+void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
+                      const RunReport& r) {
+  const float h = 14.0f * ImGui::GetTextLineHeight();
+  if (e.kind == Kind::Counter && !r.counts.empty()) {
+    std::vector<double> ys(r.counts.begin(), r.counts.end());
+    std::vector<std::string> names;
+    for (size_t i = 0; i < ys.size(); ++i)
+      names.push_back(std::to_string(i + 1));
+    std::vector<const char*> cn;
+    for (const std::string& n : names)
+      cn.push_back(n.c_str());
+    const Launch l = launchFor(e, p);
+    if (plot::BeginPlot("playground_counts", "The counter after each run", ImVec2(-1, h))) {
+      plot::SetupAxes({"Run"}, {"Count", plot::Scale::Linear, 0, NAN, nullptr});
+      plot::SetupCategories(cn.data(), static_cast<int>(cn.size()));
+      plot::PlotBars("counter[0]", ys.data(), static_cast<int>(ys.size()));
+      plot::PlotHLine("threads launched", static_cast<double>(l.grid.count() * l.block.count()));
+      plot::EndPlot();
+    }
+    mutedText(ctx.theme,
+              "Every run starts from 0. With the race the count is far below the number of "
+              "threads and changes from run to run: which additions are lost depends on timing.");
+  } else if (e.kind == Kind::Histogram && !r.binsGot.empty()) {
+    const int bins = static_cast<int>(r.binsGot.size());
+    std::vector<double> got(r.binsGot.begin(), r.binsGot.end());
+    std::vector<double> want(r.binsExpected.begin(), r.binsExpected.end());
+    std::vector<std::string> names;
+    for (int b = 0; b < bins; ++b)
+      names.push_back(bins <= 20 ? std::to_string(b) : (b % (bins / 10) == 0 ? std::to_string(b) : ""));
+    std::vector<const char*> cn;
+    for (const std::string& n : names)
+      cn.push_back(n.c_str());
+    if (plot::BeginPlot("playground_bins", "Counts per bin", ImVec2(-1, h))) {
+      plot::SetupAxes({"Bin"}, {"Numbers", plot::Scale::Linear, 0, NAN, nullptr});
+      plot::SetupCategories(cn.data(), bins);
+      plot::PlotBars("your kernel", got.data(), bins);
+      plot::PlotBars("cpu_histogram", want.data(), bins);
+      plot::EndPlot();
+    }
+  } else if (e.kind == Kind::Elementwise && !r.samples.empty()) {
+    std::vector<double> xs, e32, e64;
+    for (const RunReport::Sample& s : r.samples) {
+      xs.push_back(s.x);
+      auto rel = [&](double v) {
+        const double err = std::fabs(v - s.exact) / std::fabs(s.exact);
+        return std::isfinite(err) ? std::max(err, 1e-18) : 1.0;
+      };
+      e32.push_back(rel(s.f32));
+      e64.push_back(rel(s.f64));
+    }
+    if (plot::BeginPlot("playground_f_error", "Relative error of your f against x",
+                        ImVec2(-1, h))) {
+      plot::SetupAxes({"x", plot::Scale::Log10, NAN, NAN, nullptr},
+                      {"Relative error", plot::Scale::Log10, 1e-18, 10, nullptr});
+      plot::PlotLine("float", xs.data(), e32.data(), static_cast<int>(xs.size()));
+      plot::PlotLine("double", xs.data(), e64.data(), static_cast<int>(xs.size()));
+      plot::PlotHLine("8 ulps of float", kElementwiseUlps * std::ldexp(1.0, -23));
+      plot::PlotHLine("8 ulps of double", kElementwiseUlps * std::ldexp(1.0, -52));
+      plot::EndPlot();
+    }
+    mutedText(ctx.theme,
+              "An error of 1 means no correct digit: the result came out as 0 (everything "
+              "cancelled). Errors below 1e-18 are drawn at 1e-18.");
+  }
+}
+
+void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r) {
+  ImGui::Text("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)",
+              msText(r.medianMs).c_str(), static_cast<int>(r.kernelMs.size()));
+  if (e.kind == Kind::Matmul)
+    ImGui::Text("%s GFLOP/s (2 n^3 flops)", thousands(std::llround(r.gflops())).c_str());
+  else if (r.bytes > 8)
+    ImGui::Text("%s GB/s (%s read and written)",
+                trimmedFixed(r.gbps(), r.gbps() < 10 ? 2 : 0).c_str(), mib(r.bytes).c_str());
+  if (r.comparisons.empty()) return;
+  if (ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("beside it");
+    ImGui::TableSetupColumn("time");
+    ImGui::TableSetupColumn("yours takes");
+    ImGui::TableHeadersRow();
+    for (const Comparison& c : r.comparisons) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.label.c_str());
+      if (!c.note.empty()) helpTooltip(c.note.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(msText(c.ms).c_str());
+      ImGui::TableNextColumn();
+      if (c.ms > 0 && r.medianMs > 0)
+        ImGui::Text("%sx its time", trimmedFixed(r.medianMs / c.ms, 2).c_str());
+    }
+    ImGui::EndTable();
+  }
+  for (const Comparison& c : r.comparisons)
+    if (!c.note.empty()) mutedText(ctx.theme, (c.label + ": " + c.note + ".").c_str());
+}
+
+void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
+  std::vector<double> xOk, yOk, xBad, yBad;
+  int compileFailures = 0;
+  for (const Attempt& a : attempts) {
+    if (!a.compiled) ++compileFailures;
+    if (!a.ran) continue;
+    (a.correct ? xOk : xBad).push_back(a.number);
+    (a.correct ? yOk : yBad).push_back(a.ms / 1000.0);
+  }
+  if (xOk.empty() && xBad.empty()) {
+    mutedText(ctx.theme, "Each run of your kernel adds a point here: its time, and whether it was "
+                         "right.");
+    return;
+  }
+  if (plot::BeginPlot("playground_attempts", "Your attempts",
+                      ImVec2(-1, 10.0f * ImGui::GetTextLineHeight()))) {
+    plot::SetupAxes({"Attempt", plot::Scale::Linear, 0.5, NAN, "%.0f"},
+                    {"Kernel time", plot::Scale::Log10, NAN, NAN, "s"});
+    plot::SetNextColour(2);
+    plot::PlotScatter("right", xOk.data(), yOk.data(), static_cast<int>(xOk.size()));
+    plot::SetNextColour(1);
+    plot::PlotScatter("wrong", xBad.data(), yBad.data(), static_cast<int>(xBad.size()));
+    plot::EndPlot();
+  }
+  if (compileFailures > 0)
+    mutedText(ctx.theme, (thousands(compileFailures) + " attempt" +
+                          (compileFailures == 1 ? " did" : "s did") + " not compile.")
+                             .c_str());
+}
+
+void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevice,
+                       int gpuBlocksPerSM, const std::string& smName) {
+  auto row = [](const char* what, const std::string& v, const char* help) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    if (help) helpTooltip(help);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(v.c_str());
+  };
+  if (ImGui::BeginTable("##launch", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    row("Threads", thousands(n.threads) + " (" + thousands(n.blocks) + " blocks of " +
+                       thousands(n.threadsPerBlock) + ")",
+        nullptr);
+    row("Idle threads", thousands(n.idleThreads),
+        "Threads beyond the work (elements, or elements of C). With a guard they do nothing; "
+        "without one they write past the end.");
+    row("Warps", thousands(n.warps) + (n.emptyLanes ? " (" + thousands(n.emptyLanes) +
+                                                          " empty lanes)"
+                                                    : ""),
+        "Threads run in warps of 32; a block that is not a multiple of 32 leaves lanes of its "
+        "last warp empty.");
+    const BlockOccupancy& o = n.occupancy;
+    row("Blocks per SM (model)",
+        o.blocksPerSM > 0 ? thousands(o.blocksPerSM) + ", limited by " + limiterText(o.limiter)
+                          : std::string("none fit: ") + limiterText(o.limiter),
+        "From the compiler's registers per thread and shared memory per block: by threads " "per SM, blocks per SM, registers (in units of 256 per warp) and shared memory, the "
+        "smallest wins.");
+    if (gpuBlocksPerSM > 0)
+      row("Blocks per SM (the GPU says)", thousands(gpuBlocksPerSM),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor for your kernel at this block size.");
+    row("Occupancy", trimmedFixed(100 * o.occupancy, 0) + "% of the SM's warps",
+        "Resident warps over the most an SM can hold. More warps hide more memory latency; "
+        "past about half, more rarely helps a memory-bound kernel.");
+    row("By threads / registers / shared",
+        thousands(o.byThreads) + " / " + thousands(o.byRegisters) + " / " + thousands(o.byShared),
+        "How many blocks each resource alone would allow.");
+    if (n.waves > 0)
+      row("Waves", thousands(n.waves) + " (last one " +
+                       trimmedFixed(100 * n.tailFraction, 0) + "% full)",
+          "Blocks the GPU runs at once (blocks per SM x SMs) fill one wave; a grid of more "
+          "blocks runs in several.");
+    ImGui::EndTable();
+  }
+  mutedText(ctx.theme, ((fromDevice ? "SMs: " + thousands(n.smCount) + " on " + smName
+                                    : "Model of an H100 (132 SMs): no GPU to ask."))
+                            .c_str());
+}
+
+void drawResources(LessonContext& ctx, const CompileResult& c) {
+  if (c.resources.empty()) {
+    mutedText(ctx.theme, "The compiler did not report resources for this program.");
+    return;
+  }
+  if (ImGui::BeginTable("##res", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("kernel");
+    ImGui::TableSetupColumn("registers / thread");
+    ImGui::TableSetupColumn("shared / block");
+    ImGui::TableSetupColumn("local (stack)");
+    ImGui::TableSetupColumn("spills");
+    ImGui::TableHeadersRow();
+    for (const PtxasInfo& p : c.resources) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(p.function.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", p.registers);
+      ImGui::TableNextColumn();
+      ImGui::Text("%s B", thousands(p.sharedBytes).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%s B", thousands(p.stackBytes).c_str());
+      ImGui::TableNextColumn();
+      if (p.spillStores + p.spillLoads > 0)
+        ImGui::TextColored(ctx.theme.warningColour(), "%s B", thousands(p.spillStores + p.spillLoads).c_str());
+      else
+        ImGui::TextUnformatted("none");
+    }
+    ImGui::EndTable();
+  }
+  mutedText(ctx.theme,
+            "Registers are the fastest storage, but an SM has 65,536 of them: the more each thread "
+            "uses, the fewer threads fit. Local memory is the thread's stack in device memory (an "
+            "array indexed at run time lands there); spills are registers that did not fit.");
+}
+
+}  // namespace cudalab::pg

@@ -1,0 +1,46 @@
+// The playground lesson's result panels, drawn from what a run returned: the verdict and the
+// first wrong elements, the output picture's legend, the exercise's own plot (counts per run,
+// histogram bins, the element-wise function's errors), the times beside the built-in kernels and
+// the library, the attempts so far, and the launch in numbers. Pure drawing: the lesson owns the
+// state and the jobs (playground_lesson.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "playground/compile.hpp"
+#include "playground/playground.hpp"
+
+namespace cudalab::pg {
+
+// One compile (and run) of the learner's kernel, for the attempts plot.
+struct Attempt {
+  int number = 0;
+  bool compiled = false;
+  bool ran = false;
+  bool correct = false;
+  double ms = 0;  // kernel median
+};
+
+// Verdict, summary and the first wrong elements (index, expected, got).
+void drawVerdict(LessonContext& ctx, const playground::Exercise& e,
+                 const playground::RunParams& p, const playground::RunReport& r);
+// The colours of the output picture.
+void drawPictureLegend(LessonContext& ctx, const playground::RunReport& r);
+// Counter: the count of each run; histogram: every bin against cpu_histogram; element-wise: the
+// relative error of float and double against x. Nothing for the other exercises.
+void drawExercisePlot(LessonContext& ctx, const playground::Exercise& e,
+                      const playground::RunParams& p, const playground::RunReport& r);
+// Median time, GB/s or GFLOP/s, and the comparisons.
+void drawTimes(LessonContext& ctx, const playground::Exercise& e, const playground::RunReport& r);
+// Time and correctness of every attempt.
+void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts);
+// Threads, idle threads, warps, blocks per SM (the model from the compiler's registers and shared
+// memory, and the GPU's own answer once run), occupancy, waves.
+void drawLaunchNumbers(LessonContext& ctx, const playground::LaunchNumbers& n, bool fromDevice,
+                       int gpuBlocksPerSM, const std::string& smName);
+// Registers, shared and local memory per kernel, as ptxas reported them, with what they mean.
+void drawResources(LessonContext& ctx, const playground::CompileResult& c);
+
+}  // namespace cudalab::pg
