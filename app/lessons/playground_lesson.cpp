@@ -68,18 +68,9 @@ struct Outcome {
   std::string output;  // the kernel's printf
 };
 
-// Picture keys for shaders/ids.frag in "counts" mode: 1 right (green), 3 wrong (orange), 0 never
-// written (checkered), the canary key for writes past the end, padding outside the data.
-std::uint32_t keyOf(Cell c) {
-  switch (c) {
-    case Cell::Correct: return 1u;
-    case Cell::Wrong: return 3u;
-    case Cell::Unwritten: return 0u;
-    case Cell::PastEnd: return 0xFFFFFFFEu;
-    case Cell::Unchecked: return 2u;
-  }
-  return 0xFFFFFFFDu;
-}
+// Picture keys for shaders/cells.frag: the Cell values, then an intact guard zone and padding.
+constexpr std::uint32_t kGuardIntactKey = 5u;
+constexpr std::uint32_t kPaddingKey = 6u;
 
 class PlaygroundLesson final : public Lesson {
  public:
@@ -560,7 +551,7 @@ class PlaygroundLesson final : public Lesson {
   }
 
   // The output picture: the report's cells (and, after a gap, the guard zone's) as keys, coloured
-  // by shaders/ids.frag.
+  // by shaders/cells.frag.
   void refreshPicture(LessonContext& ctx) {
     if (!pictureDirty_ || !last_ || !last_->report) return;
     pictureDirty_ = false;
@@ -573,31 +564,25 @@ class PlaygroundLesson final : public Lesson {
     const size_t merge = guardCells ? (r.guardCells.size() + guardCells - 1) / guardCells : 1;
     const int guardRows = static_cast<int>((guardCells + w - 1) / w);
     const int h = mainRows + (guardRows ? guardRows + 1 : 0);
-    std::vector<std::uint32_t> keys(static_cast<size_t>(w) * h, 0xFFFFFFFDu);
+    std::vector<std::uint32_t> keys(static_cast<size_t>(w) * h, kPaddingKey);
     for (size_t i = 0; i < r.cells.size(); ++i)
-      keys[i] = keyOf(r.cells[i]);
+      keys[i] = static_cast<std::uint32_t>(r.cells[i]);
     for (size_t g = 0; g < guardCells; ++g) {
       Cell worst = Cell::Correct;
       for (size_t k = g * merge; k < std::min(r.guardCells.size(), (g + 1) * merge); ++k)
         if (r.guardCells[k] == Cell::PastEnd) worst = Cell::PastEnd;
-      // An intact guard zone is drawn faint grey (padding would be invisible): key 0xFFFFFFFD is
-      // transparent, so use "unchecked" for intact cells.
-      keys[static_cast<size_t>(mainRows + 1) * w + g] = worst == Cell::PastEnd ? 0xFFFFFFFEu : 2u;
+      keys[static_cast<size_t>(mainRows + 1) * w + g] =
+          worst == Cell::PastEnd ? static_cast<std::uint32_t>(Cell::PastEnd) : kGuardIntactKey;
     }
-    // Texture rows go bottom-up: flip so row 0 of the data is at the top.
-    std::vector<std::uint32_t> flipped(keys.size());
-    for (int y = 0; y < h; ++y)
-      std::copy_n(keys.begin() + static_cast<long>(y) * w, w,
-                  flipped.begin() + static_cast<long>(h - 1 - y) * w);
+    // Texture row 0 is drawn at the top of the image: the data's first row.
     Status s;
     if (image_.width() != w || image_.height() != h) s = image_.create(w, h, PixelFormat::R32UI);
-    if (s && !picture_.ready()) s = picture_.init(shaders::ids_frag);
-    if (s) s = image_.uploadFromHost(flipped.data());
+    if (s && !picture_.ready()) s = picture_.init(shaders::cells_frag);
+    if (s) s = image_.uploadFromHost(keys.data());
     // Draw the picture at a resolution where each cell is at least a few pixels.
     const int scale = std::max(1, 512 / std::max(w, h));
     if (s)
       s = picture_.render(image_.texture(), w * scale, h * scale, [&](unsigned program) {
-        glUniform1i(glGetUniformLocation(program, "mode"), 1);
         glUniform1f(glGetUniformLocation(program, "checker"), std::max(2.0f, 2.0f * ctx.scale));
       });
     if (!s) {

@@ -81,8 +81,8 @@ void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
     ImU32 colour;
     long long count;
   } items[] = {
-      {"right", paletteColour(2), r.checked - r.wrong},
-      {"wrong", paletteColour(1), r.wrong - r.unwritten},
+      {"right", IM_COL32(0, 158, 115, 255), r.checked - r.wrong},
+      {"wrong", IM_COL32(230, 159, 0, 255), r.wrong - r.unwritten},
       {"never written (still the poison)", IM_COL32(200, 200, 200, 255), r.unwritten},
       {"written past the end", IM_COL32(217, 13, 26, 255), r.pastEnd},
   };
@@ -95,6 +95,9 @@ void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
     ImGui::SameLine();
     ImGui::Text("%s: %s", it.name, thousands(std::max(0LL, it.count)).c_str());
   }
+  if (!r.guardCells.empty())
+    mutedText(ctx.theme, "Below the gap: the guard zone the app keeps past the end of the output, "
+                         "grey while no thread writes there.");
   if (r.cellSpan > 1)
     mutedText(ctx.theme, ("Each square is " + thousands(r.cellSpan) +
                           " neighbouring elements, coloured by the worst of them.")

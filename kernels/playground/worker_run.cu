@@ -285,7 +285,6 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     kernels.push_back(k);
   }
   RunReport& r = out.report;
-  r.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const Launch l = launchFor(e, p);
   {
     cudaFuncAttributes a{};
@@ -303,6 +302,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
             0) == cudaSuccess)
       r.resources.blocksPerSM = perSM;
   }
+  // Loading is lazy (the driver loads a function when it is first used): the attribute queries
+  // above are part of it.
+  r.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.bytes = exerciseBytes(e, p);
   r.flops = exerciseFlops(e, p);
   cudaDeviceProp prop{};

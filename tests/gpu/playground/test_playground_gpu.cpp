@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "playground/compile.hpp"
@@ -32,6 +33,13 @@ CompileResult compiled(const Exercise& e, std::string_view text) {
   return *r;
 }
 
+// Under compute-sanitizer (CUDALAB_SANITIZE set) the default sizes would take minutes: smaller
+// problems exercise the same code paths.
+long long sized(const Exercise& e, long long n) {
+  if (!std::getenv("CUDALAB_SANITIZE")) return n;
+  return std::max(e.minN, std::min(n, e.kind == Kind::Matmul ? 67LL : 100003LL));
+}
+
 std::uint64_t freshSeed() {
   return std::random_device{}();
 }
@@ -47,6 +55,7 @@ TEST_F(PlaygroundGpu, EverySolutionPasses) {
   for (const Exercise& e : exercises()) {
     SCOPED_TRACE(e.id);
     RunParams p = defaultRunParams(e);
+    p.n = sized(e, p.n);
     p.seed = freshSeed();
     p.runs = 3;
     p.compare = false;
@@ -142,7 +151,7 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
 TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
-  p.n = 1 << 22;
+  p.n = sized(e, 1 << 22);
   p.seed = freshSeed();
   p.runs = 5;
   Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
@@ -156,6 +165,7 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
   for (const char* id : {"histogram", "matmul", "reduce", "multiply", "hypot", "elementwise"}) {
     const Exercise& x = *findExercise(id);
     RunParams q = defaultRunParams(x);
+    q.n = sized(x, q.n);
     q.seed = freshSeed();
     q.runs = 3;
     Result<RunReport> rr = worker.run(compiled(x, solutionSource(x)), x, q);
@@ -170,39 +180,42 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
 }
 
 // Faults come back as sentences; the worker is replaced and the next run works.
-TEST_F(PlaygroundGpu, FaultsHangsAndTrapsAreSurvived) {
+void faultThenRecover(WorkerClient& worker, const char* body, const char* expect) {
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
   p.n = 1 << 20;
   p.runs = 1;
   p.compare = false;
   p.timeoutSeconds = 2;
-  const CompileResult good = compiled(e, solutionSource(e));
-  struct Bad {
-    const char* body;
-    const char* expect;
-  } bad[] = {
-      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
-       "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
-       "outside its arrays"},
-      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
-       "{ volatile float* o = out; for (;;) o[0] = in[0]; }\n",
-       "time limit"},
-      {"extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
-       "{ if (threadIdx.x == 5) __trap(); out[0] = in[0]; }\n",
-       "exception"},
-  };
-  for (const Bad& b : bad) {
-    SCOPED_TRACE(b.expect);
-    Result<RunReport> r = worker.run(compiled(e, b.body), e, p);
-    ASSERT_FALSE(r);
-    EXPECT_NE(r.status().message().find(b.expect), std::string::npos) << r.status().message();
-    p.seed = freshSeed();
-    Result<RunReport> next = worker.run(good, e, p);
-    ASSERT_TRUE(next) << next.status().sentence();
-    EXPECT_TRUE(next->ok);
-  }
-  EXPECT_GE(worker.restarts(), 3);
+  Result<RunReport> r = worker.run(compiled(e, body), e, p);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.status().message().find(expect), std::string::npos) << r.status().message();
+  p.seed = freshSeed();
+  Result<RunReport> next = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(next) << next.status().sentence();
+  EXPECT_TRUE(next->ok);
+  EXPECT_EQ(worker.restarts(), 1);
+}
+
+TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
+  faultThenRecover(worker,
+                   "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+                   "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
+                   "outside its arrays");
+}
+
+TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
+  faultThenRecover(worker,
+                   "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+                   "{ volatile float* o = out; for (;;) o[0] = in[0]; }\n",
+                   "time limit");
+}
+
+TEST_F(PlaygroundGpu, TrapIsSurvived) {
+  faultThenRecover(worker,
+                   "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+                   "{ if (threadIdx.x == 5) __trap(); out[0] = in[0]; }\n",
+                   "exception");
 }
 
 TEST_F(PlaygroundGpu, PrintfComesBack) {
