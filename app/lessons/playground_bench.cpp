@@ -41,10 +41,12 @@ int benchPlayground(const std::string& outDir) {
 
   // 1. Compile and load.
   md += "#### NVRTC compile and load of each solution (sm_" + std::to_string(hello->arch) +
-        ")\n\n| exercise | first compile ms | compile ms (median of 5, new text) | worker load ms | "
-        "compile + load ms |\n| --- | ---: | ---: | ---: | ---: |\n";
+        ")\n\nCompile: NVRTC in the app, wall time. Load: the worker's first run of the new binary "
+        "minus a second run of the same binary (the driver loads a module lazily, at its first "
+        "launch), at a small N.\n\n| exercise | first compile ms | compile ms (median of 5, new "
+        "text) | load ms (median of 5) | compile + load ms |\n| --- | ---: | ---: | ---: | ---: |\n";
   bool first = true;
-  double worstLater = 0;
+  double worstLater = 0, firstTotal = 0;
   for (const Exercise& e : exercises()) {
     const std::string base = programSource(e, solutionSource(e));
     double firstMs = 0;
@@ -55,18 +57,25 @@ int benchPlayground(const std::string& outDir) {
       Result<CompileResult> c = compileKernel(text, entryPoints(e), opt);
       if (!c) return fail(c.status());
       if (!c->ok) return fail(Status::error(std::string(e.id) + ": " + c->log));
-      if (i == 0) {
-        firstMs = c->ms;
-        continue;
-      }
-      compileMs.push_back(c->ms);
       RunParams p = defaultRunParams(e);
       p.n = std::max<long long>(e.minN, std::min<long long>(p.n, e.kind == Kind::Matmul ? 64 : 4096));
       p.runs = 1;
       p.compare = false;
-      Result<RunReport> r = worker.run(*c, e, p);
-      if (!r) return fail(r.status());
-      loadMs.push_back(r->loadMs);
+      double wall[2];
+      for (double& w : wall) {
+        const auto t0 = std::chrono::steady_clock::now();
+        Result<RunReport> r = worker.run(*c, e, p);
+        if (!r) return fail(r.status());
+        w = msSince(t0);
+      }
+      const double load = std::max(0.0, wall[0] - wall[1]);
+      if (i == 0) {
+        firstMs = c->ms;
+        if (first) firstTotal = c->ms + load;
+        continue;
+      }
+      compileMs.push_back(c->ms);
+      loadMs.push_back(load);
     }
     const double cm = median(compileMs), lm = median(loadMs);
     worstLater = std::max(worstLater, cm + lm);
@@ -80,8 +89,10 @@ int benchPlayground(const std::string& outDir) {
     first = false;
   }
   md += fmt("\nTarget: first at most 261 ms, later at most 51 ms (CuPy RawModule on an H100): "
-            "slowest later compile + load **%.1f ms**.\n",
-            worstLater);
+            "first compile + load in the process **%.1f ms**, slowest later compile + load "
+            "**%.1f ms**.\n",
+            firstTotal, worstLater);
+  j["first_compile_load_ms"] = firstTotal;
   j["slowest_later_compile_load_ms"] = worstLater;
 
   // 2. The worker's overhead per run.
@@ -93,24 +104,22 @@ int benchPlayground(const std::string& outDir) {
     p.n = 1 << 16;
     p.runs = 1;
     p.compare = false;
+    // Alternating, so that any drift of the machine falls on both sides alike.
     std::vector<double> viaWorker, inProcess;
-    for (int i = 0; i < 33; ++i) {
+    for (int i = 0; i < 53; ++i) {
       p.seed = static_cast<std::uint64_t>(i + 1);
-      const auto t0 = std::chrono::steady_clock::now();
+      auto t0 = std::chrono::steady_clock::now();
       Result<RunReport> r = worker.run(*c, e, p);
       if (!r) return fail(r.status());
       if (i >= 3) viaWorker.push_back(msSince(t0));
-    }
-    for (int i = 0; i < 33; ++i) {
-      p.seed = static_cast<std::uint64_t>(i + 1);
-      const auto t0 = std::chrono::steady_clock::now();
+      t0 = std::chrono::steady_clock::now();
       RunOutcome o = WorkerRunner::run(e, p, entryPoints(e), c->cubin, [](const char*) {});
       if (!o.error.empty()) return fail(Status::error(o.error));
       if (i >= 3) inProcess.push_back(msSince(t0));
     }
     const double w = median(viaWorker), in = median(inProcess);
     md += fmt("\n#### The worker's overhead per run (doubling, N = 65,536, 1 timed run + 2 "
-              "warm-ups, check included, median of 30)\n\n| through the worker process | in "
+              "warm-ups, check included, median of 50, alternating)\n\n| through the worker process | in "
               "this process | overhead |\n| ---: | ---: | ---: |\n| %.3f ms | %.3f ms | **%.3f "
               "ms** |\n\nTarget: under 1 ms per run once compiled.\n",
               w, in, w - in);

@@ -65,7 +65,9 @@ struct Outcome {
   std::optional<RunReport> report;
   Status runError;
   RunParams params;
-  std::string output;  // the kernel's printf
+  std::string output;  // the kernel's printf (and compute-sanitizer's report)
+  bool sanitized = false;
+  std::optional<SanitizerFinding> finding;
 };
 
 // Picture keys for shaders/cells.frag: the Cell values, then an intact guard zone and padding.
@@ -85,7 +87,11 @@ class PlaygroundLesson final : public Lesson {
       rows.push_back({e.id, e.title, e.task});
     return rows;
   }
-  bool busy() const override { return job_.pending() || helloJob_.pending(); }
+  // Also for a few frames after a result arrives: its tables need two frames to size their
+  // columns, and a screenshot should not catch the first.
+  bool busy() const override {
+    return job_.pending() || helloJob_.pending() || settleFrames_ > 0;
+  }
   std::vector<std::string> actionIds() const override {
     std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution};
     for (const Exercise& e : exercises()) {
@@ -116,6 +122,7 @@ class PlaygroundLesson final : public Lesson {
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();
     dataDir_ = ctx.userDataDir;
+    sanitizerPath_ = findComputeSanitizer();
     loadSavedText();
     if (gpu_) startHello();
     startJob(false);  // the starter's compiler output and resources at once
@@ -165,6 +172,17 @@ class PlaygroundLesson final : public Lesson {
     }
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
+    ImGui::BeginDisabled(sanitizerPath_.empty() || job_.running() || helloJob_.running());
+    if (ImGui::Checkbox("Check every memory access", &sanitize_)) {
+      worker_.reset();  // the next run starts a worker with the other command
+    }
+    ImGui::EndDisabled();
+    helpTooltip(sanitizerPath_.empty()
+                    ? "Needs compute-sanitizer from the CUDA toolkit, which was not found."
+                    : "Runs the worker under compute-sanitizer's memcheck: every memory access of "
+                      "your kernel is checked, and a bad one is reported with its source line "
+                      "and thread instead of faulting on the GPU. Tens of times slower, so the "
+                      "times are not meaningful then.");
     ImGui::Checkbox("Time the built-in and library too", &params_.compare);
     helpTooltip("Also times the built-in lesson's kernel and the library on the same problem, "
                 "for the Time panel.");
@@ -194,110 +212,27 @@ class PlaygroundLesson final : public Lesson {
     drawHints(ctx);
   }
 
+  // Wide views put the code on the left and what came back on the right; narrow ones (a
+  // projector's UI scale) stack them.
   void drawMain(LessonContext& ctx) override {
     poll(ctx);
     refreshPicture(ctx);
-    const float lineH = ImGui::GetTextLineHeightWithSpacing();
-    if (beginPanel(ctx, "code", "Your kernel")) {
-      ImGui::Text("The app calls  %s", signatureText(*ex_).c_str());
-      if (ex_->kind != Kind::Elementwise) {
-        const Launch l = launchFor(*ex_, params_);
-        mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
-                              ")>>>. Ctrl+Z undoes, Ctrl+Y redoes.")
-                                 .c_str());
-      }
-      const float editorH = std::max(12.0f * lineH, ImGui::GetContentRegionAvail().y * 0.42f);
-      if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
-        textDirty_ = true;
-        lint_ = lint(editor_.text());
-        updateMarks();
-      }
-      drawMessages(ctx);
-    }
-    endPanel(ctx);
-
-    if (last_ && last_->report) {
-      const RunReport& r = *last_->report;
-      if (beginPanel(ctx, "result", "Result")) {
-        drawVerdict(ctx, *ex_, last_->params, r);
-        if (picture_.ready() && pictureW_ > 0) {
-          const float avail = std::min(ImGui::GetContentRegionAvail().x, 30.0f * lineH);
-          const float w = avail;
-          const float h = std::min(w * static_cast<float>(pictureH_) / static_cast<float>(pictureW_),
-                                   20.0f * lineH);
-          ImGui::Image(picture_.textureId(), ImVec2(w, h));
-          helpTooltip("Every output element, coloured by what the check found (for a matrix, C "
-                      "itself; rows from the top). Below a gap: the guard zone the app keeps past "
-                      "the end of the output.");
-        }
-        drawPictureLegend(ctx, r);
-        drawExercisePlot(ctx, *ex_, last_->params, r);
-        if (!last_->output.empty()) {
-          ImGui::TextUnformatted("What the kernel printed:");
-          ImGui::PushFont(ctx.theme.fonts().mono);
-          ImGui::TextUnformatted(last_->output.c_str());
-          ImGui::PopFont();
-        }
-      }
-      endPanel(ctx);
-      if (beginPanel(ctx, "times", "Time")) {
-        drawTimes(ctx, *ex_, r);
-        drawAttempts(ctx, attempts_);
-      }
-      endPanel(ctx);
-    } else if (last_ && last_->ranRequested && !last_->runError.ok()) {
-      if (beginPanel(ctx, "result", "Result")) {
-        errorText(ctx.theme, last_->runError);
-        if (!last_->output.empty()) {
-          ImGui::TextUnformatted("What the kernel printed:");
-          ImGui::PushFont(ctx.theme.fonts().mono);
-          ImGui::TextUnformatted(last_->output.c_str());
-          ImGui::PopFont();
-        }
-        drawAttempts(ctx, attempts_);
-      }
-      endPanel(ctx);
-    }
-
-    if (beginPanel(ctx, "launch", "The launch in numbers")) {
-      int regs = 0;
-      long long shared = 0;
-      if (last_ && !last_->compiled.resources.empty()) {
-        regs = last_->compiled.resources.front().registers;
-        shared = last_->compiled.resources.front().sharedBytes;
-      }
-      SmModel sm;
-      int sms = 132;
-      std::string smName = "a model of an H100";
-      if (hello_ && hello_->hasDevice) {
-        sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
-        sm.registersPerSM = hello_->regsPerSM;
-        sm.sharedPerSM = hello_->sharedPerSM;
-        sms = hello_->smCount;
-        smName = hello_->device;
-      }
-      const LaunchNumbers n = launchNumbers(*ex_, params_, regs, shared, sm, sms);
-      const int gpuPerSM = last_ && last_->report ? last_->report->resources.blocksPerSM : 0;
-      drawLaunchNumbers(ctx, n, hello_ && hello_->hasDevice, gpuPerSM, smName);
-    }
-    endPanel(ctx);
-
-    if (last_ && last_->compiled.ok) {
-      if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-        ImGui::Text("Compiled in %s ms for sm_%d with NVRTC %s%s.",
-                    trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
-                    last_->compiled.nvrtcVersion.c_str(),
-                    last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
-        drawResources(ctx, last_->compiled);
-        if (ImGui::TreeNode("PTX (the GPU's assembly language, before it is compiled for the chip)")) {
-          ImGui::PushFont(ctx.theme.fonts().mono);
-          ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
-                                    ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
-          ImGui::PopFont();
-          ImGui::TreePop();
-        }
-      }
-      endPanel(ctx);
+    if (settleFrames_ > 0) --settleFrames_;
+    const bool twoColumns = ImGui::GetContentRegionAvail().x > 60.0f * ImGui::GetFontSize();
+    if (twoColumns && ImGui::BeginTable("##columns", 2, ImGuiTableFlags_SizingStretchSame)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      drawCodePanel(ctx);
+      drawCompilerPanel(ctx);
+      ImGui::TableNextColumn();
+      drawResultPanels(ctx);
+      drawLaunchPanel(ctx);
+      ImGui::EndTable();
+    } else {
+      drawCodePanel(ctx);
+      drawResultPanels(ctx);
+      drawLaunchPanel(ctx);
+      drawCompilerPanel(ctx);
     }
   }
 
@@ -359,7 +294,149 @@ class PlaygroundLesson final : public Lesson {
     updateMarks();
   }
 
-  // [SECTION] main view helpers
+  // [SECTION] main view
+
+  void drawCodePanel(LessonContext& ctx) {
+    const float lineH = ImGui::GetTextLineHeightWithSpacing();
+    if (beginPanel(ctx, "code", "Your kernel")) {
+      ImGui::TextWrapped("The app calls  %s", signatureText(*ex_).c_str());
+      if (ex_->kind != Kind::Elementwise) {
+        const Launch l = launchFor(*ex_, params_);
+        mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
+                              ")>>>. Ctrl+Z undoes, Ctrl+Y redoes.")
+                                 .c_str());
+      }
+      const int lines = static_cast<int>(std::count(editor_.text().begin(), editor_.text().end(), '\n')) + 1;
+      const float editorH = std::clamp(static_cast<float>(lines + 3) * ImGui::GetTextLineHeight(),
+                                       14.0f * lineH, 32.0f * lineH);
+      if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
+        textDirty_ = true;
+        lint_ = lint(editor_.text());
+        updateMarks();
+      }
+      drawMessages(ctx);
+    }
+    endPanel(ctx);
+  }
+
+  void drawKernelOutput(LessonContext& ctx) {
+    if (last_->finding) {
+      const SanitizerFinding& f = *last_->finding;
+      std::string t = "compute-sanitizer: " + f.what;
+      if (f.line > 0) t += ", line " + std::to_string(f.line);
+      if (!f.where.empty()) t += ", " + f.where;
+      ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
+      ImGui::TextWrapped("%s", t.c_str());
+      ImGui::PopStyleColor();
+      if (f.line > 0 && ImGui::IsItemClicked()) editor_.gotoLine(f.line);
+      if (f.line > 0) helpTooltip("Click to go to this line.");
+    }
+    if (last_->output.empty()) return;
+    ImGui::TextUnformatted(last_->sanitized ? "What the kernel and compute-sanitizer printed:"
+                                            : "What the kernel printed:");
+    ImGui::PushFont(ctx.theme.fonts().mono);
+    ImGui::TextUnformatted(last_->output.c_str());
+    ImGui::PopFont();
+  }
+
+  void drawResultPanels(LessonContext& ctx) {
+    const float lineH = ImGui::GetTextLineHeightWithSpacing();
+    if (!last_ || (!last_->report && last_->runError.ok())) {
+      if (beginPanel(ctx, "result", "Result")) {
+        mutedText(ctx.theme, gpu_ ? "Press \"Compile and run\": the result of every element, the "
+                                    "time and the comparisons appear here."
+                                  : "Running needs an NVIDIA GPU. Compiling, the warnings, the "
+                                    "PTX, the registers and the launch numbers work here.");
+      }
+      endPanel(ctx);
+      return;
+    }
+    if (!last_->report) {
+      if (beginPanel(ctx, "result", "Result")) {
+        errorText(ctx.theme, last_->runError);
+        drawKernelOutput(ctx);
+        drawAttempts(ctx, attempts_);
+      }
+      endPanel(ctx);
+      return;
+    }
+    const RunReport& r = *last_->report;
+    if (beginPanel(ctx, "result", "Result")) {
+      drawVerdict(ctx, *ex_, last_->params, r);
+      // One counter or a few bins are clearer in their own plot than as a picture.
+      const bool picture = ex_->kind != Kind::Counter && ex_->kind != Kind::Histogram;
+      if (picture && picture_.ready() && pictureW_ > 0) {
+        const float aspect = static_cast<float>(pictureW_) / static_cast<float>(pictureH_);
+        float h = 12.0f * lineH;
+        float w = h * aspect;
+        const float avail = ImGui::GetContentRegionAvail().x;
+        if (w > avail) {
+          w = avail;
+          h = w / aspect;
+        }
+        ImGui::Image(picture_.textureId(), ImVec2(w, h));
+        helpTooltip("Every output element, coloured by what the check found (for a matrix, C "
+                    "itself; rows from the top). Below a gap: the guard zone the app keeps past "
+                    "the end of the output.");
+        drawPictureLegend(ctx, r);
+      }
+      drawExercisePlot(ctx, *ex_, last_->params, r);
+      drawKernelOutput(ctx);
+    }
+    endPanel(ctx);
+    if (beginPanel(ctx, "times", "Time")) {
+      drawTimes(ctx, *ex_, r, last_->sanitized);
+      drawAttempts(ctx, attempts_);
+    }
+    endPanel(ctx);
+  }
+
+  void drawLaunchPanel(LessonContext& ctx) {
+    if (beginPanel(ctx, "launch", "The launch in numbers")) {
+      int regs = 0;
+      long long shared = 0;
+      if (last_ && !last_->compiled.resources.empty()) {
+        regs = last_->compiled.resources.front().registers;
+        shared = last_->compiled.resources.front().sharedBytes;
+      }
+      SmModel sm;
+      int sms = 132;
+      std::string smName = "a model of an H100";
+      if (hello_ && hello_->hasDevice) {
+        sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
+        sm.registersPerSM = hello_->regsPerSM;
+        sm.sharedPerSM = hello_->sharedPerSM;
+        sms = hello_->smCount;
+        smName = hello_->device;
+      }
+      const LaunchNumbers n = launchNumbers(*ex_, params_, regs, shared, sm, sms);
+      const int gpuPerSM = last_ && last_->report ? last_->report->resources.blocksPerSM : 0;
+      drawLaunchNumbers(ctx, n, hello_ && hello_->hasDevice, gpuPerSM, smName);
+    }
+    endPanel(ctx);
+  }
+
+  void drawCompilerPanel(LessonContext& ctx) {
+    if (!last_ || !last_->compiled.ok) return;
+    const float lineH = ImGui::GetTextLineHeightWithSpacing();
+    if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
+      ImGui::TextWrapped("Compiled in %s ms for sm_%d with NVRTC %s%s.",
+                         trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
+                         last_->compiled.nvrtcVersion.c_str(),
+                         last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
+      drawResources(ctx, last_->compiled);
+      if (ImGui::TreeNode("PTX (the GPU's assembly language, before it is compiled for the chip)")) {
+        ImGui::PushFont(ctx.theme.fonts().mono);
+        ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
+                                  ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
+        ImGui::PopFont();
+        ImGui::TreePop();
+      }
+    }
+    endPanel(ctx);
+  }
+
+  // [SECTION] messages under the editor
 
   void updateMarks() {
     std::vector<EditorMark> marks;
@@ -371,6 +448,8 @@ class PlaygroundLesson final : public Lesson {
     if (last_ && last_->text == editor_.text())
       for (const Diagnostic& d : last_->compiled.diagnostics) add(d);
     for (const Diagnostic& d : lint_) add(d);
+    if (last_ && last_->text == editor_.text() && last_->finding && last_->finding->line > 0)
+      marks.push_back({last_->finding->line, MarkKind::Error, last_->finding->what});
     editor_.setMarks(std::move(marks));
   }
 
@@ -480,8 +559,7 @@ class PlaygroundLesson final : public Lesson {
   }
 
   WorkerClient& worker() {
-    if (!worker_) worker_ = std::make_unique<WorkerClient>(
-                      std::vector<std::string>{selfExecutable(), "worker"});
+    if (!worker_) worker_ = std::make_unique<WorkerClient>(workerCommand(sanitize_));
     return *worker_;
   }
 
@@ -496,10 +574,12 @@ class PlaygroundLesson final : public Lesson {
     CompileOptions o;
     o.arch = hello_ && hello_->hasDevice ? hello_->arch : 0;
     const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
-    return job_.start([this, e, text, p, o, doRun](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
+    const bool sanitized = sanitize_;
+    return job_.start([this, e, text, p, o, doRun, sanitized](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
       Outcome out;
       out.text = text;
       out.params = p;
+      out.sanitized = sanitized;
       c.progress(0.1f, "Compiling with NVRTC...");
       Result<CompileResult> r = compileKernel(programSource(*e, text), entryPoints(*e), o);
       if (!r) return r.status();
@@ -515,6 +595,7 @@ class PlaygroundLesson final : public Lesson {
       } else {
         out.runError = rep.status();
       }
+      out.finding = firstSanitizerFinding(out.output);
       return out;
     });
   }
@@ -535,6 +616,7 @@ class PlaygroundLesson final : public Lesson {
       }
       last_ = std::move(**r);
       ptxView_ = last_->compiled.ptx;
+      settleFrames_ = 3;
       Attempt a;
       a.number = static_cast<int>(attempts_.size()) + 1;
       a.compiled = last_->compiled.ok;
@@ -659,6 +741,9 @@ class PlaygroundLesson final : public Lesson {
   std::vector<pg::Attempt> attempts_;
   std::uint64_t seed_ = 0;
   bool pictureDirty_ = false;
+  int settleFrames_ = 0;
+  bool sanitize_ = false;
+  std::string sanitizerPath_;
   int pictureW_ = 0, pictureH_ = 0;
   InteropImage image_;
   ShaderPass picture_;

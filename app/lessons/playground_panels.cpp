@@ -170,7 +170,11 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
   }
 }
 
-void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r) {
+void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool sanitized) {
+  if (sanitized)
+    ImGui::TextColored(ctx.theme.warningColour(),
+                       "Run under compute-sanitizer: every access was checked, so these times are "
+                       "many times the real ones.");
   ImGui::Text("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)",
               msText(r.medianMs).c_str(), static_cast<int>(r.kernelMs.size()));
   if (e.kind == Kind::Matmul)
@@ -217,7 +221,8 @@ void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
   }
   if (plot::BeginPlot("playground_attempts", "Your attempts",
                       ImVec2(-1, 10.0f * ImGui::GetTextLineHeight()))) {
-    plot::SetupAxes({"Attempt", plot::Scale::Linear, 0.5, NAN, "%.0f"},
+    const double last = attempts.empty() ? 1 : attempts.back().number;
+    plot::SetupAxes({"Attempt", plot::Scale::Linear, 0.5, std::max(5.0, last) + 0.5, "%.0f"},
                     {"Kernel time", plot::Scale::Log10, NAN, NAN, "s"});
     plot::SetNextColour(2);
     plot::PlotScatter("right", xOk.data(), yOk.data(), static_cast<int>(xOk.size()));

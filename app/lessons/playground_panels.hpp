@@ -33,7 +33,8 @@ void drawPictureLegend(LessonContext& ctx, const playground::RunReport& r);
 void drawExercisePlot(LessonContext& ctx, const playground::Exercise& e,
                       const playground::RunParams& p, const playground::RunReport& r);
 // Median time, GB/s or GFLOP/s, and the comparisons.
-void drawTimes(LessonContext& ctx, const playground::Exercise& e, const playground::RunReport& r);
+void drawTimes(LessonContext& ctx, const playground::Exercise& e, const playground::RunReport& r,
+               bool sanitized);
 // Time and correctness of every attempt.
 void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts);
 // Threads, idle threads, warps, blocks per SM (the model from the compiler's registers and shared

@@ -104,6 +104,7 @@ class WorkerClient {
  private:
   Status start();
   void drainOutput();
+  void waitForExit(double seconds);  // reaps a worker that is exiting by itself
   std::string exitDescription();  // after the process ended: "it was killed by signal 11 ..."
 
   std::vector<std::string> command_;
@@ -116,6 +117,23 @@ class WorkerClient {
 
 // The path of the running executable (/proc/self/exe), for starting workers.
 std::string selfExecutable();
+
+// compute-sanitizer from the CUDA toolkit (PATH, then /usr/local/cuda/bin), or "" when absent.
+std::string findComputeSanitizer();
+// The command that starts a worker: `cudalab worker`, or with `sanitize` the same under
+// compute-sanitizer's memcheck, which checks every memory access of every kernel and names the
+// source line of a bad one (tens of times slower). Its report comes back as the worker's output.
+// `executable` is the cudalab binary (the running one by default; tests pass it).
+std::vector<std::string> workerCommand(bool sanitize, std::string executable = selfExecutable());
+
+// The first error compute-sanitizer reported in `output`: its first line ("Invalid __global__
+// write of size 4 bytes") and the learner's source line it names (0 when none).
+struct SanitizerFinding {
+  std::string what;
+  std::string where;  // "thread (5,0,0) in block (0,0,0)"
+  int line = 0;
+};
+std::optional<SanitizerFinding> firstSanitizerFinding(const std::string& output);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Server

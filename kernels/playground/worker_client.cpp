@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -32,6 +33,60 @@ std::string selfExecutable() {
   std::error_code ec;
   const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("cudalab") : p.string();
+}
+
+std::string findComputeSanitizer() {
+  std::error_code ec;
+  if (const char* path = std::getenv("PATH")) {
+    std::string p = path;
+    for (size_t b = 0, e; b <= p.size(); b = e + 1) {
+      e = p.find(':', b);
+      if (e == std::string::npos) e = p.size();
+      const std::filesystem::path candidate =
+          std::filesystem::path(p.substr(b, e - b)) / "compute-sanitizer";
+      if (!p.substr(b, e - b).empty() && std::filesystem::exists(candidate, ec))
+        return candidate.string();
+    }
+  }
+  for (const char* c : {"/usr/local/cuda/bin/compute-sanitizer",
+                        "/usr/local/cuda/compute-sanitizer/compute-sanitizer"})
+    if (std::filesystem::exists(c, ec)) return c;
+  return "";
+}
+
+std::vector<std::string> workerCommand(bool sanitize, std::string executable) {
+  if (!sanitize) return {executable, "worker"};
+  return {findComputeSanitizer(), "--tool", "memcheck", "--print-limit", "8", "--show-backtrace",
+          "no", executable, "worker"};
+}
+
+std::optional<SanitizerFinding> firstSanitizerFinding(const std::string& output) {
+  // ========= Invalid __global__ write of size 4 bytes
+  // =========     at double_it+0x90 in kernel.cu:2
+  // =========     by thread (0,0,0) in block (0,0,0)
+  const size_t at = output.find("========= Invalid ");
+  size_t start = at;
+  if (at == std::string::npos) {
+    start = output.find("========= Barrier error");
+    if (start == std::string::npos) start = output.find("========= Uninitialized");
+    if (start == std::string::npos) return std::nullopt;
+  }
+  SanitizerFinding f;
+  auto lineAt = [&](size_t b) {
+    const size_t e = output.find('\n', b);
+    return output.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  };
+  f.what = lineAt(start + 10);
+  size_t pos = output.find('\n', start);
+  for (int i = 0; i < 4 && pos != std::string::npos; ++i) {
+    const std::string l = lineAt(pos + 1);
+    if (const size_t k = l.find("kernel.cu:"); k != std::string::npos)
+      f.line = std::atoi(l.c_str() + k + 10);
+    if (const size_t k = l.find("by thread"); k != std::string::npos) f.where = l.substr(k + 3);
+    pos = output.find('\n', pos + 1);
+  }
+  while (!f.what.empty() && (f.what.back() == ' ' || f.what.back() == '\r')) f.what.pop_back();
+  return f;
 }
 
 WorkerClient::WorkerClient(std::vector<std::string> command) : command_(std::move(command)) {}
@@ -64,9 +119,16 @@ Status WorkerClient::start() {
   for (std::string& a : command_)
     argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Its own process group, so that stopping it also stops what it started (compute-sanitizer
+  // runs the worker as its child).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = ::posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   ::close(toChild[0]);
   ::close(fromChild[1]);
   ::close(out[1]);
@@ -118,8 +180,23 @@ std::string WorkerClient::exitDescription() {
   return "it stopped";
 }
 
+void WorkerClient::waitForExit(double seconds) {
+  const double end = steadySeconds() + seconds;
+  while (pid_ > 0 && steadySeconds() < end) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_ || r < 0) {
+      pid_ = -1;
+      break;
+    }
+    drainOutput();
+    ::usleep(5000);
+  }
+}
+
 void WorkerClient::stop() {
   if (pid_ > 0) {
+    ::kill(-pid_, SIGKILL);  // the whole group
     ::kill(pid_, SIGKILL);
     int status = 0;
     ::waitpid(pid_, &status, 0);
@@ -228,7 +305,9 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
     const bool sticky = m->head.value("sticky", false);
     std::string s = m->head.value("message", "The worker failed.");
     if (sticky) {
-      // The worker exits after an error that spoils its CUDA context; reap it now.
+      // The worker exits by itself after an error that spoils its CUDA context: let it finish
+      // (the driver cleans up the faulted context as it exits), then reap it.
+      waitForExit(10.0);
       stop();
       s += " The worker process was restarted: the next run starts clean.";
     }

@@ -86,7 +86,12 @@ int runWorker(int inFd, int outFd) {
       if (!o.error.empty()) {
         reply = errorMessage(o.error, o.sticky);
         if (!writeMessage(outFd, reply)) return 2;
-        if (o.sticky) return 3;
+        if (o.sticky) {
+          // Tear the faulted context down ourselves, in order, before exiting: the app waits for
+          // this exit rather than killing a process in the middle of the driver's clean-up.
+          (void)cudaDeviceReset();
+          return 3;
+        }
         continue;
       }
       reply.head = {{"type", "report"}, {"report", toJson(o.report)}};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "playground/worker.hpp"
@@ -183,4 +184,25 @@ TEST(PlaygroundWorker, RealWorkerAnswers) {
   EXPECT_NE(m->head.value("message", "").find("bad run request"), std::string::npos);
   EXPECT_TRUE(w.running());
   EXPECT_EQ(w.restarts(), 0);
+}
+
+TEST(PlaygroundWorker, SanitizerReportsAreRead) {
+  const std::string out =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ write of size 4 bytes\n"
+      "=========     at double_it+0x90 in kernel.cu:7\n"
+      "=========     by thread (5,0,0) in block (3,0,0)\n"
+      "=========     Address 0x7f0000000000 is out of bounds\n";
+  const std::optional<SanitizerFinding> f = firstSanitizerFinding(out);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->what, "Invalid __global__ write of size 4 bytes");
+  EXPECT_EQ(f->line, 7);
+  EXPECT_EQ(f->where, "thread (5,0,0) in block (3,0,0)");
+  EXPECT_FALSE(firstSanitizerFinding("hello from thread 1\n"));
+  const std::vector<std::string> plain = workerCommand(false);
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_EQ(plain[1], "worker");
+  const std::vector<std::string> checked = workerCommand(true);
+  EXPECT_EQ(checked.back(), "worker");
+  EXPECT_NE(std::find(checked.begin(), checked.end(), "memcheck"), checked.end());
 }

@@ -11,6 +11,7 @@
 #include "playground/compile.hpp"
 #include "playground/playground.hpp"
 #include "playground/worker.hpp"
+#include "playground/worker_run.hpp"
 #include "tests/worker_binary.hpp"
 
 using namespace cudalab;
@@ -230,4 +231,49 @@ TEST_F(PlaygroundGpu, PrintfComesBack) {
   ASSERT_TRUE(r) << r.status().sentence();
   EXPECT_TRUE(r->ok);
   EXPECT_NE(r->output.find("hello from thread 1"), std::string::npos) << r->output;
+}
+
+// The worker's run in this process, every solution with its comparisons: what compute-sanitizer
+// checks (the poison fills, the check's copies, CUB, cuBLAS and the built-in kernels, and the
+// NVRTC-compiled solutions), since a child process's kernels are outside its view here.
+TEST(PlaygroundRunner, EverySolutionInProcess) {
+  for (const Exercise& e : exercises()) {
+    SCOPED_TRACE(e.id);
+    RunParams p = defaultRunParams(e);
+    p.n = sized(e, p.n);
+    p.seed = freshSeed();
+    p.runs = 2;
+    const CompileResult c = compiled(e, solutionSource(e));
+    RunOutcome o = WorkerRunner::run(e, p, entryPoints(e), c.cubin, [](const char*) {});
+    ASSERT_TRUE(o.error.empty()) << o.error;
+    EXPECT_TRUE(o.report.ok) << o.report.summary;
+    for (const Comparison& x : o.report.comparisons) EXPECT_TRUE(x.ok) << x.label;
+  }
+}
+
+// Under compute-sanitizer's memcheck a bad access is reported with its line instead of faulting
+// on the GPU, and the next run works.
+TEST(PlaygroundSanitizer, NamesTheLine) {
+  if (findComputeSanitizer().empty()) GTEST_SKIP() << "compute-sanitizer not found";
+  WorkerClient worker(workerCommand(true, cudalabBinary()));
+  const Exercise& e = *findExercise("double");
+  RunParams p = defaultRunParams(e);
+  p.n = 1 << 16;
+  p.runs = 1;
+  p.compare = false;
+  p.timeoutSeconds = 30;
+  Result<RunReport> r = worker.run(
+      compiled(e, "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+                  "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n"),
+      e, p);
+  ASSERT_FALSE(r);
+  const std::optional<SanitizerFinding> f = firstSanitizerFinding(worker.output());
+  ASSERT_TRUE(f) << worker.output();
+  EXPECT_NE(f->what.find("Invalid __global__ write"), std::string::npos) << f->what;
+  EXPECT_EQ(f->line, 2);
+  EXPECT_NE(f->where.find("block"), std::string::npos);
+  p.seed = freshSeed();
+  Result<RunReport> next = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(next) << next.status().sentence();
+  EXPECT_TRUE(next->ok);
 }
