@@ -173,7 +173,7 @@ class PlaygroundLesson final : public Lesson {
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
     ImGui::BeginDisabled(sanitizerPath_.empty() || job_.running() || helloJob_.running());
-    if (ImGui::Checkbox("Check every memory access", &sanitize_)) {
+    if (ImGui::Checkbox("Check accesses", &sanitize_)) {
       worker_.reset();  // the next run starts a worker with the other command
     }
     ImGui::EndDisabled();
@@ -183,9 +183,9 @@ class PlaygroundLesson final : public Lesson {
                       "your kernel is checked, and a bad one is reported with its source line "
                       "and thread instead of faulting on the GPU. Tens of times slower, so the "
                       "times are not meaningful then.");
-    ImGui::Checkbox("Time the built-in and library too", &params_.compare);
-    helpTooltip("Also times the built-in lesson's kernel and the library on the same problem, "
-                "for the Time panel.");
+    ImGui::Checkbox("Compare", &params_.compare);
+    helpTooltip("Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
+                "problem, for the Time panel.");
     valid_ = validate(*ex_, params_, limits());
     errorText(ctx.theme, valid_);
     ImGui::Separator();
@@ -198,7 +198,7 @@ class PlaygroundLesson final : public Lesson {
       if (ImGui::Button("Compile")) startJob(false);
       helpTooltip("NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
                   "warnings appear on their lines, with the registers and shared memory used.");
-      ImGui::SameLine();
+      sameLineIfFits("Compile and run");
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
       if (ImGui::Button("Compile and run")) startJob(true);
       ImGui::EndDisabled();
@@ -240,6 +240,14 @@ class PlaygroundLesson final : public Lesson {
   static constexpr ParamSpec kParams[] = {kRunsSpec, kTimeoutSpec, kBinsSpec, kBlockDimSpec,
                                           kGridDimSpec};
 
+  // Keeps the next button on this line when it fits there (a projector's UI scale stacks them).
+  static void sameLineIfFits(const char* nextLabel) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float next = ImGui::CalcTextSize(nextLabel).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
+    const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX();
+    if (used + next <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+  }
+
   static std::string dimText(const Dim3& d) {
     return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
   }
@@ -257,6 +265,17 @@ class PlaygroundLesson final : public Lesson {
       *v[i] = std::clamp<long long>(*v[i], 0, 1LL << 32);
     }
     ImGui::PopID();
+  }
+
+  // The SM of the GPU the worker reported, or of an H100 without one.
+  SmModel smModel() const {
+    SmModel sm;
+    if (hello_ && hello_->hasDevice) {
+      sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
+      sm.registersPerSM = hello_->regsPerSM;
+      sm.sharedPerSM = hello_->sharedPerSM;
+    }
+    return sm;
   }
 
   GpuLimits limits() const { return hello_ && hello_->hasDevice ? hello_->limits : GpuLimits{}; }
@@ -399,13 +418,10 @@ class PlaygroundLesson final : public Lesson {
         regs = last_->compiled.resources.front().registers;
         shared = last_->compiled.resources.front().sharedBytes;
       }
-      SmModel sm;
+      const SmModel sm = smModel();
       int sms = 132;
       std::string smName = "a model of an H100";
       if (hello_ && hello_->hasDevice) {
-        sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
-        sm.registersPerSM = hello_->regsPerSM;
-        sm.sharedPerSM = hello_->sharedPerSM;
         sms = hello_->smCount;
         smName = hello_->device;
       }
@@ -497,7 +513,7 @@ class PlaygroundLesson final : public Lesson {
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##path", &filePath_);
     if (ImGui::Button("Save .cu")) fileStatus_ = saveFile(filePath_, editor_.text());
-    ImGui::SameLine();
+    sameLineIfFits("Load .cu");
     if (ImGui::Button("Load .cu")) {
       std::ifstream in(filePath_);
       if (!in) {
@@ -513,7 +529,7 @@ class PlaygroundLesson final : public Lesson {
         ctx.info("Loaded " + filePath_ + ".");
       }
     }
-    ImGui::SameLine();
+    sameLineIfFits("Starting kernel");
     if (ImGui::Button("Starting kernel")) {
       editor_.setText(std::string(starterSource(*ex_)));
       lint_ = lint(editor_.text());
@@ -575,7 +591,8 @@ class PlaygroundLesson final : public Lesson {
     o.arch = hello_ && hello_->hasDevice ? hello_->arch : 0;
     const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
     const bool sanitized = sanitize_;
-    return job_.start([this, e, text, p, o, doRun, sanitized](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
+    const SmModel sm = smModel();
+    return job_.start([this, e, text, p, o, doRun, sanitized, sm](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
       Outcome out;
       out.text = text;
       out.params = p;
@@ -586,6 +603,12 @@ class PlaygroundLesson final : public Lesson {
       out.compiled = std::move(*r);
       out.ranRequested = doRun;
       if (!doRun || !out.compiled.ok) return out;
+      if (!out.compiled.resources.empty()) {
+        if (Status s = checkRegisters(*e, p, out.compiled.resources.front().registers, sm); !s) {
+          out.runError = s;
+          return out;
+        }
+      }
       c.progress(0.4f, "Running in the worker process...");
       Result<RunReport> rep = worker().run(out.compiled, *e, p, c.cancelFlag());
       out.output = worker().output();

@@ -517,6 +517,25 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
   return ln;
 }
 
+Status checkRegisters(const Exercise& e, const RunParams& p, int registers, const SmModel& sm) {
+  if (registers <= 0) return {};
+  const long long threads = launchFor(e, p).block.count();
+  if (threads <= 0 || threads > 1024) return {};
+  const BlockOccupancy o = blockOccupancy(static_cast<int>(threads), registers, 0, sm);
+  if (o.byRegisters > 0) return {};
+  // The largest block whose warps' registers fit on one SM.
+  const long long perWarp = (static_cast<long long>(registers) * 32 + sm.registerUnit - 1) /
+                            sm.registerUnit * sm.registerUnit;
+  const long long maxThreads = std::min<long long>(1024, sm.registersPerSM / perWarp * 32);
+  return Status::error("This kernel uses " + std::to_string(registers) +
+                       " registers per thread, so a block of " + thousands(threads) +
+                       " threads needs " + thousands(o.registersPerBlock) +
+                       " registers, and one SM has " + thousands(sm.registersPerSM) +
+                       ": the GPU would refuse the launch (\"too many resources requested\"). Use "
+                       "blocks of at most " + thousands(maxThreads) +
+                       " threads, or make the kernel use fewer registers.");
+}
+
 double exerciseBytes(const Exercise& e, const RunParams& p) {
   const double n = static_cast<double>(p.n);
   switch (e.kind) {

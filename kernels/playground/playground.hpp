@@ -152,6 +152,11 @@ RunParams defaultRunParams(const Exercise& e);
 // The launch a run uses: with autoGrid, enough blocks to cover N (Matmul: n x n in x and y).
 Launch launchFor(const Exercise& e, const RunParams& p);
 
+// Refuses a block the kernel's registers cannot fill (registers per thread x threads over what an
+// SM has: CUDA would fail the launch with "too many resources requested"), with the largest block
+// that fits. `registers` from the compiler; 0 = unknown, nothing refused.
+Status checkRegisters(const Exercise& e, const RunParams& p, int registers, const SmModel& sm);
+
 // What the limits of the GPU (or a model of an H100) allow; filled by the worker's hello.
 struct GpuLimits {
   int maxThreadsPerBlock = 1024;

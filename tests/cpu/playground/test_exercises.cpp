@@ -207,3 +207,17 @@ TEST(PlaygroundLaunch, NumbersFromRegistersAndShared) {
   p.n = 1001;
   EXPECT_EQ(launchNumbers(d, p, 16, 0, SmModel{}, 132).idleThreads, 99);
 }
+
+TEST(PlaygroundLaunch, RegistersRefuseBlocksThatCannotFit) {
+  const Exercise& d = *findExercise("double");
+  RunParams p = defaultRunParams(d);
+  p.launch.block = {1024, 1, 1};
+  EXPECT_TRUE(checkRegisters(d, p, 64, SmModel{}));  // 64 x 1,024 = 65,536: just fits
+  EXPECT_TRUE(checkRegisters(d, p, 0, SmModel{}));   // unknown: nothing refused
+  const Status s = checkRegisters(d, p, 128, SmModel{});
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("131,072 registers"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("at most 512 threads"), std::string::npos) << s.message();
+  p.launch.block = {512, 1, 1};
+  EXPECT_TRUE(checkRegisters(d, p, 128, SmModel{}));
+}
