@@ -68,6 +68,8 @@ struct Outcome {
   std::string output;  // the kernel's printf (and compute-sanitizer's report)
   bool sanitized = false;
   std::optional<SanitizerFinding> finding;
+  std::string exercise;              // the exercise it was for
+  std::optional<WorkerHello> hello;  // when the job had to ask the worker itself
 };
 
 // Picture keys for shaders/cells.frag: the Cell values, then an intact guard zone and padding.
@@ -124,8 +126,8 @@ class PlaygroundLesson final : public Lesson {
     dataDir_ = ctx.userDataDir;
     sanitizerPath_ = findComputeSanitizer();
     loadSavedText();
+    startJob(false);  // the starter's compiler output and resources at once (no worker needed)
     if (gpu_) startHello();
-    startJob(false);  // the starter's compiler output and resources at once
   }
 
   // [SECTION] parameters panel
@@ -134,7 +136,11 @@ class PlaygroundLesson final : public Lesson {
     poll(ctx);
     dataDir_ = ctx.userDataDir;
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##exercise", ex_->title)) {
+    // Not while a job runs: its result belongs to the exercise it started with.
+    ImGui::BeginDisabled(job_.running());
+    const bool comboOpen = ImGui::BeginCombo("##exercise", ex_->title);
+    ImGui::EndDisabled();
+    if (comboOpen) {
       for (const Exercise& e : exercises())
         if (ImGui::Selectable(e.title, &e == ex_) && &e != ex_) {
           saveText();
@@ -157,10 +163,12 @@ class PlaygroundLesson final : public Lesson {
     if (ex_->kind == Kind::Histogram) paramSlider(kBinsSpec, params_.bins);
     ImGui::TextUnformatted("Block (threads)");
     helpTooltip(kBlockDimSpec.help);
-    dimInputs("##block", params_.launch.block);
-    ImGui::Checkbox("Grid from N", &params_.autoGrid);
-    helpTooltip("On: as many blocks as N needs at this block size (rounded up). Off: the grid "
-                "below, as you set it.");
+    dimInputs("##block", params_.launch.block, 2048);
+    if (ex_->kind != Kind::Counter) {  // the counter has no N to cover
+      ImGui::Checkbox("Grid from N", &params_.autoGrid);
+      helpTooltip("On: as many blocks as N needs at this block size (rounded up). Off: the grid "
+                  "below, as you set it.");
+    }
     const Launch l = launchFor(*ex_, params_);
     ImGui::TextUnformatted("Grid (blocks)");
     helpTooltip(kGridDimSpec.help);
@@ -168,7 +176,7 @@ class PlaygroundLesson final : public Lesson {
       ImGui::Text("%s x %s x %s", thousands(l.grid.x).c_str(), thousands(l.grid.y).c_str(),
                   thousands(l.grid.z).c_str());
     } else {
-      dimInputs("##grid", params_.launch.grid);
+      dimInputs("##grid", params_.launch.grid, 1LL << 32);
     }
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
@@ -252,7 +260,8 @@ class PlaygroundLesson final : public Lesson {
     return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
   }
 
-  static void dimInputs(const char* id, Dim3& d) {
+  // Three numbers, each kept between 1 and `max` (validate() explains the real limits).
+  static void dimInputs(const char* id, Dim3& d, long long max) {
     ImGui::PushID(id);
     const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
     long long* v[] = {&d.x, &d.y, &d.z};
@@ -262,21 +271,13 @@ class PlaygroundLesson final : public Lesson {
       ImGui::SetNextItemWidth(w);
       ImGui::InputScalar(names[i], ImGuiDataType_S64, v[i]);
       helpTooltip(i == 0 ? "x" : i == 1 ? "y" : "z");
-      *v[i] = std::clamp<long long>(*v[i], 0, 1LL << 32);
+      *v[i] = std::clamp<long long>(*v[i], 1, max);
     }
     ImGui::PopID();
   }
 
   // The SM of the GPU the worker reported, or of an H100 without one.
-  SmModel smModel() const {
-    SmModel sm;
-    if (hello_ && hello_->hasDevice) {
-      sm.maxThreadsPerSM = hello_->maxThreadsPerSM;
-      sm.registersPerSM = hello_->regsPerSM;
-      sm.sharedPerSM = hello_->sharedPerSM;
-    }
-    return sm;
-  }
+  SmModel smModel() const { return hello_ ? hello_->smModel() : SmModel{}; }
 
   GpuLimits limits() const { return hello_ && hello_->hasDevice ? hello_->limits : GpuLimits{}; }
 
@@ -414,10 +415,7 @@ class PlaygroundLesson final : public Lesson {
     if (beginPanel(ctx, "launch", "The launch in numbers")) {
       int regs = 0;
       long long shared = 0;
-      if (last_ && !last_->compiled.resources.empty()) {
-        regs = last_->compiled.resources.front().registers;
-        shared = last_->compiled.resources.front().sharedBytes;
-      }
+      if (last_) regs = kernelRegisters(last_->compiled, *ex_, &shared);
       const SmModel sm = smModel();
       int sms = 132;
       std::string smName = "a model of an H100";
@@ -569,9 +567,22 @@ class PlaygroundLesson final : public Lesson {
   // [SECTION] jobs
 
   void startHello() {
-    helloJob_.start([this](AsyncJob<WorkerHello>::Control&) -> Result<WorkerHello> {
-      return worker().hello();
+    helloJob_.start([this](AsyncJob<WorkerHello>::Control& c) -> Result<WorkerHello> {
+      return worker().hello(c.cancelFlag());
     });
+  }
+
+  // The most registers any of the exercise's kernels uses (the double one of the element-wise
+  // pair needs more), by name: a learner's helper kernels do not count.
+  static int kernelRegisters(const CompileResult& c, const Exercise& e, long long* shared) {
+    int regs = 0;
+    for (const std::string& name : entryPoints(e))
+      for (const PtxasInfo& info : c.resources)
+        if (info.function == name) {
+          regs = std::max(regs, info.registers);
+          if (shared) *shared = std::max(*shared, info.sharedBytes);
+        }
+    return regs;
   }
 
   WorkerClient& worker() {
@@ -579,8 +590,9 @@ class PlaygroundLesson final : public Lesson {
     return *worker_;
   }
 
+  // Compile, and with `run` run too. A run needs the worker, which the hello job may be using.
   bool startJob(bool run) {
-    if (job_.running() || helloJob_.running()) return false;
+    if (job_.running() || (run && helloJob_.running())) return false;
     rememberExercise();
     saveText();
     const Exercise* e = ex_;
@@ -591,23 +603,37 @@ class PlaygroundLesson final : public Lesson {
     o.arch = hello_ && hello_->hasDevice ? hello_->arch : 0;
     const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
     const bool sanitized = sanitize_;
+    if (sanitized) {
+      // Every access is checked: one timed run, and a longer limit.
+      p.runs = 1;
+      p.timeoutSeconds = std::min(kTimeoutSpec.max, std::max(30.0, p.timeoutSeconds * 20));
+    }
     const SmModel sm = smModel();
-    return job_.start([this, e, text, p, o, doRun, sanitized, sm](AsyncJob<Outcome>::Control& c) -> Result<Outcome> {
+    const int learnerLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+    o.learnerLines = learnerLines;
+    return job_.start([this, e, text, p, o, doRun, sanitized, sm](AsyncJob<Outcome>::Control& c) mutable -> Result<Outcome> {
       Outcome out;
       out.text = text;
       out.params = p;
       out.sanitized = sanitized;
+      out.exercise = e->id;
+      if (doRun && o.arch == 0) {
+        // No hello yet (it failed, or is still to come): ask now, to compile for this GPU.
+        c.progress(0.05f, "Starting the worker process...");
+        Result<WorkerHello> h = worker().hello(c.cancelFlag());
+        if (!h) return h.status();
+        out.hello = *h;
+        if (h->hasDevice) o.arch = h->arch;
+      }
       c.progress(0.1f, "Compiling with NVRTC...");
       Result<CompileResult> r = compileKernel(programSource(*e, text), entryPoints(*e), o);
       if (!r) return r.status();
       out.compiled = std::move(*r);
       out.ranRequested = doRun;
       if (!doRun || !out.compiled.ok) return out;
-      if (!out.compiled.resources.empty()) {
-        if (Status s = checkRegisters(*e, p, out.compiled.resources.front().registers, sm); !s) {
-          out.runError = s;
-          return out;
-        }
+      if (Status s = checkRegisters(*e, p, kernelRegisters(out.compiled, *e, nullptr), sm); !s) {
+        out.runError = s;
+        return out;
       }
       c.progress(0.4f, "Running in the worker process...");
       Result<RunReport> rep = worker().run(out.compiled, *e, p, c.cancelFlag());
@@ -637,6 +663,8 @@ class PlaygroundLesson final : public Lesson {
         ctx.error(r->status());
         return;
       }
+      if ((*r)->hello) hello_ = (*r)->hello;
+      if ((*r)->exercise != ex_->id) return;  // for an exercise no longer shown
       last_ = std::move(**r);
       ptxView_ = last_->compiled.ptx;
       settleFrames_ = 3;

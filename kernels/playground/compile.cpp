@@ -142,7 +142,8 @@ Result<CompileResult> compileUncached(std::string_view source,
 
 Result<CompileResult> compileKernel(std::string_view source, const std::vector<std::string>& entries,
                                     const CompileOptions& options) {
-  std::string key = std::to_string(options.arch) + (options.lineInfo ? "L" : "-");
+  std::string key = std::to_string(options.arch) + (options.lineInfo ? "L" : "-") +
+                    std::to_string(options.learnerLines);
   for (const std::string& o : options.extra)
     key += "\x1f" + o;
   for (const std::string& e : entries)
@@ -207,7 +208,9 @@ Result<CompileResult> compileUncached(std::string_view source,
     nvrtcGetProgramLog(prog.p, res.log.data());
     res.log.resize(logSize - 1);
   }
-  const int learnerLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const int learnerLines =
+      options.learnerLines > 0 ? options.learnerLines
+                               : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   res.diagnostics = parseNvrtcLog(res.log, learnerLines);
   res.resources = parsePtxasInfo(res.log);
 

@@ -27,7 +27,10 @@ struct CompileOptions {
   int arch = 0;  // compute capability x 10 (90 = sm_90); 0: kDefaultArch
   bool lineInfo = true;  // -lineinfo: compute-sanitizer and profilers name source lines
   std::vector<std::string> extra;  // further NVRTC options (-D, --use_fast_math, ...)
-  bool useCache = true;  // the same text and options again: the earlier result, at no cost
+  bool useCache = true;
+  // Lines of the source that are the learner's (the rest the app appended): messages past them
+  // are reported at line 0. 0: all of it.
+  int learnerLines = 0;  // the same text and options again: the earlier result, at no cost
 };
 
 enum class Severity { Error, Warning, Remark };

@@ -65,7 +65,8 @@ constexpr const char* kElementwiseHints[] = {
     "one or two correct digits are left. Below x = 0.0003 nothing is left: f(x) = 0.",
     "Multiply and divide by sqrt(x*x + 1) + 1: the result is x*x / (sqrt(x*x + 1) + 1), with no "
     "subtraction of nearly equal numbers.",
-    "float64 cancels too, only later (x below about 1e-4): look at both curves."};
+    "float64 cancels the same way, later: it is more than 8 ulps off below x = 0.3 or so, and "
+    "below about 1e-8 nothing is left (float32: below 3e-4). Look at both curves."};
 constexpr const char* kMatmulHints[] = {
     "With n = 1000 and 16 x 16 blocks the grid is 63 x 63 blocks: 1,008 threads in each "
     "direction, 8 more than there are rows and columns.",
@@ -246,7 +247,8 @@ constexpr Exercise kExercises[] = {
      "each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
      "float32 unit roundoffs)",
      kMatmulHints,
-     "has no guard, so with n = 1000 the threads past the last row write past the end of C",
+     "has no guard, so with n = 1000 the threads past the last column write into the next row "
+     "(wrong elements) and those past the last row write past the end of C",
      1000,
      {{63, 63, 1}, {16, 16, 1}},
      "the matmul lesson's warp-tile kernel",
@@ -256,7 +258,8 @@ constexpr Exercise kExercises[] = {
      "Course file 002: `sum_kernel` adds each block's part in a tree with `cuda.syncthreads()`, "
      "and the host adds the partial sums.",
      "Each block writes the sum of its part to partial[blockIdx.x]; the app adds the partial "
-     "sums. Make the total right for any N and any grid.",
+     "sums. Make the total right for any N and any grid. (The numbers are small whole numbers, "
+     "so float32 adds them exactly and one number left out shows.)",
      "sum_blocks",
      Kind::Reduce,
      MapOp::Double,
@@ -268,8 +271,8 @@ constexpr Exercise kExercises[] = {
      {{65536, 1, 1}, {256, 1, 1}},
      true,
      0,
-     "the total within the error bound of float32 additions in the kernel's order (the partial "
-     "sums are added in float64)",
+     "exact: the numbers are whole numbers from -4 to 4, so every float32 sum of them is exact "
+     "and the total must equal the exact sum (the partial sums are added in float64)",
      kReduceHints,
      "stops the tree at stride 2, so s[1] is never added into s[0]",
      1LL << 24,
@@ -324,7 +327,8 @@ std::string programSource(const Exercise& e, std::string_view learnerText) {
 template <typename T>
 __device__ void cudalab_apply(const T* x, T* y, int n)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         y[i] = f<T>(x[i]);
 }
 extern "C" __global__ void cudalab_apply_float(const float* x, float* y, int n) { cudalab_apply(x, y, n); }
@@ -402,12 +406,6 @@ Launch launchFor(const Exercise& e, const RunParams& p) {
 
 namespace {
 
-// Elements past the end of each output that the app allocates and poisons, so a kernel with no
-// guard writes into memory the app watches instead of someone else's: as many as the launch has
-// threads beyond the output (at most 2^24), and 4,096 more.
-long long guardElements(long long outputElements, long long threads) {
-  return std::clamp(threads - outputElements, 0LL, 1LL << 24) + 4096;
-}
 
 long long outputElements(const Exercise& e, const RunParams& p, const Launch& l) {
   switch (e.kind) {
@@ -423,9 +421,16 @@ long long outputElements(const Exercise& e, const RunParams& p, const Launch& l)
 
 }  // namespace
 
+long long guardElements(long long outputElements, long long threads) {
+  return std::clamp(threads - outputElements, 0LL, 1LL << 24) + 4096;
+}
+
 std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
   const Launch l = launchFor(e, p);
-  const long long threads = l.grid.count() * l.block.count();
+  // Saturated: the guard zone stops growing at 2^24 elements anyway.
+  const double t = static_cast<double>(l.grid.x) * static_cast<double>(l.grid.y) *
+                   static_cast<double>(l.grid.z) * static_cast<double>(l.block.count());
+  const long long threads = t > 1e15 ? (1LL << 50) : static_cast<long long>(t);
   const long long out = outputElements(e, p, l);
   const long long outAlloc = out + guardElements(out, threads);
   long long bytes = 0;
@@ -443,6 +448,11 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
     case Kind::Matmul: bytes = 4 * (3 * outAlloc); break;
     case Kind::Reduce: bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20); break;
   }
+  // The guard zones before each array, and what the comparisons allocate: the matmul lesson's
+  // three matrices, the reduction lesson's input and partial sums.
+  bytes += 3 * 4096 * 8;
+  if (p.compare && e.kind == Kind::Matmul) bytes += 4 * 3 * p.n * p.n;
+  if (p.compare && e.kind == Kind::Reduce) bytes += 8 * p.n + (64 << 20);
   return static_cast<std::size_t>(bytes);
 }
 
@@ -464,6 +474,10 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
                            axis[a] + " has " + thousands(std::min(block[a], grid[a])) +
                            ". A launch of zero threads does nothing.");
   }
+  for (int a = 0; a < 3; ++a)
+    if (block[a] > 2048 || grid[a] > (1LL << 32))
+      return Status::error("That launch is far beyond what any GPU takes: a block has at most "
+                           "1,024 threads and a grid at most 2^31 - 1 blocks in x.");
   const long long threads = l.block.count();
   if (threads > limits.maxThreadsPerBlock)
     return Status::error(blockTooLargeSentence(threads, limits.maxThreadsPerBlock) +
@@ -483,6 +497,16 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
           (a == 0 ? ". Use fewer blocks: a grid-stride loop covers any N with a few blocks per SM."
                   : ". Put the long direction in x, which allows 2^31 - 1 blocks."));
   }
+  // Products of sizes that each pass can still be absurd: 2^31 x 65,535 x 65,535 blocks.
+  const double total = static_cast<double>(l.grid.x) * static_cast<double>(l.grid.y) *
+                       static_cast<double>(l.grid.z) * static_cast<double>(threads);
+  if (total > static_cast<double>(1LL << 40))
+    return Status::error("This launch has " + trimmedFixed(total, 0) +
+                         " threads: more than a trillion, which would take hours. Use a smaller "
+                         "grid; a grid-stride loop covers any N with a few blocks per SM.");
+  if (e.kind == Kind::Counter && total > 2147483647.0)
+    return Status::error("The counter is an int: more than 2,147,483,647 threads would overflow "
+                         "it even when every addition is counted. Launch fewer threads.");
   const std::size_t need = deviceBytes(e, p);
   if (need > limits.freeBytes / 10 * 9)
     return Status::error("This run needs " + mib(static_cast<double>(need)) +
@@ -497,6 +521,12 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
                             long long staticShared, const SmModel& sm, int smCount) {
   LaunchNumbers ln;
   const Launch l = launchFor(e, p);
+  // Only launches validate() could accept are counted (no overflow for absurd sizes).
+  const double total = static_cast<double>(l.grid.x) * static_cast<double>(l.grid.y) *
+                       static_cast<double>(l.grid.z) * static_cast<double>(l.block.count());
+  if (!(total <= static_cast<double>(1LL << 40)) || l.block.x < 1 || l.block.y < 1 ||
+      l.block.z < 1 || l.grid.x < 1 || l.grid.y < 1 || l.grid.z < 1 || l.block.count() > 4096)
+    return ln;
   ln.threadsPerBlock = l.block.count();
   ln.blocks = l.grid.count();
   ln.threads = ln.blocks * ln.threadsPerBlock;
@@ -593,8 +623,18 @@ Inputs makeInputs(const Exercise& e, const RunParams& p) {
                 e.op == MapOp::Hypot ? 12.0f : 1.0f);
       break;
     case Kind::Counter: break;
-    case Kind::Histogram:
-    case Kind::Reduce: normal(in.in0, p.n); break;
+    case Kind::Histogram: normal(in.in0, p.n); break;
+    case Kind::Reduce: {
+      // Whole numbers from -4 to 4, never 0: every float32 sum of them is exact, so the total is
+      // checked exactly and a single element left out (or added twice) shows.
+      std::uniform_int_distribution<int> d(1, 8);
+      in.in0.resize(static_cast<size_t>(p.n));
+      for (float& x : in.in0) {
+        const int k = d(rng);
+        x = static_cast<float>(k <= 4 ? k : 4 - k);
+      }
+      break;
+    }
     case Kind::Elementwise: {
       in.in0.resize(static_cast<size_t>(p.n));
       const double lo = std::log(1e-8), hi = std::log(1e4);

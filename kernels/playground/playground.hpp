@@ -120,9 +120,11 @@ inline constexpr ParamSpec kRunsSpec{"runs", "Timed runs", 1, 200, 20, "",
                                      "run.",
                                      true, false};
 inline constexpr ParamSpec kTimeoutSpec{"timeout", "Time limit", 0.5, 60, 5, "s",
-                                        "How long one run (every launch, the check and the "
-                                        "comparisons) may take before the app stops the worker "
-                                        "process: a kernel that never ends cannot hang the app.",
+                                        "How long your kernel's launches (the warm-ups and the "
+                                        "timed runs) may take before the app stops the worker "
+                                        "process: a kernel that never ends cannot hang the app. "
+                                        "Preparing the inputs and checking have limits of their "
+                                        "own.",
                                         false, false};
 inline constexpr ParamSpec kBinsSpec{"bins", "Bins", 1, 4096, 10, "",
                                      "How many equal bins the histogram has between xmin = -4 and "
@@ -165,6 +167,11 @@ struct GpuLimits {
   std::size_t freeBytes = 84490125312ull;
   bool fromDevice = false;
 };
+
+// Elements past the end of each output that the app allocates and poisons, so a kernel with no
+// guard writes into memory the app watches instead of someone else's: as many as the launch has
+// threads beyond the output (at most 2^24), and 4,096 more. (4,096 more sit before each array.)
+long long guardElements(long long outputElements, long long threads);
 
 // Device memory a run needs: inputs, outputs with their guard zones, and the comparisons.
 std::size_t deviceBytes(const Exercise& e, const RunParams& p);
@@ -254,6 +261,7 @@ struct RunReport {
   bool ok = false;  // every element right
   std::string summary;
   long long checked = 0, wrong = 0, unwritten = 0, pastEnd = 0;
+  long long beforeStart = 0;  // writes into the guard zone before the output (a negative index)
   double maxAbsError = 0;
   std::vector<Mismatch> first;  // the first wrong elements, at most kMaxMismatches
   // The picture: cells of `cellSpan` output elements, `cellsWide` per row (Matmul: the matrix's

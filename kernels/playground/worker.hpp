@@ -64,15 +64,21 @@ struct WorkerHello {
   GpuLimits limits;
   int smCount = 0, maxThreadsPerSM = 0, regsPerSM = 0;
   long long sharedPerSM = 0, sharedPerBlock = 0;
+  int maxBlocksPerSM = 0;
+  long long sharedPerBlockOptin = 0, sharedReservedPerBlock = 0;
+  // The model of this GPU's SM for the occupancy arithmetic (an H100's without a device).
+  SmModel smModel() const;
 };
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Client
 // ---------------------------------------------------------------------------------------------
 
-// How long the worker may take to start and say hello, and to check and compare once the
-// learner's kernel has finished (the time limit covers the kernel's own launches only).
+// How long the worker may take to start and say hello, to get a run ready (load the kernel, make
+// the inputs), and to check and compare once the learner's launches are over. The learner's time
+// limit (RunParams::timeoutSeconds) covers the launches alone.
 inline constexpr double kStartSeconds = 30;
+inline constexpr double kSetupSeconds = 120;
 inline constexpr double kCheckSeconds = 120;
 
 class WorkerClient {
@@ -85,14 +91,16 @@ class WorkerClient {
   WorkerClient& operator=(const WorkerClient&) = delete;
 
   // Starts the process if none is running and returns its hello.
-  Result<WorkerHello> hello();
-  // Runs the compiled kernel: the time limit is p.timeoutSeconds for the kernel's launches, then
-  // kCheckSeconds for the check and comparisons. A worker that passes it, dies, or answers
-  // nonsense is stopped, and the Status says which; the next call starts a fresh one.
+  Result<WorkerHello> hello(const std::atomic<bool>* cancel = nullptr);
+  // Runs the compiled kernel: kSetupSeconds to get ready, p.timeoutSeconds for the learner's
+  // launches, then kCheckSeconds for the check and comparisons. A worker that passes a limit,
+  // dies, or answers nonsense is stopped, and the Status says which; the next call starts a
+  // fresh one.
   Result<RunReport> run(const CompileResult& compiled, const Exercise& e, const RunParams& p,
                         const std::atomic<bool>* cancel = nullptr);
-  // One request and its final reply (phase messages in between move the deadline).
-  Result<Message> call(const Message& request, double firstLimitSeconds,
+  // One request and its final reply: `setupSeconds` until the worker says "launching", then
+  // `kernelSeconds` until it says "checking", then kCheckSeconds.
+  Result<Message> call(const Message& request, double setupSeconds, double kernelSeconds,
                        const std::atomic<bool>* cancel);
 
   void stop();  // ends the process (SIGKILL) and waits for it

@@ -209,8 +209,8 @@ void WorkerClient::stop() {
   hello_.reset();
 }
 
-Result<Message> WorkerClient::call(const Message& request, double firstLimitSeconds,
-                                   const std::atomic<bool>* cancel) {
+Result<Message> WorkerClient::call(const Message& request, double setupSeconds,
+                                   double kernelSeconds, const std::atomic<bool>* cancel) {
   CUDALAB_TRY(start());
   output_.clear();
   if (Status s = writeMessage(toWorker_, request); !s) {
@@ -218,50 +218,90 @@ Result<Message> WorkerClient::call(const Message& request, double firstLimitSeco
     stop();
     return Status::error("The worker process could not take the request: " + why + ".");
   }
-  double deadline = steadySeconds() + firstLimitSeconds;
+  // Three limits, one after the other: getting the run ready (loading the kernel, making the
+  // inputs), the learner's launches (the time limit the learner chose), and the check with the
+  // comparisons. The worker says when each phase starts.
+  enum class Phase { Setup, Kernel, Checking } phase = Phase::Setup;
+  double limit = setupSeconds;
+  double deadline = steadySeconds() + limit;
   for (;;) {
-    // Wait in short slices so cancelling and the printf output are handled while the kernel runs.
-    const double slice = std::min(deadline, steadySeconds() + 0.05);
-    Result<Message> m = readMessage(fromWorker_, slice);
-    drainOutput();
-    if (m) {
-      const std::string type = m->head.value("type", "");
-      if (type == "phase") {
-        // The learner's launches are over: the check and the comparisons get their own limit.
-        if (m->head.value("phase", "") == "checking") deadline = steadySeconds() + kCheckSeconds;
-        continue;
-      }
-      return m;
-    }
-    const std::string& why = m.status().message();
+    // Short slices: cancelling is seen at once, and the kernel's printf output is read as it
+    // comes, so a kernel that prints a lot never blocks on a full pipe.
+    pollfd fds[2] = {{fromWorker_, POLLIN, 0}, {outputFd_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, 50);
+    if (fds[1].revents & POLLIN) drainOutput();
     if (cancel && cancel->load()) {
       stop();
       return Status::error("Cancelled: the worker process was stopped.");
     }
-    if (why == "timeout") {
-      if (steadySeconds() < deadline) continue;
+    if (ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+      // A message has begun: read all of it (a message is never cut by a slice).
+      Result<Message> m = readMessage(fromWorker_, std::max(deadline, steadySeconds() + 10.0));
+      drainOutput();
+      if (m) {
+        const std::string type = m->head.value("type", "");
+        if (type == "phase") {
+          const std::string what = m->head.value("phase", "");
+          if (what == "launching") {
+            phase = Phase::Kernel;
+            limit = kernelSeconds;
+          } else if (what == "checking") {
+            phase = Phase::Checking;
+            limit = kCheckSeconds;
+          }
+          deadline = steadySeconds() + limit;
+          continue;
+        }
+        return m;
+      }
+      const std::string& why = m.status().message();
+      if (why == "eof") {
+        const std::string how = exitDescription();
+        stop();
+        return Status::error("The worker process ended before it answered: " + how +
+                             ". The next run starts a fresh worker.");
+      }
       stop();
-      return Status::error(
-          "The run passed its time limit of " + trimmedFixed(firstLimitSeconds, 1) +
-          " s, so the app stopped the worker process. A kernel that never finishes (a loop "
-          "whose condition never turns false, a barrier some threads never reach) looks like "
-          "this. The next run starts a fresh worker.");
+      return Status::error("The worker process sent something the app cannot read (" + why +
+                           "), so it was stopped. The next run starts a fresh worker.");
     }
-    if (why == "eof") {
-      const std::string how = exitDescription();
-      stop();
-      return Status::error("The worker process ended before it answered: " + how +
-                           ". The next run starts a fresh worker.");
-    }
+    if (steadySeconds() < deadline) continue;
     stop();
-    return Status::error("The worker process sent something the app cannot read (" + why +
-                         "), so it was stopped. The next run starts a fresh worker.");
+    const std::string secs = trimmedFixed(limit, 1) + " s";
+    switch (phase) {
+      case Phase::Kernel:
+        return Status::error(
+            "Your kernel ran past the time limit of " + secs +
+            ", so the app stopped the worker process. A kernel that never finishes (a loop "
+            "whose condition never turns false, a barrier some threads never reach) looks like "
+            "this; a slow one needs a longer limit. The next run starts a fresh worker.");
+      case Phase::Checking:
+        return Status::error("Checking the result and timing the comparisons took longer than " +
+                             secs + ", so the app stopped the worker process.");
+      case Phase::Setup:
+        break;
+    }
+    return Status::error("The worker process did not get ready within " + secs +
+                         " (starting, loading the kernel, making the inputs), so the app stopped "
+                         "it. The next run starts a fresh worker.");
   }
 }
 
-Result<WorkerHello> WorkerClient::hello() {
+SmModel WorkerHello::smModel() const {
+  SmModel sm;
+  if (!hasDevice) return sm;
+  if (maxThreadsPerSM > 0) sm.maxThreadsPerSM = maxThreadsPerSM;
+  if (maxBlocksPerSM > 0) sm.maxBlocksPerSM = maxBlocksPerSM;
+  if (regsPerSM > 0) sm.registersPerSM = regsPerSM;
+  if (sharedPerSM > 0) sm.sharedPerSM = sharedPerSM;
+  if (sharedPerBlockOptin > 0) sm.sharedPerBlockMax = sharedPerBlockOptin;
+  if (sharedReservedPerBlock > 0) sm.sharedReservedPerBlock = sharedReservedPerBlock;
+  return sm;
+}
+
+Result<WorkerHello> WorkerClient::hello(const std::atomic<bool>* cancel) {
   if (hello_ && pid_ > 0) return *hello_;
-  Result<Message> m = call({{{"type", "hello"}}, {}}, kStartSeconds, nullptr);
+  Result<Message> m = call({{{"type", "hello"}}, {}}, kStartSeconds, kStartSeconds, cancel);
   if (!m) return m.status();
   const nlohmann::json& j = m->head;
   if (j.value("type", "") != "hello")
@@ -282,6 +322,9 @@ Result<WorkerHello> WorkerClient::hello() {
   h.regsPerSM = j.value("regs_per_sm", 0);
   h.sharedPerSM = j.value("shared_per_sm", 0LL);
   h.sharedPerBlock = j.value("shared_per_block", 0LL);
+  h.maxBlocksPerSM = j.value("max_blocks_per_sm", 0);
+  h.sharedPerBlockOptin = j.value("shared_per_block_optin", 0LL);
+  h.sharedReservedPerBlock = j.value("shared_reserved_per_block", 0LL);
   hello_ = h;
   return h;
 }
@@ -289,7 +332,7 @@ Result<WorkerHello> WorkerClient::hello() {
 Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercise& e,
                                     const RunParams& p, const std::atomic<bool>* cancel) {
   if (!compiled.ok) return Status::error("Compile the kernel without errors first.");
-  Result<WorkerHello> h = hello();
+  Result<WorkerHello> h = hello(cancel);
   if (!h) return h.status();
   if (!h->hasDevice) return Status::error("The worker has no GPU to run on: " + h->problem);
   if (h->arch != compiled.arch)
@@ -298,7 +341,7 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
   Message req;
   req.head = {{"type", "run"}, {"params", toJson(p)}, {"entries", entryPoints(e)}};
   req.blobs.push_back(compiled.cubin);
-  Result<Message> m = call(req, p.timeoutSeconds + 2.0, cancel);
+  Result<Message> m = call(req, kSetupSeconds, p.timeoutSeconds, cancel);
   if (!m) return m.status();
   const std::string type = m->head.value("type", "");
   if (type == "error") {

@@ -168,6 +168,7 @@ nlohmann::json toJson(const RunReport& r) {
                       {"wrong", r.wrong},
                       {"unwritten", r.unwritten},
                       {"past_end", r.pastEnd},
+                      {"before_start", r.beforeStart},
                       {"max_abs_error", jnum(r.maxAbsError)},
                       {"cells_wide", r.cellsWide},
                       {"cell_span", r.cellSpan},
@@ -209,6 +210,7 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
     r.wrong = j.at("wrong").get<long long>();
     r.unwritten = j.at("unwritten").get<long long>();
     r.pastEnd = j.at("past_end").get<long long>();
+    r.beforeStart = j.at("before_start").get<long long>();
     r.maxAbsError = jget(j.at("max_abs_error"));
     r.cellsWide = j.at("cells_wide").get<int>();
     r.cellSpan = j.at("cell_span").get<long long>();

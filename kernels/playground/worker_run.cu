@@ -105,7 +105,7 @@ LaunchError explain(cudaError_t e, const Launch& l, const KernelResources& k, bo
     case cudaErrorInvalidAddressSpace:
       r.sentence = "The kernel read or wrote an address outside its arrays (" + name +
                    "). Usually an index past the end with no guard, or a shared array smaller "
-                   "than the block. compute-sanitizer --tool memcheck names the line.";
+                   "than the block. Turn on \"Check accesses\" to see the line and the thread.";
       break;
     case cudaErrorMisalignedAddress:
       r.sentence = "The kernel accessed memory at an address not aligned for its type (" + name +
@@ -129,36 +129,41 @@ LaunchError explain(cudaError_t e, const Launch& l, const KernelResources& k, bo
   return r;
 }
 
-// One buffer of the run: `count` elements plus the guard zone, on the device, with a host copy.
+// One buffer of the run: `count` elements with a guard zone before them (kFront elements) and
+// after them (`guard`), all poisoned, on the device; ptr() is element 0. A kernel that writes
+// before its array (a negative index) or past its end writes into memory the app watches.
+constexpr long long kFront = 4096;
+
 template <class T>
 struct Buffer {
   DeviceArray<T> dev;
-  std::vector<T> host;
+  std::vector<T> host;   // after download(): the elements, then the guard zone after them
+  std::vector<T> front;  // after download(): the guard zone before them
   long long count = 0, guard = 0;
-  Status allocate(long long n, long long g) {
+  Status allocate(long long n, long long g, cudaStream_t s) {
     count = n;
     guard = g;
-    return dev.allocate(static_cast<size_t>(n + g));
+    CUDALAB_TRY(dev.allocate(static_cast<size_t>(kFront + n + g)));
+    return poison(dev.get(), kFront + n + g, sizeof(T) == 8, s);
   }
-  long long total() const { return count + guard; }
+  T* ptr() const { return dev.get() + kFront; }
+  long long total() const { return count + guard; }  // from ptr(): what a run may poison
   Status upload(const std::vector<T>& v, cudaStream_t s) {
-    CUDALAB_TRY(poison(dev.get(), total(), sizeof(T) == 8, s));
-    CUDALAB_CUDA_TRY(cudaMemcpyAsync(dev.get(), v.data(), v.size() * sizeof(T),
+    CUDALAB_CUDA_TRY(cudaMemcpyAsync(ptr(), v.data(), v.size() * sizeof(T),
                                      cudaMemcpyHostToDevice, s));
     return {};
   }
   Status download(cudaStream_t s) {
     host.resize(static_cast<size_t>(total()));
-    CUDALAB_CUDA_TRY(cudaMemcpyAsync(host.data(), dev.get(), host.size() * sizeof(T),
+    front.resize(static_cast<size_t>(kFront));
+    CUDALAB_CUDA_TRY(cudaMemcpyAsync(host.data(), ptr(), host.size() * sizeof(T),
+                                     cudaMemcpyDeviceToHost, s));
+    CUDALAB_CUDA_TRY(cudaMemcpyAsync(front.data(), dev.get(), front.size() * sizeof(T),
                                      cudaMemcpyDeviceToHost, s));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));
     return {};
   }
 };
-
-long long guardFor(long long out, long long threads) {
-  return std::clamp(threads - out, 0LL, 1LL << 24) + 4096;
-}
 
 // Cells of a 1D output: `count` elements in at most kMaxCells cells, each the worst of its
 // elements (Unwritten over Wrong over Correct).
@@ -197,6 +202,14 @@ void checkGuard(const Buffer<T>& b, RunReport& r, std::uint32_t intPoison = kPoi
   }
   r.guardCells = std::move(g.cells);
   r.guardSpan = g.span;
+  for (const T v : b.front) {
+    bool intact;
+    if constexpr (std::is_same_v<T, int>)
+      intact = static_cast<std::uint32_t>(v) == intPoison;
+    else
+      intact = isPoison(v);
+    if (!intact) ++r.beforeStart;
+  }
 }
 
 void note(RunReport& r, long long index, double expected, double got, bool unwritten) {
@@ -310,6 +323,37 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) r.device = prop.name;
 
+  // The kernel's parameters must be the ones the app passes (extern "C" keeps no types in the
+  // name): launching with others would hand it garbage, or read past the argument list.
+  {
+    std::vector<size_t> want;
+    if (e.kind == Kind::Elementwise) {
+      want = {8, 8, 4};
+    } else {
+      for (Arg a : e.args)
+        want.push_back(a == Arg::N || a == Arg::Bins || a == Arg::XMin || a == Arg::XMax ? 4 : 8);
+    }
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      std::vector<size_t> got;
+      for (size_t i = 0; i < 64; ++i) {
+        size_t offset = 0, size = 0;
+        if (cudaFuncGetParamInfo(reinterpret_cast<const void*>(kernels[k]), i, &offset, &size) !=
+            cudaSuccess)
+          break;
+        got.push_back(size);
+      }
+      (void)cudaGetLastError();
+      if (got != want) {
+        out.error = "The kernel " + entries[k] + " takes " + std::to_string(got.size()) +
+                    " parameter" + (got.size() == 1 ? "" : "s") +
+                    ", but the app passes the exercise's " + std::to_string(want.size()) + ": " +
+                    signatureText(e) +
+                    ". Keep the signature (the same number, order and sizes of parameters).";
+        return out;
+      }
+    }
+  }
+
   StreamGuard stream;
   if (Status s = stream.create(); !s) return fail(s);
   cudaStream_t st = stream.get();
@@ -320,7 +364,11 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
                    static_cast<unsigned>(l.block.z));
   // Launches the learner's kernel; a failure becomes the teaching sentence.
   LaunchError launchError;
+  bool launched = false;
   auto launch = [&](cudaKernel_t k, void** args) -> Status {
+    // The learner's time limit starts with the first launch.
+    if (!launched) phase("launching");
+    launched = true;
     cudaError_t err = cudaLaunchKernel(reinterpret_cast<const void*>(k), grid, block, args, 0, st);
     if (err == cudaSuccess) return {};
     launchError = explain(err, l, r.resources, true);
@@ -342,6 +390,12 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     return fail(s);
   };
 
+  // A comparison that cannot run (memory, a library error) is reported in its row; the
+  // learner's verdict stands.
+  auto failedComparison = [&](const char* label, const Status& why) {
+    r.comparisons.push_back({label, 0, false, "could not run: " + why.sentence()});
+  };
+
   const Inputs in = makeInputs(e, p);
   const int n = static_cast<int>(p.n);
   Status s;
@@ -349,14 +403,14 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   switch (e.kind) {
     case Kind::Map: {
       Buffer<float> a, b, c;
-      const long long guard = guardFor(p.n, threads);
-      if (!(s = a.allocate(p.n, guard)) || !(s = c.allocate(p.n, guard))) return fail(s);
-      if (e.op != MapOp::Double && !(s = b.allocate(p.n, guard))) return fail(s);
+      const long long guard = guardElements(p.n, threads);
+      if (!(s = a.allocate(p.n, guard, st)) || !(s = c.allocate(p.n, guard, st))) return fail(s);
+      if (e.op != MapOp::Double && !(s = b.allocate(p.n, guard, st))) return fail(s);
       if (!(s = a.upload(in.in0, st))) return fail(s);
       if (e.op != MapOp::Double && !(s = b.upload(in.in1, st))) return fail(s);
-      float* pa = a.dev.get();
-      float* pb = b.dev.get();
-      float* pc = c.dev.get();
+      float* pa = a.ptr();
+      float* pb = b.ptr();
+      float* pc = c.ptr();
       std::vector<void*> args;
       for (Arg arg : e.args) {
         switch (arg) {
@@ -400,7 +454,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       if (!p.compare) break;
       // The built-in kernel and the library on the same inputs, into a second output.
       DeviceArray<float> other;
-      if (!(s = other.allocate(static_cast<size_t>(p.n)))) return fail(s);
+      if (!(s = other.allocate(static_cast<size_t>(p.n)))) { failedComparison(e.library, s); break; }
       float* po = other.get();
       auto sameAsLearner = [&]() -> std::string {
         std::vector<float> h(static_cast<size_t>(p.n));
@@ -423,7 +477,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           s = timeRuns(
               p.runs, st, [&] { return poison(po, p.n, false, st); },
               [&] { return launchDouble(cfg, *shape, pa, po, st); }, ms);
-          if (!s) return fail(s);
+          if (!s) { failedComparison(e.builtIn, s); break; }
           cmp.ms = medianOf(ms);
           cmp.note = "256 threads per block, grid from N; " + sameAsLearner();
           r.comparisons.push_back(cmp);
@@ -450,7 +504,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
                                                              p.n, Hypot{}, st));
             return {};
           }, ms);
-        if (!s) return fail(s);
+        if (!s) { failedComparison(e.library, s); break; }
         cmp.ms = medianOf(ms);
         cmp.note = sameAsLearner();
         r.comparisons.push_back(cmp);
@@ -461,9 +515,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     case Kind::Counter: {
       Buffer<int> c;
       const long long guard = 4096;
-      if (!(s = c.allocate(1, guard))) return fail(s);
-      if (!(s = poison(c.dev.get(), c.total(), false, st))) return fail(s);
-      int* pc = c.dev.get();
+      if (!(s = c.allocate(1, guard, st))) return fail(s);
+      if (!(s = poison(c.ptr(), c.total(), false, st))) return fail(s);
+      int* pc = c.ptr();
       void* args[] = {&pc};
       s = timeRuns(
           p.runs, st, [&]() -> Status {
@@ -496,12 +550,12 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       Buffer<int> h;
       const float xmin = -4.0f, xmax = 4.0f;
       const int bins = p.bins;
-      if (!(s = x.allocate(p.n, guardFor(p.n, threads))) || !(s = h.allocate(bins, 4096)))
+      if (!(s = x.allocate(p.n, guardElements(p.n, threads), st)) || !(s = h.allocate(bins, 4096, st)))
         return fail(s);
       if (!(s = x.upload(in.in0, st))) return fail(s);
-      if (!(s = poison(h.dev.get(), h.total(), false, st))) return fail(s);
-      float* px = x.dev.get();
-      int* ph = h.dev.get();
+      if (!(s = poison(h.ptr(), h.total(), false, st))) return fail(s);
+      float* px = x.ptr();
+      int* ph = h.ptr();
       float lo = xmin, hi = xmax;
       int nb = bins;
       std::vector<void*> args;
@@ -545,21 +599,21 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       // CUB's histogram of the same numbers. It counts x in [xmin, xmax) only, so numbers just
       // below xmin, which the course's truncation puts in bin 0, are not in its bin 0.
       DeviceArray<int> ch;
-      if (!(s = ch.allocate(static_cast<size_t>(bins)))) return fail(s);
+      if (!(s = ch.allocate(static_cast<size_t>(bins)))) { failedComparison(e.library, s); break; }
       size_t tempBytes = 0;
       if (cudaError_t err = cub::DeviceHistogram::HistogramEven(nullptr, tempBytes, px, ch.get(),
                                                                 bins + 1, xmin, xmax, n, st);
           err != cudaSuccess)
-        return fail(cudaStatus(err, "HistogramEven", __FILE__, __LINE__));
+        { failedComparison(e.library, cudaStatus(err, "HistogramEven", __FILE__, __LINE__)); break; }
       DeviceArray<char> temp;
-      if (!(s = temp.allocate(std::max<size_t>(tempBytes, 1)))) return fail(s);
+      if (!(s = temp.allocate(std::max<size_t>(tempBytes, 1)))) { failedComparison(e.library, s); break; }
       std::vector<double> ms;
       s = timeRuns(p.runs, st, [&]() -> Status { return {}; }, [&]() -> Status {
         CUDALAB_CUDA_TRY(cub::DeviceHistogram::HistogramEven(temp.get(), tempBytes, px, ch.get(),
                                                              bins + 1, xmin, xmax, n, st));
         return {};
       }, ms);
-      if (!s) return fail(s);
+      if (!s) { failedComparison(e.library, s); break; }
       r.comparisons.push_back({e.library, medianOf(ms), true,
                                "the same numbers and bins; CUB counts only xmin <= x < xmax"});
       break;
@@ -569,16 +623,16 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       // f as float, then as double, on the same x.
       Buffer<float> x32, y32;
       Buffer<double> x64, y64;
-      const long long guard = guardFor(p.n, threads);
-      if (!(s = x32.allocate(p.n, guard)) || !(s = y32.allocate(p.n, guard)) ||
-          !(s = x64.allocate(p.n, guard)) || !(s = y64.allocate(p.n, guard)))
+      const long long guard = guardElements(p.n, threads);
+      if (!(s = x32.allocate(p.n, guard, st)) || !(s = y32.allocate(p.n, guard, st)) ||
+          !(s = x64.allocate(p.n, guard, st)) || !(s = y64.allocate(p.n, guard, st)))
         return fail(s);
       std::vector<double> xd(in.in0.begin(), in.in0.end());
       if (!(s = x32.upload(in.in0, st)) || !(s = x64.upload(xd, st))) return fail(s);
-      float* px32 = x32.dev.get();
-      float* py32 = y32.dev.get();
-      double* px64 = x64.dev.get();
-      double* py64 = y64.dev.get();
+      float* px32 = x32.ptr();
+      float* py32 = y32.ptr();
+      double* px64 = x64.ptr();
+      double* py64 = y64.ptr();
       void* args32[] = {&px32, &py32, const_cast<int*>(&n)};
       void* args64[] = {&px64, &py64, const_cast<int*>(&n)};
       s = timeRuns(
@@ -633,14 +687,14 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     case Kind::Matmul: {
       Buffer<float> A, B, C;
       const long long nn = p.n * p.n;
-      const long long guard = guardFor(nn, threads);
-      if (!(s = A.allocate(nn, guard)) || !(s = B.allocate(nn, guard)) ||
-          !(s = C.allocate(nn, guard)))
+      const long long guard = guardElements(nn, threads);
+      if (!(s = A.allocate(nn, guard, st)) || !(s = B.allocate(nn, guard, st)) ||
+          !(s = C.allocate(nn, guard, st)))
         return fail(s);
       if (!(s = A.upload(in.in0, st)) || !(s = B.upload(in.in1, st))) return fail(s);
-      float* pa = A.dev.get();
-      float* pb = B.dev.get();
-      float* pc = C.dev.get();
+      float* pa = A.ptr();
+      float* pb = B.ptr();
+      float* pc = C.ptr();
       void* args[] = {&pa, &pb, &pc, const_cast<int*>(&n)};
       s = timeRuns(
           p.runs, st, [&] { return poison(pc, C.total(), false, st); },
@@ -709,7 +763,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       mp.runs = std::max(3, std::min(p.runs, 10));
       const matmul::StepId which[] = {matmul::StepId::Warp, matmul::StepId::Cublas};
       Result<matmul::LadderReport> lr = matmul::measureLadder(mp, which);
-      if (!lr) return fail(lr.status());
+      if (!lr) { failedComparison(e.builtIn, lr.status()); break; }
       const char* labels[] = {e.builtIn, e.library};
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].m.kernel().medianMs,
@@ -720,12 +774,12 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
 
     case Kind::Reduce: {
       Buffer<float> x, part;
-      if (!(s = x.allocate(p.n, guardFor(p.n, threads))) ||
-          !(s = part.allocate(l.grid.x, guardFor(l.grid.x, threads))))
+      if (!(s = x.allocate(p.n, guardElements(p.n, threads), st)) ||
+          !(s = part.allocate(l.grid.x, guardElements(l.grid.x, threads), st)))
         return fail(s);
       if (!(s = x.upload(in.in0, st))) return fail(s);
-      float* px = x.dev.get();
-      float* pp = part.dev.get();
+      float* px = x.ptr();
+      float* pp = part.ptr();
       void* args[] = {&px, &pp, const_cast<int*>(&n)};
       s = timeRuns(
           p.runs, st, [&] { return poison(pp, part.total(), false, st); },
@@ -733,12 +787,11 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       if (!s) return runFailed(s);
       phase("checking");
       if (!(s = part.download(st))) return runFailed(s);
-      long double exact = 0;
-      double absSum = 0;
-      for (float v : in.in0) {
-        exact += v;
-        absSum += std::fabs(v);
-      }
+      // The inputs are whole numbers: the exact sum is an integer, and so is every float32 partial
+      // sum a correct kernel makes (far below 2^24 in size), so the total must be exact.
+      long long exact = 0;
+      for (float v : in.in0)
+        exact += static_cast<long long>(v);
       double total = 0;
       Cells cells;
       cells.init(l.grid.x);
@@ -752,14 +805,10 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           total += v;
         }
       }
-      const long long perThread = (p.n + threads - 1) / threads;
-      const long long depth =
-          perThread + static_cast<long long>(std::ceil(std::log2(std::max(2.0, double(l.block.x))))) + 2;
-      const double bound = sumBound(depth, absSum);
       const double err = std::fabs(total - static_cast<double>(exact));
       r.checked = 1;
       r.maxAbsError = err;
-      if (r.unwritten > 0 || !(err <= bound)) {
+      if (r.unwritten > 0 || !(err == 0)) {
         r.wrong = 1;
         note(r, -1, static_cast<double>(exact), total, false);
       }
@@ -767,9 +816,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       r.cellSpan = cells.span;
       r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
       checkGuard(part, r);
-      r.summary = "sum " + std::to_string(total) + ", exact " +
-                  std::to_string(static_cast<double>(exact)) + ", allowed error " +
-                  sciText(bound);
+      r.summary = "Your sum " + thousands(std::llround(total)) + ", the exact sum " +
+                  thousands(exact);
       if (!p.compare) break;
       reduction::ReduceParams rp;
       rp.type = reduction::DataType::Float32;
@@ -777,7 +825,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       rp.runs = std::max(3, std::min(p.runs, 10));
       const reduction::StepId which[] = {reduction::StepId::Atomic, reduction::StepId::Cub};
       Result<reduction::LadderReport> lr = reduction::measureLadder(rp, which);
-      if (!lr) return fail(lr.status());
+      if (!lr) { failedComparison(e.builtIn, lr.status()); break; }
       const char* labels[] = {e.builtIn, e.library};
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].ms, lr->steps[i].ok,
@@ -787,7 +835,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   }
 
   r.medianMs = medianOf(r.kernelMs);
-  r.ok = r.wrong == 0 && r.pastEnd == 0 && r.checked > 0;
+  r.ok = r.wrong == 0 && r.pastEnd == 0 && r.beforeStart == 0 && r.checked > 0;
   std::string verdict;
   if (r.ok)
     verdict = "Correct: every one of " + thousands(r.checked) + " checked values is right.";
@@ -796,6 +844,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     if (r.unwritten) parts.push_back(thousands(r.unwritten) + " never written");
     if (r.wrong - r.unwritten > 0) parts.push_back(thousands(r.wrong - r.unwritten) + " wrong");
     if (r.pastEnd) parts.push_back(thousands(r.pastEnd) + " writes past the end");
+    if (r.beforeStart) parts.push_back(thousands(r.beforeStart) + " writes before the start");
     verdict = "Not correct: ";
     for (size_t i = 0; i < parts.size(); ++i)
       verdict += (i ? ", " : "") + parts[i];

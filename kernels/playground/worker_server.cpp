@@ -3,6 +3,10 @@
 // CUDA context, so the app starts a fresh one.
 #include <cuda_runtime_api.h>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "common/runtime_info.hpp"
@@ -41,6 +45,9 @@ nlohmann::json helloJson() {
   j["regs_per_sm"] = p.regsPerMultiprocessor;
   j["shared_per_sm"] = static_cast<long long>(p.sharedMemPerMultiprocessor);
   j["shared_per_block"] = static_cast<long long>(p.sharedMemPerBlock);
+  j["max_blocks_per_sm"] = p.maxBlocksPerMultiProcessor;
+  j["shared_per_block_optin"] = static_cast<long long>(p.sharedMemPerBlockOptin);
+  j["shared_reserved_per_block"] = static_cast<long long>(p.reservedSharedMemPerBlock);
   return j;
 }
 
@@ -51,6 +58,14 @@ Message errorMessage(const std::string& sentence, bool sticky) {
 }  // namespace
 
 int runWorker(int inFd, int outFd) {
+  // Never outlive the app: if it dies (even by SIGKILL), so does this worker, hung kernel or not.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  const pid_t parent = ::getppid();
+  if (parent == 1) return 2;
+  // A kernel's printf goes through a device buffer of this size to stdout; a small one keeps a
+  // runaway printf from flooding the app (which shows the first 16 KiB anyway).
+  (void)cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 256 << 10);
+  (void)cudaGetLastError();
   for (;;) {
     Result<Message> req = readMessage(inFd, -1);
     if (!req) return req.status().message() == "eof" ? 0 : 2;

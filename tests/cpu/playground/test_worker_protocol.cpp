@@ -133,19 +133,46 @@ TEST(PlaygroundWorker, CrashingWorkerNamesTheSignal) {
 TEST(PlaygroundWorker, HangingWorkerIsStoppedAtTheLimit) {
   WorkerClient w({"/bin/sh", "-c", "exec sleep 60"});
   const double t0 = steadySeconds();
-  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 0.5, nullptr);
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 0.5, 30, nullptr);
   const double took = steadySeconds() - t0;
   ASSERT_FALSE(m);
-  EXPECT_NE(m.status().message().find("time limit of 0.5 s"), std::string::npos)
+  EXPECT_NE(m.status().message().find("did not get ready within 0.5 s"), std::string::npos)
       << m.status().message();
   EXPECT_LT(took, 10.0);
   EXPECT_FALSE(w.running());
 }
 
+// The learner's time limit starts when the worker says its launches begin, and the message says
+// it was the kernel.
+TEST(PlaygroundWorker, KernelPhaseHasTheLearnersLimit) {
+  WorkerClient w({"/bin/sh", "-c",
+                  "printf 'CLW1\\044\\000\\000\\000\\000\\000\\000\\000"
+                  "{\"type\":\"phase\",\"phase\":\"launching\"}' >&4; exec sleep 60"});
+  const double t0 = steadySeconds();
+  Result<Message> m = w.call({{{"type", "run"}}, {}}, 30, 0.3, nullptr);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.status().message().find("Your kernel ran past the time limit of 0.3 s"),
+            std::string::npos)
+      << m.status().message();
+  EXPECT_LT(steadySeconds() - t0, 10.0);
+}
+
+// A worker that prints megabytes before it answers is drained, not deadlocked.
+TEST(PlaygroundWorker, ChattyWorkerIsDrained) {
+  WorkerClient w({"/bin/sh", "-c",
+                  "head -c 3000000 /dev/zero | tr '\\0' x; "
+                  "printf 'CLW1\\020\\000\\000\\000\\000\\000\\000\\000"
+                  "{\"type\":\"hello\"}' >&4; exec sleep 60"});
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 20, 20, nullptr);
+  ASSERT_TRUE(m) << m.status().sentence();
+  EXPECT_EQ(m->head.value("type", ""), "hello");
+  EXPECT_EQ(w.output().size(), 16u * 1024);  // kept: the first 16 KiB
+}
+
 TEST(PlaygroundWorker, CancelStopsTheWorker) {
   WorkerClient w({"/bin/sh", "-c", "exec sleep 60"});
   std::atomic<bool> cancel{true};
-  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 30, &cancel);
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 30, 30, &cancel);
   ASSERT_FALSE(m);
   EXPECT_NE(m.status().message().find("Cancelled"), std::string::npos);
   EXPECT_FALSE(w.running());
@@ -153,7 +180,7 @@ TEST(PlaygroundWorker, CancelStopsTheWorker) {
 
 TEST(PlaygroundWorker, NonsenseIsRefused) {
   WorkerClient w({"/bin/sh", "-c", "echo 'garbage garbage garbage' >&4; exec sleep 60"});
-  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 5, nullptr);
+  Result<Message> m = w.call({{{"type", "hello"}}, {}}, 5, 5, nullptr);
   ASSERT_FALSE(m);
   EXPECT_NE(m.status().message().find("cannot read"), std::string::npos) << m.status().message();
   EXPECT_FALSE(w.running());
@@ -175,10 +202,10 @@ TEST(PlaygroundWorker, RealWorkerAnswers) {
   if (!h->hasDevice) {
     EXPECT_FALSE(h->problem.empty());
   }
-  Result<Message> m = w.call({{{"type", "dance"}}, {}}, 10, nullptr);
+  Result<Message> m = w.call({{{"type", "dance"}}, {}}, 10, 10, nullptr);
   ASSERT_TRUE(m) << m.status().sentence();
   EXPECT_EQ(m->head.value("type", ""), "error");
-  m = w.call({{{"type", "run"}, {"params", {{"exercise", "double"}}}}, {}}, 10, nullptr);
+  m = w.call({{{"type", "run"}, {"params", {{"exercise", "double"}}}}, {}}, 10, 10, nullptr);
   ASSERT_TRUE(m);
   EXPECT_EQ(m->head.value("type", ""), "error");
   EXPECT_NE(m->head.value("message", "").find("bad run request"), std::string::npos);
