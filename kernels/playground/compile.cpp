@@ -111,6 +111,23 @@ std::vector<PtxasInfo> parsePtxasInfo(std::string_view log) {
   return out;
 }
 
+std::optional<std::vector<int>> ptxParamSizes(std::string_view ptx, const std::string& entry) {
+  const std::string head = ".entry " + entry + "(";
+  const size_t b = ptx.find(head);
+  if (b == std::string_view::npos) return std::nullopt;
+  const size_t e = ptx.find(')', b + head.size());
+  const std::string list(ptx.substr(b + head.size(), e == std::string_view::npos ? 0 : e - b - head.size()));
+  static const std::regex param(R"(\.param\s+(?:\.align\s+\d+\s+)?\.([bsuf])(\d+)\s+\w+(?:\[(\d+)\])?)");
+  std::vector<int> sizes;
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), param); it != std::sregex_iterator();
+       ++it) {
+    const int bits = std::stoi((*it)[2]);
+    const int count = (*it)[3].matched ? std::stoi((*it)[3]) : 1;
+    sizes.push_back(bits / 8 * count);
+  }
+  return sizes;
+}
+
 Result<std::string> nvrtcVersion() {
   int major = 0, minor = 0;
   if (nvrtcResult r = ::nvrtcVersion(&major, &minor); r != NVRTC_SUCCESS)

@@ -12,6 +12,7 @@
 // PTX and the registers per thread are shown on a laptop.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,11 @@ Result<CompileResult> compileKernel(std::string_view source, const std::vector<s
 std::vector<Diagnostic> parseNvrtcLog(std::string_view log, int maxLine);
 // ptxas's "-v" lines as one PtxasInfo per function.
 std::vector<PtxasInfo> parsePtxasInfo(std::string_view log);
+
+// The sizes in bytes of kernel `entry`'s parameters, read from the PTX's `.entry entry(...)`
+// list (`.param .u64` is 8, `.param .u32` 4, `.param .align 8 .b8 x[16]` 16); nullopt when the
+// entry is not there.
+std::optional<std::vector<int>> ptxParamSizes(std::string_view ptx, const std::string& entry);
 
 // "13.0" when NVRTC can be loaded, with the reason otherwise.
 Result<std::string> nvrtcVersion();

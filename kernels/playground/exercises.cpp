@@ -337,6 +337,14 @@ extern "C" __global__ void cudalab_apply_double(const double* x, double* y, int 
   return s;
 }
 
+std::vector<int> expectedParamSizes(const Exercise& e) {
+  if (e.kind == Kind::Elementwise) return {8, 8, 4};
+  std::vector<int> sizes;
+  for (Arg a : e.args)
+    sizes.push_back(a == Arg::N || a == Arg::Bins || a == Arg::XMin || a == Arg::XMax ? 4 : 8);
+  return sizes;
+}
+
 std::string signatureText(const Exercise& e) {
   auto one = [](Arg a) -> const char* {
     switch (a) {

@@ -107,6 +107,10 @@ std::vector<std::string> entryPoints(const Exercise& e);
 // apply f. Nothing is put before it, so compiler line numbers are the editor's.
 std::string programSource(const Exercise& e, std::string_view learnerText);
 
+// The sizes in bytes of the parameters the app passes to each entry point (8 for a pointer, 4 for
+// an int or a float), in order.
+std::vector<int> expectedParamSizes(const Exercise& e);
+
 // The C signature the app calls, for the panel: "double_it(const float* in, float* out, int n)".
 std::string signatureText(const Exercise& e);
 

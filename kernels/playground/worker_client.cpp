@@ -338,6 +338,17 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
   if (h->arch != compiled.arch)
     return Status::error("The kernel was compiled for sm_" + std::to_string(compiled.arch) +
                          " but the GPU is sm_" + std::to_string(h->arch) + ": compile it again.");
+  // The parameters the kernel declares must be the ones the app passes, in number and size.
+  const std::vector<int> want = expectedParamSizes(e);
+  for (const std::string& entry : entryPoints(e)) {
+    const std::optional<std::vector<int>> got = ptxParamSizes(compiled.ptx, entry);
+    if (got && *got != want)
+      return Status::error("The kernel " + entry + " takes " + std::to_string(got->size()) +
+                           " parameter" + (got->size() == 1 ? "" : "s") +
+                           " (or ones of other sizes), but the app passes the exercise's " +
+                           std::to_string(want.size()) + ": " + signatureText(e) +
+                           ". Keep the signature: the same number, order and types.");
+  }
   Message req;
   req.head = {{"type", "run"}, {"params", toJson(p)}, {"entries", entryPoints(e)}};
   req.blobs.push_back(compiled.cubin);

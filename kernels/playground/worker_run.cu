@@ -10,7 +10,6 @@
 #include <cstring>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_transform.cuh>
-#include <thread>
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
@@ -324,32 +323,22 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) r.device = prop.name;
 
   // The kernel's parameters must be the ones the app passes (extern "C" keeps no types in the
-  // name): launching with others would hand it garbage, or read past the argument list.
+  // name): launching with others would hand it garbage, or read past the argument list. The app
+  // compares the whole list from the PTX before it sends a run (WorkerClient::run); here each
+  // expected parameter's size is confirmed on the loaded kernel itself.
   {
-    std::vector<size_t> want;
-    if (e.kind == Kind::Elementwise) {
-      want = {8, 8, 4};
-    } else {
-      for (Arg a : e.args)
-        want.push_back(a == Arg::N || a == Arg::Bins || a == Arg::XMin || a == Arg::XMax ? 4 : 8);
-    }
+    const std::vector<int> want = expectedParamSizes(e);
     for (size_t k = 0; k < kernels.size(); ++k) {
-      std::vector<size_t> got;
-      for (size_t i = 0; i < 64; ++i) {
+      for (size_t i = 0; i < want.size(); ++i) {
         size_t offset = 0, size = 0;
-        if (cudaFuncGetParamInfo(reinterpret_cast<const void*>(kernels[k]), i, &offset, &size) !=
-            cudaSuccess)
-          break;
-        got.push_back(size);
-      }
-      (void)cudaGetLastError();
-      if (got != want) {
-        out.error = "The kernel " + entries[k] + " takes " + std::to_string(got.size()) +
-                    " parameter" + (got.size() == 1 ? "" : "s") +
-                    ", but the app passes the exercise's " + std::to_string(want.size()) + ": " +
-                    signatureText(e) +
-                    ". Keep the signature (the same number, order and sizes of parameters).";
-        return out;
+        const cudaError_t err =
+            cudaFuncGetParamInfo(reinterpret_cast<const void*>(kernels[k]), i, &offset, &size);
+        if (err != cudaSuccess || size != static_cast<size_t>(want[i])) {
+          (void)cudaGetLastError();
+          out.error = "The kernel " + entries[k] + " does not take the parameters the app passes: " +
+                      signatureText(e) + ". Keep the signature (the same number, order and sizes).";
+          return out;
+        }
       }
     }
   }
@@ -702,31 +691,14 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       if (!s) return runFailed(s);
       phase("checking");
       if (!(s = C.download(st))) return runFailed(s);
-      // The float64 product and |A||B| per element, rows split over the CPU's threads.
-      std::vector<double> ref(static_cast<size_t>(nn)), mag(static_cast<size_t>(nn));
-      const unsigned workers = std::max(1u, std::min(32u, std::thread::hardware_concurrency()));
-      std::vector<std::thread> pool;
-      for (unsigned w = 0; w < workers; ++w)
-        pool.emplace_back([&, w] {
-          std::vector<double> row(static_cast<size_t>(p.n)), rowMag(static_cast<size_t>(p.n));
-          for (long long i = w; i < p.n; i += workers) {
-            std::fill(row.begin(), row.end(), 0.0);
-            std::fill(rowMag.begin(), rowMag.end(), 0.0);
-            for (long long k = 0; k < p.n; ++k) {
-              const double aik = in.in0[static_cast<size_t>(i * p.n + k)];
-              const float* brow = &in.in1[static_cast<size_t>(k * p.n)];
-              for (long long j = 0; j < p.n; ++j) {
-                row[static_cast<size_t>(j)] += aik * brow[j];
-                rowMag[static_cast<size_t>(j)] += std::fabs(aik * brow[j]);
-              }
-            }
-            std::copy(row.begin(), row.end(), ref.begin() + i * p.n);
-            std::copy(rowMag.begin(), rowMag.end(), mag.begin() + i * p.n);
-          }
-        });
-      for (std::thread& t : pool)
-        t.join();
-      const double gamma = sumBound(p.n + 1, 1.0);
+      // The matmul lesson's float64 reference (every row, on all cores) and its bound: n
+      // roundings times the sum of |A[i,k] B[k,j]| for each element.
+      std::vector<int> rows(static_cast<size_t>(p.n));
+      for (int i = 0; i < n; ++i)
+        rows[static_cast<size_t>(i)] = i;
+      const matmul::Reference ref =
+          matmul::referenceProduct(in.in0.data(), in.in1.data(), n, n, n, std::move(rows));
+      const double gamma = matmul::errorBound(matmul::Precision::Float32, n);
       const int cw = static_cast<int>(std::min<long long>(p.n, 256));
       r.cellsWide = cw;
       r.cellSpan = 1;
@@ -744,14 +716,14 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           if (isPoison(got)) {
             ++r.unwritten, ++r.wrong;
             cell = Cell::Unwritten;
-            note(r, static_cast<long long>(k), ref[k], got, true);
+            note(r, static_cast<long long>(k), ref.c[k], got, true);
             continue;
           }
-          const double err = std::fabs(got - ref[k]);
-          if (!(err <= gamma * mag[k] + 1e-30)) {
+          const double err = std::fabs(got - ref.c[k]);
+          if (!(err <= gamma * ref.absSum[k] + 1e-30)) {
             ++r.wrong;
             if (cell != Cell::Unwritten) cell = Cell::Wrong;
-            note(r, static_cast<long long>(k), ref[k], got, false);
+            note(r, static_cast<long long>(k), ref.c[k], got, false);
           }
           if (std::isfinite(err)) r.maxAbsError = std::max(r.maxAbsError, err);
         }

@@ -3,11 +3,11 @@
 // CUDA context, so the app starts a fresh one.
 #include <cuda_runtime_api.h>
 
-#include <signal.h>
-#include <sys/prctl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <thread>
 
 #include "common/runtime_info.hpp"
 #include "playground/worker.hpp"
@@ -58,10 +58,15 @@ Message errorMessage(const std::string& sentence, bool sticky) {
 }  // namespace
 
 int runWorker(int inFd, int outFd) {
-  // Never outlive the app: if it dies (even by SIGKILL), so does this worker, hung kernel or not.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  const pid_t parent = ::getppid();
-  if (parent == 1) return 2;
+  // Never outlive the app: when it dies (even by SIGKILL) the write end of the request pipe
+  // closes, and a watchdog thread ends this worker, even one stuck in a hung kernel. (Not
+  // PR_SET_PDEATHSIG: that fires when the app's thread that started the worker ends.)
+  std::thread([inFd] {
+    for (;;) {
+      pollfd pfd{inFd, 0, 0};
+      if (::poll(&pfd, 1, 500) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))) _exit(4);
+    }
+  }).detach();
   // A kernel's printf goes through a device buffer of this size to stdout; a small one keeps a
   // runaway printf from flooding the app (which shows the first 16 KiB anyway).
   (void)cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 256 << 10);

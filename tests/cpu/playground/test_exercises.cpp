@@ -62,6 +62,12 @@ TEST(PlaygroundExercises, EveryKernelCompilesWithNvrtc) {
       }
       for (const Diagnostic& d : r->diagnostics)
         EXPECT_NE(d.severity, Severity::Error) << d.message;
+      // The signature is the one the app passes.
+      for (const std::string& entry : entryPoints(e)) {
+        const std::optional<std::vector<int>> sizes = ptxParamSizes(r->ptx, entry);
+        ASSERT_TRUE(sizes) << entry;
+        EXPECT_EQ(*sizes, expectedParamSizes(e)) << entry;
+      }
     }
   }
 }
@@ -220,4 +226,16 @@ TEST(PlaygroundLaunch, RegistersRefuseBlocksThatCannotFit) {
   EXPECT_NE(s.message().find("at most 512 threads"), std::string::npos) << s.message();
   p.launch.block = {512, 1, 1};
   EXPECT_TRUE(checkRegisters(d, p, 128, SmModel{}));
+}
+
+TEST(PlaygroundExercises, ParameterSizesFromPtx) {
+  Result<CompileResult> r = compileKernel(
+      "struct P { double a, b; };\n"
+      "extern \"C\" __global__ void k(float* o, long long n, int m, P p) { o[0] = n + m + p.a; }",
+      {"k"}, {});
+  ASSERT_TRUE(r && r->ok);
+  const std::optional<std::vector<int>> sizes = ptxParamSizes(r->ptx, "k");
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(*sizes, (std::vector<int>{8, 8, 4, 16}));
+  EXPECT_FALSE(ptxParamSizes(r->ptx, "nope"));
 }

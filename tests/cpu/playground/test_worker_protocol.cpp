@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "playground/worker.hpp"
 #include "tests/worker_binary.hpp"
@@ -232,4 +234,15 @@ TEST(PlaygroundWorker, SanitizerReportsAreRead) {
   const std::vector<std::string> checked = workerCommand(true);
   EXPECT_EQ(checked.back(), "worker");
   EXPECT_NE(std::find(checked.begin(), checked.end(), "memcheck"), checked.end());
+}
+
+// A worker started from a thread that ends must live on: the app starts workers from its jobs,
+// which are threads.
+TEST(PlaygroundWorker, OutlivesTheThreadThatStartedIt) {
+  WorkerClient w({cudalabBinary(), "worker"});
+  std::thread([&] { ASSERT_TRUE(w.hello()); }).join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Result<Message> m = w.call({{{"type", "dance"}}, {}}, 10, 10, nullptr);
+  ASSERT_TRUE(m) << m.status().sentence();
+  EXPECT_EQ(w.restarts(), 0);
 }

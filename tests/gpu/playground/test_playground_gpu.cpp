@@ -277,3 +277,19 @@ TEST(PlaygroundSanitizer, NamesTheLine) {
   ASSERT_TRUE(next) << next.status().sentence();
   EXPECT_TRUE(next->ok);
 }
+
+// A kernel whose parameters are not the exercise's is refused before it runs.
+TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
+  const Exercise& e = *findExercise("double");
+  RunParams p = defaultRunParams(e);
+  p.n = 1000;
+  p.runs = 1;
+  Result<RunReport> r = worker.run(
+      compiled(e, "extern \"C\" __global__ void double_it(const float* in, float* out)\n"
+                  "{ out[threadIdx.x] = in[threadIdx.x]; }\n"),
+      e, p);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.status().message().find("Keep the signature"), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(worker.restarts(), 0);
+}
