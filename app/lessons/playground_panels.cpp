@@ -117,7 +117,8 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
       cn.push_back(n.c_str());
     const Launch l = launchFor(e, p);
     if (plot::BeginPlot("playground_counts", "The counter after each run", ImVec2(-1, h))) {
-      plot::SetupAxes({"Run"}, {"Count", plot::Scale::Linear, 0, NAN, nullptr});
+      // Log scale: a racing counter can end at 1, which a linear axis up to 4,096 hides.
+      plot::SetupAxes({"Run"}, {"Count", plot::Scale::Log10, 0.5, NAN, nullptr});
       plot::SetupCategories(cn.data(), static_cast<int>(cn.size()));
       plot::PlotBars("counter[0]", ys.data(), static_cast<int>(ys.size()));
       plot::PlotHLine("threads launched", static_cast<double>(l.grid.count() * l.block.count()));
@@ -125,7 +126,9 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
     }
     mutedText(ctx.theme,
               "Every run starts from 0. With the race the count is far below the number of "
-              "threads and changes from run to run: which additions are lost depends on timing.");
+              "threads: on a fast GPU often just 1 or a few, since nearly every thread read the "
+              "counter before any wrote it back. Which additions are lost depends on timing, so "
+              "the count can change from run to run.");
   } else if (e.kind == Kind::Histogram && !r.binsGot.empty()) {
     const int bins = static_cast<int>(r.binsGot.size());
     std::vector<double> got(r.binsGot.begin(), r.binsGot.end());
