@@ -11,7 +11,6 @@
 
 namespace cudalab {
 
-
 std::string today() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -62,7 +61,8 @@ std::span<const BenchEntry> benchRegistry() {
     std::vector<BenchEntry> v;
     for (const LessonEntry& e : lessonRegistry())
       if (e.benches)
-        for (const BenchEntry& b : e.benches()) v.push_back(b);
+        for (const BenchEntry& b : e.benches())
+          v.push_back(b);
     return v;
   }();
   return all;

@@ -1,5 +1,5 @@
-// The launch-config lesson's benchmark (`cudalab bench launch-config`), registered through its line in
-// lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
+// The launch-config lesson's benchmark (`cudalab bench launch-config`), registered through its line
+// in lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
 #include "bench.hpp"
 
 #include <algorithm>
@@ -212,7 +212,9 @@ int benchLaunchConfig(const std::string& outDir) {
 
 std::span<const BenchEntry> launchConfigBenches() {
   static const BenchEntry k[] = {
-      {"launch-config", "threads-per-block and blocks sweeps, interop against host copy, UI frame times", &benchLaunchConfig},
+      {"launch-config",
+       "threads-per-block and blocks sweeps, interop against host copy, UI frame times",
+       &benchLaunchConfig},
   };
   return k;
 }

@@ -153,7 +153,10 @@ int benchMatmul(const std::string& outDir) {
 
 std::span<const BenchEntry> matmulBenches() {
   static const BenchEntry k[] = {
-      {"matmul", "matmul ladder at 4096^3 against cuBLAS and the FP32 peak, an odd size, the course's " "comparison, TFLOP/s against size", &benchMatmul},
+      {"matmul",
+       "matmul ladder at 4096^3 against cuBLAS and the FP32 peak, an odd size, the course's "
+       "comparison, TFLOP/s against size",
+       &benchMatmul},
   };
   return k;
 }

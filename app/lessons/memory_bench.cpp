@@ -1,5 +1,5 @@
-// The memory lesson's benchmarks (`cudalab bench memory / memory-model`), registered through its line in
-// lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
+// The memory lesson's benchmarks (`cudalab bench memory / memory-model`), registered through its
+// line in lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
 #include "bench.hpp"
 
 #include <algorithm>
@@ -163,8 +163,11 @@ int benchMemoryModel(const std::string& outDir) {
 
 std::span<const BenchEntry> memoryBenches() {
   static const BenchEntry k[] = {
-      {"memory", "transpose ladder against the copy ceiling; strided copy against the access model", &benchMemory},
-      {"memory-model", "every modelled kernel once, with the model's sector and wavefront counts (run under ncu)", &benchMemoryModel},
+      {"memory", "transpose ladder against the copy ceiling; strided copy against the access model",
+       &benchMemory},
+      {"memory-model",
+       "every modelled kernel once, with the model's sector and wavefront counts (run under ncu)",
+       &benchMemoryModel},
   };
   return k;
 }

@@ -40,11 +40,12 @@ int benchPlayground(const std::string& outDir) {
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
 
   // 1. Compile and load.
-  md += "#### NVRTC compile and load of each solution (sm_" + std::to_string(hello->arch) +
-        ")\n\nCompile: NVRTC in the app, wall time. Load: the worker's first run of the new binary "
-        "minus a second run of the same binary (the driver loads a module lazily, at its first "
-        "launch), at a small N.\n\n| exercise | first compile ms | compile ms (median of 5, new "
-        "text) | load ms (median of 5) | compile + load ms |\n| --- | ---: | ---: | ---: | ---: |\n";
+  md +=
+      "#### NVRTC compile and load of each solution (sm_" + std::to_string(hello->arch) +
+      ")\n\nCompile: NVRTC in the app, wall time. Load: the worker's first run of the new binary "
+      "minus a second run of the same binary (the driver loads a module lazily, at its first "
+      "launch), at a small N.\n\n| exercise | first compile ms | compile ms (median of 5, new "
+      "text) | load ms (median of 5) | compile + load ms |\n| --- | ---: | ---: | ---: | ---: |\n";
   bool first = true;
   double worstLater = 0, firstTotal = 0;
   for (const Exercise& e : exercises()) {
@@ -55,14 +56,17 @@ int benchPlayground(const std::string& outDir) {
     for (int i = 0; i < 6; ++i) {
       // A variable that changes each time: NVRTC compiles from scratch and the binary differs,
       // so the worker loads it anew.
-      const std::string text = base + "\n__device__ int cudalab_bench = " + std::to_string(i) + ";\n";
+      const std::string text =
+          base + "\n__device__ int cudalab_bench = " + std::to_string(i) + ";\n";
       Result<CompileResult> c = compileKernel(text, entryPoints(e), opt);
       if (!c) return fail(c.status());
       if (!c->ok) return fail(Status::error(std::string(e.id) + ": " + c->log));
-      if (c->cubin == previous) return fail(Status::error("The benchmark's binaries did not differ."));
+      if (c->cubin == previous)
+        return fail(Status::error("The benchmark's binaries did not differ."));
       previous = c->cubin;
       RunParams p = defaultRunParams(e);
-      p.n = std::max<long long>(e.minN, std::min<long long>(p.n, e.kind == Kind::Matmul ? 64 : 4096));
+      p.n =
+          std::max<long long>(e.minN, std::min<long long>(p.n, e.kind == Kind::Matmul ? 64 : 4096));
       p.runs = 1;
       p.compare = false;
       double wall[2];
@@ -92,17 +96,19 @@ int benchPlayground(const std::string& outDir) {
                             {"first_in_process", first}});
     first = false;
   }
-  md += fmt("\nTarget: first at most 261 ms, later at most 51 ms (CuPy RawModule on an H100): "
-            "first compile + load in the process **%.1f ms**, slowest later compile + load "
-            "**%.1f ms**.\n",
-            firstTotal, worstLater);
+  md +=
+      fmt("\nTarget: first at most 261 ms, later at most 51 ms (CuPy RawModule on an H100): "
+          "first compile + load in the process **%.1f ms**, slowest later compile + load "
+          "**%.1f ms**.\n",
+          firstTotal, worstLater);
   j["first_compile_load_ms"] = firstTotal;
   j["slowest_later_compile_load_ms"] = worstLater;
 
   // 2. The worker's overhead per run.
   {
     const Exercise& e = *findExercise("double");
-    Result<CompileResult> c = compileKernel(programSource(e, solutionSource(e)), entryPoints(e), opt);
+    Result<CompileResult> c =
+        compileKernel(programSource(e, solutionSource(e)), entryPoints(e), opt);
     if (!c || !c->ok) return fail(c ? Status::error(c->log) : c.status());
     RunParams p = defaultRunParams(e);
     p.n = 1 << 16;
@@ -122,20 +128,23 @@ int benchPlayground(const std::string& outDir) {
       if (i >= 3) inProcess.push_back(msSince(t0));
     }
     const double w = median(viaWorker), in = median(inProcess);
-    md += fmt("\n#### The worker's overhead per run (doubling, N = 65,536, 1 timed run + 2 "
-              "warm-ups, check included, median of 50, alternating)\n\n| through the worker process | in "
-              "this process | overhead |\n| ---: | ---: | ---: |\n| %.3f ms | %.3f ms | **%.3f "
-              "ms** |\n\nTarget: under 1 ms per run once compiled.\n",
-              w, in, w - in);
+    md += fmt(
+        "\n#### The worker's overhead per run (doubling, N = 65,536, 1 timed run + 2 "
+        "warm-ups, check included, median of 50, alternating)\n\n| through the worker process | in "
+        "this process | overhead |\n| ---: | ---: | ---: |\n| %.3f ms | %.3f ms | **%.3f "
+        "ms** |\n\nTarget: under 1 ms per run once compiled.\n",
+        w, in, w - in);
     j["overhead"] = {{"worker_ms", w}, {"in_process_ms", in}, {"overhead_ms", w - in}};
   }
 
   // 3. Each solution against the built-in kernels and the library.
-  md += "\n#### Each solution at its default size, beside the built-in kernel and the library\n\n"
-        "| exercise | size | correct | your kernel ms | GB/s or GFLOP/s | beside it |\n"
-        "| --- | ---: | --- | ---: | ---: | --- |\n";
+  md +=
+      "\n#### Each solution at its default size, beside the built-in kernel and the library\n\n"
+      "| exercise | size | correct | your kernel ms | GB/s or GFLOP/s | beside it |\n"
+      "| --- | ---: | --- | ---: | ---: | --- |\n";
   for (const Exercise& e : exercises()) {
-    Result<CompileResult> c = compileKernel(programSource(e, solutionSource(e)), entryPoints(e), opt);
+    Result<CompileResult> c =
+        compileKernel(programSource(e, solutionSource(e)), entryPoints(e), opt);
     if (!c || !c->ok) return fail(c ? Status::error(c->log) : c.status());
     RunParams p = defaultRunParams(e);
     p.runs = 20;
@@ -152,10 +161,10 @@ int benchPlayground(const std::string& outDir) {
     const std::string rate = e.kind == Kind::Matmul ? fmt("%.0f GFLOP/s", r->gflops())
                              : r->bytes > 8         ? fmt("%.0f GB/s", r->gbps())
                                                     : std::string("-");
-    md += fmt("| %s | %s | %s | %.4f | %s | %s |\n", e.id,
-              e.kind == Kind::Counter ? "64 x 64 threads" : thousands(p.n).c_str(),
-              r->ok ? "yes" : "NO", r->medianMs, rate.c_str(),
-              beside.empty() ? "-" : beside.c_str());
+    md +=
+        fmt("| %s | %s | %s | %.4f | %s | %s |\n", e.id,
+            e.kind == Kind::Counter ? "64 x 64 threads" : thousands(p.n).c_str(),
+            r->ok ? "yes" : "NO", r->medianMs, rate.c_str(), beside.empty() ? "-" : beside.c_str());
     j["solutions"].push_back({{"exercise", e.id},
                               {"n", p.n},
                               {"correct", r->ok},

@@ -91,9 +91,7 @@ class PlaygroundLesson final : public Lesson {
   }
   // Also for a few frames after a result arrives: its tables need two frames to size their
   // columns, and a screenshot should not catch the first.
-  bool busy() const override {
-    return job_.pending() || helloJob_.pending() || settleFrames_ > 0;
-  }
+  bool busy() const override { return job_.pending() || helloJob_.pending() || settleFrames_ > 0; }
   std::vector<std::string> actionIds() const override {
     std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution};
     for (const Exercise& e : exercises()) {
@@ -154,10 +152,15 @@ class PlaygroundLesson final : public Lesson {
     ImGui::Separator();
 
     if (ex_->kind != Kind::Counter) {
-      ParamSpec n{"n", ex_->kind == Kind::Matmul ? "n (rows = columns)" : "N", double(ex_->minN),
-                  double(ex_->maxN), double(ex_->defaultN), "",
+      ParamSpec n{"n",
+                  ex_->kind == Kind::Matmul ? "n (rows = columns)" : "N",
+                  double(ex_->minN),
+                  double(ex_->maxN),
+                  double(ex_->defaultN),
+                  "",
                   "How many elements the app makes (fresh random numbers each run) and checks.",
-                  true, true};
+                  true,
+                  true};
       paramSlider(n, params_.n);
     }
     if (ex_->kind == Kind::Histogram) paramSlider(kBinsSpec, params_.bins);
@@ -166,8 +169,9 @@ class PlaygroundLesson final : public Lesson {
     dimInputs("##block", params_.launch.block, 2048);
     if (ex_->kind != Kind::Counter) {  // the counter has no N to cover
       ImGui::Checkbox("Grid from N", &params_.autoGrid);
-      helpTooltip("On: as many blocks as N needs at this block size (rounded up). Off: the grid "
-                  "below, as you set it.");
+      helpTooltip(
+          "On: as many blocks as N needs at this block size (rounded up). Off: the grid "
+          "below, as you set it.");
     }
     const Launch l = launchFor(*ex_, params_);
     ImGui::TextUnformatted("Grid (blocks)");
@@ -192,27 +196,31 @@ class PlaygroundLesson final : public Lesson {
                       "and thread instead of faulting on the GPU. Tens of times slower, so the "
                       "times are not meaningful then.");
     ImGui::Checkbox("Compare", &params_.compare);
-    helpTooltip("Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
-                "problem, for the Time panel.");
+    helpTooltip(
+        "Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
+        "problem, for the Time panel.");
     valid_ = validate(*ex_, params_, limits());
     errorText(ctx.theme, valid_);
     ImGui::Separator();
 
     const bool working = job_.running();
     if (working) {
-      ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..." : job_.progress().what.c_str());
+      ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..."
+                                                          : job_.progress().what.c_str());
       if (ImGui::Button("Cancel")) job_.cancel();
     } else {
       if (ImGui::Button("Compile")) startJob(false);
-      helpTooltip("NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
-                  "warnings appear on their lines, with the registers and shared memory used.");
+      helpTooltip(
+          "NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
+          "warnings appear on their lines, with the registers and shared memory used.");
       sameLineIfFits("Compile and run");
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
       if (ImGui::Button("Compile and run")) startJob(true);
       ImGui::EndDisabled();
       if (!gpu_)
-        mutedText(ctx.theme, "Running needs an NVIDIA GPU; compiling, the warnings, the PTX and "
-                             "the launch numbers work without one.");
+        mutedText(ctx.theme,
+                  "Running needs an NVIDIA GPU; compiling, the warnings, the PTX and "
+                  "the launch numbers work without one.");
     }
     ImGui::Separator();
     drawFiles(ctx);
@@ -326,7 +334,8 @@ class PlaygroundLesson final : public Lesson {
                               ")>>>. Ctrl+Z undoes, Ctrl+Y redoes.")
                                  .c_str());
       }
-      const int lines = static_cast<int>(std::count(editor_.text().begin(), editor_.text().end(), '\n')) + 1;
+      const int lines =
+          static_cast<int>(std::count(editor_.text().begin(), editor_.text().end(), '\n')) + 1;
       const float editorH = std::clamp(static_cast<float>(lines + 3) * ImGui::GetTextLineHeight(),
                                        14.0f * lineH, 32.0f * lineH);
       if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
@@ -395,9 +404,10 @@ class PlaygroundLesson final : public Lesson {
           h = w / aspect;
         }
         ImGui::Image(picture_.textureId(), ImVec2(w, h));
-        helpTooltip("Every output element, coloured by what the check found (for a matrix, C "
-                    "itself; rows from the top). Below a gap: the guard zone the app keeps past "
-                    "the end of the output.");
+        helpTooltip(
+            "Every output element, coloured by what the check found (for a matrix, C "
+            "itself; rows from the top). Below a gap: the guard zone the app keeps past "
+            "the end of the output.");
         drawPictureLegend(ctx, r);
       }
       drawExercisePlot(ctx, *ex_, last_->params, r);
@@ -439,7 +449,8 @@ class PlaygroundLesson final : public Lesson {
                          last_->compiled.nvrtcVersion.c_str(),
                          last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
       drawResources(ctx, last_->compiled);
-      if (ImGui::TreeNode("PTX (the GPU's assembly language, before it is compiled for the chip)")) {
+      if (ImGui::TreeNode(
+              "PTX (the GPU's assembly language, before it is compiled for the chip)")) {
         ImGui::PushFont(ctx.theme.fonts().mono);
         ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
                                   ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
@@ -456,12 +467,15 @@ class PlaygroundLesson final : public Lesson {
     std::vector<EditorMark> marks;
     auto add = [&](const Diagnostic& d) {
       if (d.line > 0)
-        marks.push_back({d.line, d.severity == Severity::Error ? MarkKind::Error : MarkKind::Warning,
+        marks.push_back({d.line,
+                         d.severity == Severity::Error ? MarkKind::Error : MarkKind::Warning,
                          d.message});
     };
     if (last_ && last_->text == editor_.text())
-      for (const Diagnostic& d : last_->compiled.diagnostics) add(d);
-    for (const Diagnostic& d : lint_) add(d);
+      for (const Diagnostic& d : last_->compiled.diagnostics)
+        add(d);
+    for (const Diagnostic& d : lint_)
+      add(d);
     if (last_ && last_->text == editor_.text() && last_->finding && last_->finding->line > 0)
       marks.push_back({last_->finding->line, MarkKind::Error, last_->finding->what});
     editor_.setMarks(std::move(marks));
@@ -471,17 +485,19 @@ class PlaygroundLesson final : public Lesson {
     const bool stale = last_ && last_->text != editor_.text();
     std::vector<const Diagnostic*> all;
     if (last_)
-      for (const Diagnostic& d : last_->compiled.diagnostics) all.push_back(&d);
-    for (const Diagnostic& d : lint_) all.push_back(&d);
+      for (const Diagnostic& d : last_->compiled.diagnostics)
+        all.push_back(&d);
+    for (const Diagnostic& d : lint_)
+      all.push_back(&d);
     if (last_) {
       const CompileResult& c = last_->compiled;
-      const int errors = static_cast<int>(std::count_if(
-          c.diagnostics.begin(), c.diagnostics.end(),
-          [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-      std::string line = c.ok ? "Compiled for sm_" + std::to_string(c.arch) + " in " +
-                                    trimmedFixed(c.ms, 0) + " ms"
-                              : "Did not compile: " + std::to_string(errors) + " error" +
-                                    (errors == 1 ? "" : "s");
+      const int errors = static_cast<int>(
+          std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+      std::string line =
+          c.ok
+              ? "Compiled for sm_" + std::to_string(c.arch) + " in " + trimmedFixed(c.ms, 0) + " ms"
+              : "Did not compile: " + std::to_string(errors) + " error" + (errors == 1 ? "" : "s");
       if (stale) line += " (you have edited it since)";
       ImGui::TextColored(c.ok ? ctx.theme.goodColour() : ctx.theme.errorColour(), "%s",
                          line.c_str());
@@ -537,8 +553,7 @@ class PlaygroundLesson final : public Lesson {
     }
     helpTooltip("Put the exercise's starting kernel back in the editor.");
     errorText(ctx.theme, fileStatus_);
-    if (!dataDir_.empty())
-      mutedText(ctx.theme, "Your code is kept between runs of the app.");
+    if (!dataDir_.empty()) mutedText(ctx.theme, "Your code is kept between runs of the app.");
   }
 
   void drawHints(LessonContext& ctx) {
@@ -546,14 +561,15 @@ class PlaygroundLesson final : public Lesson {
     for (int i = 0; i < hintsShown_ && i < total; ++i)
       ImGui::TextWrapped("Hint %d: %s", i + 1, ex_->hints[static_cast<size_t>(i)]);
     if (hintsShown_ < total) {
-      const std::string label = "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " +
-                                std::to_string(total) + ")";
+      const std::string label =
+          "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " + std::to_string(total) + ")";
       if (ImGui::Button(label.c_str())) ++hintsShown_;
     }
     if (!beforeSolution_) {
       if (ImGui::Button("Show the solution")) showSolution();
-      helpTooltip("Replaces your code with a course-style solution; \"Back to my code\" returns "
-                  "to yours.");
+      helpTooltip(
+          "Replaces your code with a course-style solution; \"Back to my code\" returns "
+          "to yours.");
     } else if (ImGui::Button("Back to my code")) {
       editor_.setText(*beforeSolution_);
       beforeSolution_.reset();
@@ -611,7 +627,8 @@ class PlaygroundLesson final : public Lesson {
     const SmModel sm = smModel();
     const int learnerLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
     o.learnerLines = learnerLines;
-    return job_.start([this, e, text, p, o, doRun, sanitized, sm](AsyncJob<Outcome>::Control& c) mutable -> Result<Outcome> {
+    return job_.start([this, e, text, p, o, doRun, sanitized,
+                       sm](AsyncJob<Outcome>::Control& c) mutable -> Result<Outcome> {
       Outcome out;
       out.text = text;
       out.params = p;

@@ -41,8 +41,10 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
   ImGui::PopStyleColor();
   mutedText(t, (std::string("Checked: ") + e.checkText + ".").c_str());
   if (r.first.empty()) return;
-  ImGui::TextUnformatted(r.wrong == 1 && e.kind == Kind::Reduce ? "The total:" : "The first wrong values:");
-  if (ImGui::BeginTable("##first", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+  ImGui::TextUnformatted(r.wrong == 1 && e.kind == Kind::Reduce ? "The total:"
+                                                                : "The first wrong values:");
+  if (ImGui::BeginTable("##first", 3,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
     const char* where = e.kind == Kind::Counter     ? "run"
                         : e.kind == Kind::Histogram ? "bin"
                         : e.kind == Kind::Matmul    ? "C[row, column]"
@@ -96,8 +98,9 @@ void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
     ImGui::Text("%s: %s", it.name, thousands(std::max(0LL, it.count)).c_str());
   }
   if (!r.guardCells.empty())
-    mutedText(ctx.theme, "Below the gap: the guard zone the app keeps past the end of the output, "
-                         "grey while no thread writes there.");
+    mutedText(ctx.theme,
+              "Below the gap: the guard zone the app keeps past the end of the output, "
+              "grey while no thread writes there.");
   if (r.cellSpan > 1)
     mutedText(ctx.theme, ("Each square is " + thousands(r.cellSpan) +
                           " neighbouring elements, coloured by the worst of them.")
@@ -135,7 +138,8 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
     std::vector<double> want(r.binsExpected.begin(), r.binsExpected.end());
     std::vector<std::string> names;
     for (int b = 0; b < bins; ++b)
-      names.push_back(bins <= 20 ? std::to_string(b) : (b % (bins / 10) == 0 ? std::to_string(b) : ""));
+      names.push_back(bins <= 20 ? std::to_string(b)
+                                 : (b % (bins / 10) == 0 ? std::to_string(b) : ""));
     std::vector<const char*> cn;
     for (const std::string& n : names)
       cn.push_back(n.c_str());
@@ -218,8 +222,9 @@ void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
     (a.correct ? yOk : yBad).push_back(a.ms / 1000.0);
   }
   if (xOk.empty() && xBad.empty()) {
-    mutedText(ctx.theme, "Each run of your kernel adds a point here: its time, and whether it was "
-                         "right.");
+    mutedText(ctx.theme,
+              "Each run of your kernel adds a point here: its time, and whether it was "
+              "right.");
     return;
   }
   if (plot::BeginPlot("playground_attempts", "Your attempts",
@@ -250,22 +255,23 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
     ImGui::TextUnformatted(v.c_str());
   };
   if (ImGui::BeginTable("##launch", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-    row("Threads", thousands(n.threads) + " (" + thousands(n.blocks) + " blocks of " +
-                       thousands(n.threadsPerBlock) + ")",
+    row("Threads",
+        thousands(n.threads) + " (" + thousands(n.blocks) + " blocks of " +
+            thousands(n.threadsPerBlock) + ")",
         nullptr);
     row("Idle threads", thousands(n.idleThreads),
         "Threads beyond the work (elements, or elements of C). With a guard they do nothing; "
         "without one they write past the end.");
-    row("Warps", thousands(n.warps) + (n.emptyLanes ? " (" + thousands(n.emptyLanes) +
-                                                          " empty lanes)"
-                                                    : ""),
+    row("Warps",
+        thousands(n.warps) + (n.emptyLanes ? " (" + thousands(n.emptyLanes) + " empty lanes)" : ""),
         "Threads run in warps of 32; a block that is not a multiple of 32 leaves lanes of its "
         "last warp empty.");
     const BlockOccupancy& o = n.occupancy;
     row("Blocks per SM (model)",
         o.blocksPerSM > 0 ? thousands(o.blocksPerSM) + ", limited by " + limiterText(o.limiter)
                           : std::string("none fit: ") + limiterText(o.limiter),
-        "From the compiler's registers per thread and shared memory per block: by threads " "per SM, blocks per SM, registers (in units of 256 per warp) and shared memory, the "
+        "From the compiler's registers per thread and shared memory per block: by threads "
+        "per SM, blocks per SM, registers (in units of 256 per warp) and shared memory, the "
         "smallest wins.");
     if (gpuBlocksPerSM > 0)
       row("Blocks per SM (the GPU says)", thousands(gpuBlocksPerSM),
@@ -277,15 +283,15 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
         thousands(o.byThreads) + " / " + thousands(o.byRegisters) + " / " + thousands(o.byShared),
         "How many blocks each resource alone would allow.");
     if (n.waves > 0)
-      row("Waves", thousands(n.waves) + " (last one " +
-                       trimmedFixed(100 * n.tailFraction, 0) + "% full)",
+      row("Waves",
+          thousands(n.waves) + " (last one " + trimmedFixed(100 * n.tailFraction, 0) + "% full)",
           "Blocks the GPU runs at once (blocks per SM x SMs) fill one wave; a grid of more "
           "blocks runs in several.");
     ImGui::EndTable();
   }
   mutedText(ctx.theme, ((fromDevice ? "SMs: " + thousands(n.smCount) + " on " + smName
                                     : "Model of an H100 (132 SMs): no GPU to ask."))
-                            .c_str());
+                           .c_str());
 }
 
 void drawResources(LessonContext& ctx, const CompileResult& c) {
@@ -312,7 +318,8 @@ void drawResources(LessonContext& ctx, const CompileResult& c) {
       ImGui::Text("%s B", thousands(p.stackBytes).c_str());
       ImGui::TableNextColumn();
       if (p.spillStores + p.spillLoads > 0)
-        ImGui::TextColored(ctx.theme.warningColour(), "%s B", thousands(p.spillStores + p.spillLoads).c_str());
+        ImGui::TextColored(ctx.theme.warningColour(), "%s B",
+                           thousands(p.spillStores + p.spillLoads).c_str());
       else
         ImGui::TextUnformatted("none");
     }

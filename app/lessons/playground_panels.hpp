@@ -24,8 +24,8 @@ struct Attempt {
 };
 
 // Verdict, summary and the first wrong elements (index, expected, got).
-void drawVerdict(LessonContext& ctx, const playground::Exercise& e,
-                 const playground::RunParams& p, const playground::RunReport& r);
+void drawVerdict(LessonContext& ctx, const playground::Exercise& e, const playground::RunParams& p,
+                 const playground::RunReport& r);
 // The colours of the output picture.
 void drawPictureLegend(LessonContext& ctx, const playground::RunReport& r);
 // Counter: the count of each run; histogram: every bin against cpu_histogram; element-wise: the

@@ -89,7 +89,8 @@ int benchPrecision(const std::string& outDir) {
 
 std::span<const BenchEntry> precisionBenches() {
   static const BenchEntry k[] = {
-      {"precision", "FMA throughput (float32, float64, half) against the peaks; summation errors", &benchPrecision},
+      {"precision", "FMA throughput (float32, float64, half) against the peaks; summation errors",
+       &benchPrecision},
   };
   return k;
 }

@@ -141,7 +141,10 @@ int benchReduction(const std::string& outDir) {
 
 std::span<const BenchEntry> reductionBenches() {
   static const BenchEntry k[] = {
-      {"reduction", "reduction ladder for 2^28 int32 and float32 against CUB and the memory bandwidth, float64, " "the course's N, GB/s against N", &benchReduction},
+      {"reduction",
+       "reduction ladder for 2^28 int32 and float32 against CUB and the memory bandwidth, float64, "
+       "the course's N, GB/s against N",
+       &benchReduction},
   };
   return k;
 }

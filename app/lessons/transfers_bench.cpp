@@ -212,7 +212,9 @@ int benchTransfers(const std::string& outDir) {
 
 std::span<const BenchEntry> transfersBenches() {
   static const BenchEntry k[] = {
-      {"transfers", "phases per transfer mode, streams against sequential copies, pinned bandwidth, crossover", &benchTransfers},
+      {"transfers",
+       "phases per transfer mode, streams against sequential copies, pinned bandwidth, crossover",
+       &benchTransfers},
   };
   return k;
 }

@@ -22,14 +22,22 @@ ImU32 tokenColour(playground::TokenKind k, bool light) {
     return IM_COL32(r, g, b, 255);
   };
   switch (k) {
-    case TokenKind::Comment: return light ? IM_COL32(100, 110, 100, 255) : IM_COL32(130, 150, 130, 255);
-    case TokenKind::String: return c(230, 160, 80);
-    case TokenKind::Preprocessor: return c(200, 120, 220);
-    case TokenKind::Number: return c(120, 200, 240);
-    case TokenKind::Keyword: return c(90, 160, 255);
-    case TokenKind::Qualifier: return c(255, 120, 120);
-    case TokenKind::Builtin: return c(90, 220, 160);
-    default: return ImGui::GetColorU32(ImGuiCol_Text);
+    case TokenKind::Comment:
+      return light ? IM_COL32(100, 110, 100, 255) : IM_COL32(130, 150, 130, 255);
+    case TokenKind::String:
+      return c(230, 160, 80);
+    case TokenKind::Preprocessor:
+      return c(200, 120, 220);
+    case TokenKind::Number:
+      return c(120, 200, 240);
+    case TokenKind::Keyword:
+      return c(90, 160, 255);
+    case TokenKind::Qualifier:
+      return c(255, 120, 120);
+    case TokenKind::Builtin:
+      return c(90, 220, 160);
+    default:
+      return ImGui::GetColorU32(ImGuiCol_Text);
   }
 }
 
@@ -111,9 +119,9 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
     longest = std::max(longest, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
   }
   const ImVec2 framePad = ImGui::GetStyle().FramePadding;
-  const ImVec2 fieldSize(std::max(ImGui::GetContentRegionAvail().x - gutterW,
-                                  longest + 4 * charW + 2 * framePad.x),
-                         lineH * static_cast<float>(lines + 2) + 2 * framePad.y);
+  const ImVec2 fieldSize(
+      std::max(ImGui::GetContentRegionAvail().x - gutterW, longest + 4 * charW + 2 * framePad.x),
+      lineH * static_cast<float>(lines + 2) + 2 * framePad.y);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(origin.x + gutterW, origin.y));
   // The field draws no text of its own (transparent): the coloured copy below is what shows.
@@ -159,20 +167,22 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
   const std::vector<playground::Token> tokens = playground::tokenize(text_);
   for (const playground::Token& t : tokens) {
     if (t.kind == playground::TokenKind::Space) continue;
-    const int endLine = t.line + static_cast<int>(std::count(
-                                     text_.begin() + t.begin, text_.begin() + t.end, '\n'));
+    const int endLine =
+        t.line + static_cast<int>(std::count(text_.begin() + t.begin, text_.begin() + t.end, '\n'));
     if (endLine < firstVisible || t.line > lastVisible) continue;
     const ImU32 col = tokenColour(t.kind, light);
     // Column of the token's start.
     int lineStart = t.begin;
-    while (lineStart > 0 && text_[static_cast<size_t>(lineStart - 1)] != '\n') --lineStart;
+    while (lineStart > 0 && text_[static_cast<size_t>(lineStart - 1)] != '\n')
+      --lineStart;
     // Measured, not counted in columns: the same glyph advances the text field uses.
     float x0 = ImGui::CalcTextSize(text_.data() + lineStart, text_.data() + t.begin).x;
     int line = t.line;
     int b = t.begin;
     while (b < t.end) {
       int e = b;
-      while (e < t.end && text_[static_cast<size_t>(e)] != '\n') ++e;
+      while (e < t.end && text_[static_cast<size_t>(e)] != '\n')
+        ++e;
       dl->AddText(ImVec2(textOrigin.x + x0, textOrigin.y + lineH * static_cast<float>(line - 1)),
                   col, text_.data() + b, text_.data() + e);
       b = e + 1;
@@ -189,7 +199,8 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
         textOrigin.x + ImGui::CalcTextSize(text_.data() + lineBegin, text_.data() + cursor_).x;
     const float y = textOrigin.y + lineH * static_cast<float>(cursorLine_ - 1);
     const bool blinkOn = std::fmod(ImGui::GetTime(), 1.0) < 0.6;
-    if (blinkOn) dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH), ImGui::GetColorU32(ImGuiCol_Text), 1.5f);
+    if (blinkOn)
+      dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH), ImGui::GetColorU32(ImGuiCol_Text), 1.5f);
     // Keep the cursor in view when it moved (typing at the bottom, arrow keys).
     if (y != lastCursorY_) {
       const float top = ImGui::GetWindowPos().y, bottom = top + ImGui::GetWindowHeight();
@@ -201,7 +212,8 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
   if (pendingLine_ > 0 && !active_) {
     // Scroll the requested line into view now; the cursor moves when the field is active.
     const float y = lineH * static_cast<float>(pendingLine_ - 1);
-    if (y < scrollY || y > scrollY + size.y - 3 * lineH) ImGui::SetScrollY(std::max(0.0f, y - size.y / 3));
+    if (y < scrollY || y > scrollY + size.y - 3 * lineH)
+      ImGui::SetScrollY(std::max(0.0f, y - size.y / 3));
   }
   ImGui::PopFont();
   ImGui::EndChild();

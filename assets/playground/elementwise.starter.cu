@@ -5,7 +5,6 @@
 // When x is small, x*x + 1 is 1 plus a little, and subtracting 1 keeps only that little:
 // the same cancellation as (x + 1) - 1 in float32. Look at the error plot, then rewrite f.
 template <typename T>
-__device__ T f(T x)
-{
-    return sqrt(x * x + T(1)) - T(1);
+__device__ T f(T x) {
+  return sqrt(x * x + T(1)) - T(1);
 }

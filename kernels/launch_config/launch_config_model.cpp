@@ -293,8 +293,8 @@ std::string blockTooLargeSentence(long long threads, long long maxThreads) {
   return limit +
          ": the threads of a block run on one SM, share its registers and synchronise together, "
          "and the hardware tracks at most that many. A block of " +
-         num(threads) + " threads would need " + num(ceilDiv(threads, maxThreads)) +
-         " blocks of " + num(maxThreads) + ": choose " + num(maxThreads) +
+         num(threads) + " threads would need " + num(ceilDiv(threads, maxThreads)) + " blocks of " +
+         num(maxThreads) + ": choose " + num(maxThreads) +
          " or fewer threads per block and let the grid have more blocks.";
 }
 

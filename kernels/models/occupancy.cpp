@@ -7,11 +7,16 @@ namespace cudalab {
 
 const char* limiterText(Limiter l) {
   switch (l) {
-    case Limiter::Threads: return "threads per SM";
-    case Limiter::Blocks: return "blocks per SM";
-    case Limiter::Registers: return "registers";
-    case Limiter::Shared: return "shared memory";
-    case Limiter::None: return "nothing (the block does not fit)";
+    case Limiter::Threads:
+      return "threads per SM";
+    case Limiter::Blocks:
+      return "blocks per SM";
+    case Limiter::Registers:
+      return "registers";
+    case Limiter::Shared:
+      return "shared memory";
+    case Limiter::None:
+      return "nothing (the block does not fit)";
   }
   return "";
 }
@@ -28,16 +33,15 @@ BlockOccupancy blockOccupancy(int threadsPerBlock, int registersPerThread,
   const long long regs = std::max(registersPerThread, 1);
   const long long perWarp = (regs * 32 + sm.registerUnit - 1) / sm.registerUnit * sm.registerUnit;
   o.registersPerBlock = perWarp * warps;
-  o.byRegisters = regs > sm.maxRegistersPerThread
-                      ? 0
-                      : static_cast<int>(sm.registersPerSM / perWarp / warps);
+  o.byRegisters =
+      regs > sm.maxRegistersPerThread ? 0 : static_cast<int>(sm.registersPerSM / perWarp / warps);
   // Shared memory: rounded to its unit, plus the reserved share per block.
   const long long shared =
       (std::max(staticSharedBytes, 0LL) + sm.sharedUnit - 1) / sm.sharedUnit * sm.sharedUnit +
       sm.sharedReservedPerBlock;
   o.sharedPerBlock = shared;
-  o.byShared = staticSharedBytes > sm.sharedPerBlockMax ? 0
-                                                         : static_cast<int>(sm.sharedPerSM / shared);
+  o.byShared =
+      staticSharedBytes > sm.sharedPerBlockMax ? 0 : static_cast<int>(sm.sharedPerSM / shared);
   o.blocksPerSM = std::min({o.byThreads, o.byBlocks, o.byRegisters, o.byShared});
   if (o.blocksPerSM <= 0) {
     o.blocksPerSM = 0;

@@ -18,9 +18,9 @@ struct SmModel {
   int maxBlocksPerSM = 32;
   int registersPerSM = 65536;
   int maxRegistersPerThread = 255;
-  int registerUnit = 256;            // registers are handed to warps in units of 256
-  long long sharedPerSM = 233472;    // 228 KiB
-  long long sharedPerBlockMax = 232448;  // 227 KiB with opt-in; 48 KiB without
+  int registerUnit = 256;                   // registers are handed to warps in units of 256
+  long long sharedPerSM = 233472;           // 228 KiB
+  long long sharedPerBlockMax = 232448;     // 227 KiB with opt-in; 48 KiB without
   long long sharedReservedPerBlock = 1024;  // the system's share of every block
   long long sharedUnit = 128;
 };
@@ -32,7 +32,7 @@ struct BlockOccupancy {
   int blocksPerSM = 0;
   int byThreads = 0, byBlocks = 0, byRegisters = 0, byShared = 0;
   Limiter limiter = Limiter::None;
-  double occupancy = 0;  // resident warps / the most an SM holds
+  double occupancy = 0;             // resident warps / the most an SM holds
   long long registersPerBlock = 0;  // after rounding to the allocation unit
   long long sharedPerBlock = 0;     // after rounding, with the reserved share
 };

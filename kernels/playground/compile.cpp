@@ -30,30 +30,41 @@ struct ProgramGuard {
 };
 
 std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
+    s.pop_back();
   size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
+  while (i < s.size() && s[i] == ' ')
+    ++i;
   return s.substr(i);
+}
+
+// The log's lines, one by one.
+std::vector<std::string> lines(std::string_view log) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < log.size()) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    out.emplace_back(log.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
 
 std::vector<Diagnostic> parseNvrtcLog(std::string_view log, int maxLine) {
-  static const std::regex head(R"(^(.*)\((\d+)\): (error|warning|remark|catastrophic error)[^:]*: (.*)$)");
+  static const std::regex head(
+      R"(^(.*)\((\d+)\): (error|warning|remark|catastrophic error)[^:]*: (.*)$)");
   std::vector<Diagnostic> out;
-  size_t pos = 0;
-  while (pos < log.size()) {
-    size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string line(log.substr(pos, end - pos));
-    pos = end + 1;
+  for (const std::string& line : lines(log)) {
     std::smatch m;
     if (std::regex_match(line, m, head)) {
       Diagnostic d;
       d.line = std::stoi(m[2]);
       if (d.line > maxLine) d.line = 0;  // in the code the app appended
       const std::string kind = m[3];
-      d.severity = kind == "warning" ? Severity::Warning
+      d.severity = kind == "warning"  ? Severity::Warning
                    : kind == "remark" ? Severity::Remark
                                       : Severity::Error;
       d.message = trim(m[4]);
@@ -84,12 +95,7 @@ std::vector<PtxasInfo> parsePtxasInfo(std::string_view log) {
     return out.back();
   };
   std::string name;
-  size_t pos = 0;
-  while (pos < log.size()) {
-    size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string line(log.substr(pos, end - pos));
-    pos = end + 1;
+  for (const std::string& line : lines(log)) {
     std::smatch m;
     if (std::regex_search(line, m, compiling) || std::regex_search(line, m, fn)) {
       name = m[1];
@@ -116,11 +122,13 @@ std::optional<std::vector<int>> ptxParamSizes(std::string_view ptx, const std::s
   const size_t b = ptx.find(head);
   if (b == std::string_view::npos) return std::nullopt;
   const size_t e = ptx.find(')', b + head.size());
-  const std::string list(ptx.substr(b + head.size(), e == std::string_view::npos ? 0 : e - b - head.size()));
-  static const std::regex param(R"(\.param\s+(?:\.align\s+\d+\s+)?\.([bsuf])(\d+)\s+\w+(?:\[(\d+)\])?)");
+  const std::string list(
+      ptx.substr(b + head.size(), e == std::string_view::npos ? 0 : e - b - head.size()));
+  static const std::regex param(
+      R"(\.param\s+(?:\.align\s+\d+\s+)?\.([bsuf])(\d+)\s+\w+(?:\[(\d+)\])?)");
   std::vector<int> sizes;
-  for (auto it = std::sregex_iterator(list.begin(), list.end(), param); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), param);
+       it != std::sregex_iterator(); ++it) {
     const int bits = std::stoi((*it)[2]);
     const int count = (*it)[3].matched ? std::stoi((*it)[3]) : 1;
     sizes.push_back(bits / 8 * count);
@@ -157,7 +165,8 @@ Result<CompileResult> compileUncached(std::string_view source,
 
 }  // namespace
 
-Result<CompileResult> compileKernel(std::string_view source, const std::vector<std::string>& entries,
+Result<CompileResult> compileKernel(std::string_view source,
+                                    const std::vector<std::string>& entries,
                                     const CompileOptions& options) {
   std::string key = std::to_string(options.arch) + (options.lineInfo ? "L" : "-") +
                     std::to_string(options.learnerLines);
@@ -206,7 +215,7 @@ Result<CompileResult> compileUncached(std::string_view source,
   std::vector<std::string> opts = {"--gpu-architecture=sm_" + std::to_string(res.arch),
                                    "--std=c++17", "-Xptxas", "-v"};
   if (options.lineInfo) opts.push_back("-lineinfo");
-  // The toolkit's headers (cuda_fp16.h, ...) when they are where the build found them.
+    // The toolkit's headers (cuda_fp16.h, ...) when they are where the build found them.
 #ifdef CUDALAB_CUDA_INCLUDE_DIR
   if (std::error_code ec; std::filesystem::is_directory(CUDALAB_CUDA_INCLUDE_DIR, ec))
     opts.push_back(std::string("-I") + CUDALAB_CUDA_INCLUDE_DIR);
@@ -225,8 +234,8 @@ Result<CompileResult> compileUncached(std::string_view source,
     nvrtcGetProgramLog(prog.p, res.log.data());
     res.log.resize(logSize - 1);
   }
-  const int learnerLines =
-      options.learnerLines > 0 ? options.learnerLines
+  const int learnerLines = options.learnerLines > 0
+                               ? options.learnerLines
                                : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   res.diagnostics = parseNvrtcLog(res.log, learnerLines);
   res.resources = parsePtxasInfo(res.log);

@@ -25,8 +25,8 @@ namespace cudalab::playground {
 inline constexpr int kDefaultArch = 90;
 
 struct CompileOptions {
-  int arch = 0;  // compute capability x 10 (90 = sm_90); 0: kDefaultArch
-  bool lineInfo = true;  // -lineinfo: compute-sanitizer and profilers name source lines
+  int arch = 0;                    // compute capability x 10 (90 = sm_90); 0: kDefaultArch
+  bool lineInfo = true;            // -lineinfo: compute-sanitizer and profilers name source lines
   std::vector<std::string> extra;  // further NVRTC options (-D, --use_fast_math, ...)
   bool useCache = true;
   // Lines of the source that are the learner's (the rest the app appended): messages past them
@@ -72,7 +72,8 @@ struct CompileResult {
 // binary, and parses the log into diagnostics and ptxas's resource lines. A compile error is not a
 // failure of this function: it returns a CompileResult with ok = false and the errors. A missing
 // entry point is reported as a diagnostic. Fails only when NVRTC itself cannot run.
-Result<CompileResult> compileKernel(std::string_view source, const std::vector<std::string>& entries,
+Result<CompileResult> compileKernel(std::string_view source,
+                                    const std::vector<std::string>& entries,
                                     const CompileOptions& options);
 
 // NVRTC's log lines ("kernel.cu(12): error: identifier \"x\" is undefined", followed by the source

@@ -348,19 +348,32 @@ std::vector<int> expectedParamSizes(const Exercise& e) {
 std::string signatureText(const Exercise& e) {
   auto one = [](Arg a) -> const char* {
     switch (a) {
-      case Arg::In0: return "const float* in";
-      case Arg::In1: return "const float* b";
-      case Arg::Out: return "float* out";
-      case Arg::N: return "int n";
-      case Arg::Counter: return "int* counter";
-      case Arg::XMin: return "float xmin";
-      case Arg::XMax: return "float xmax";
-      case Arg::Hist: return "int* hist";
-      case Arg::Bins: return "int nbins";
-      case Arg::MatA: return "const float* A";
-      case Arg::MatB: return "const float* B";
-      case Arg::MatC: return "float* C";
-      case Arg::Partial: return "float* partial";
+      case Arg::In0:
+        return "const float* in";
+      case Arg::In1:
+        return "const float* b";
+      case Arg::Out:
+        return "float* out";
+      case Arg::N:
+        return "int n";
+      case Arg::Counter:
+        return "int* counter";
+      case Arg::XMin:
+        return "float xmin";
+      case Arg::XMax:
+        return "float xmax";
+      case Arg::Hist:
+        return "int* hist";
+      case Arg::Bins:
+        return "int nbins";
+      case Arg::MatA:
+        return "const float* A";
+      case Arg::MatB:
+        return "const float* B";
+      case Arg::MatC:
+        return "float* C";
+      case Arg::Partial:
+        return "float* partial";
     }
     return "?";
   };
@@ -414,15 +427,19 @@ Launch launchFor(const Exercise& e, const RunParams& p) {
 
 namespace {
 
-
 long long outputElements(const Exercise& e, const RunParams& p, const Launch& l) {
   switch (e.kind) {
     case Kind::Map:
-    case Kind::Elementwise: return p.n;
-    case Kind::Counter: return 1;
-    case Kind::Histogram: return p.bins;
-    case Kind::Matmul: return p.n * p.n;
-    case Kind::Reduce: return l.grid.x;
+    case Kind::Elementwise:
+      return p.n;
+    case Kind::Counter:
+      return 1;
+    case Kind::Histogram:
+      return p.bins;
+    case Kind::Matmul:
+      return p.n * p.n;
+    case Kind::Reduce:
+      return l.grid.x;
   }
   return p.n;
 }
@@ -450,11 +467,21 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
       bytes = 4 * (inputs * outAlloc + outAlloc + p.n);
       break;
     }
-    case Kind::Counter: bytes = 4 * outAlloc; break;
-    case Kind::Histogram: bytes = 4 * (p.n + guardElements(p.n, threads) + 2 * outAlloc) + (1 << 20); break;
-    case Kind::Elementwise: bytes = 12 * (p.n + guardElements(p.n, threads)) * 2; break;
-    case Kind::Matmul: bytes = 4 * (3 * outAlloc); break;
-    case Kind::Reduce: bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20); break;
+    case Kind::Counter:
+      bytes = 4 * outAlloc;
+      break;
+    case Kind::Histogram:
+      bytes = 4 * (p.n + guardElements(p.n, threads) + 2 * outAlloc) + (1 << 20);
+      break;
+    case Kind::Elementwise:
+      bytes = 12 * (p.n + guardElements(p.n, threads)) * 2;
+      break;
+    case Kind::Matmul:
+      bytes = 4 * (3 * outAlloc);
+      break;
+    case Kind::Reduce:
+      bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20);
+      break;
   }
   // The guard zones before each array, and what the comparisons allocate: the matmul lesson's
   // three matrices, the reduction lesson's input and partial sums.
@@ -484,8 +511,9 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
   }
   for (int a = 0; a < 3; ++a)
     if (block[a] > 2048 || grid[a] > (1LL << 32))
-      return Status::error("That launch is far beyond what any GPU takes: a block has at most "
-                           "1,024 threads and a grid at most 2^31 - 1 blocks in x.");
+      return Status::error(
+          "That launch is far beyond what any GPU takes: a block has at most "
+          "1,024 threads and a grid at most 2^31 - 1 blocks in x.");
   const long long threads = l.block.count();
   if (threads > limits.maxThreadsPerBlock)
     return Status::error(blockTooLargeSentence(threads, limits.maxThreadsPerBlock) +
@@ -493,15 +521,14 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
                          thousands(l.block.y) + " x " + thousands(l.block.z) + ".)");
   for (int a = 0; a < 3; ++a) {
     if (block[a] > limits.maxBlock[a])
-      return Status::error(std::string("A block can be at most ") +
-                           thousands(limits.maxBlock[a]) + " threads long in " + axis[a] +
-                           ", and this one asks for " + thousands(block[a]) +
+      return Status::error(std::string("A block can be at most ") + thousands(limits.maxBlock[a]) +
+                           " threads long in " + axis[a] + ", and this one asks for " +
+                           thousands(block[a]) +
                            ". Spread the threads over x and y instead (z is the shortest).");
     if (grid[a] > limits.maxGrid[a])
       return Status::error(
-          std::string("A grid can have at most ") + thousands(limits.maxGrid[a]) +
-          " blocks in " + axis[a] + " on this GPU, and this launch asks for " +
-          thousands(grid[a]) +
+          std::string("A grid can have at most ") + thousands(limits.maxGrid[a]) + " blocks in " +
+          axis[a] + " on this GPU, and this launch asks for " + thousands(grid[a]) +
           (a == 0 ? ". Use fewer blocks: a grid-stride loop covers any N with a few blocks per SM."
                   : ". Put the long direction in x, which allows 2^31 - 1 blocks."));
   }
@@ -513,8 +540,9 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
                          " threads: more than a trillion, which would take hours. Use a smaller "
                          "grid; a grid-stride loop covers any N with a few blocks per SM.");
   if (e.kind == Kind::Counter && total > 2147483647.0)
-    return Status::error("The counter is an int: more than 2,147,483,647 threads would overflow "
-                         "it even when every addition is counted. Launch fewer threads.");
+    return Status::error(
+        "The counter is an int: more than 2,147,483,647 threads would overflow "
+        "it even when every addition is counted. Launch fewer threads.");
   const std::size_t need = deviceBytes(e, p);
   if (need > limits.freeBytes / 10 * 9)
     return Status::error("This run needs " + mib(static_cast<double>(need)) +
@@ -570,19 +598,25 @@ Status checkRegisters(const Exercise& e, const RunParams& p, int registers, cons
                        " threads needs " + thousands(o.registersPerBlock) +
                        " registers, and one SM has " + thousands(sm.registersPerSM) +
                        ": the GPU would refuse the launch (\"too many resources requested\"). Use "
-                       "blocks of at most " + thousands(maxThreads) +
-                       " threads, or make the kernel use fewer registers.");
+                       "blocks of at most " +
+                       thousands(maxThreads) + " threads, or make the kernel use fewer registers.");
 }
 
 double exerciseBytes(const Exercise& e, const RunParams& p) {
   const double n = static_cast<double>(p.n);
   switch (e.kind) {
-    case Kind::Map: return 4 * n * (e.op == MapOp::Double ? 2 : 3);
-    case Kind::Counter: return 8;
-    case Kind::Histogram: return 4 * n + 4.0 * p.bins;
-    case Kind::Elementwise: return 8 * n;  // float32: read and write one float per element
-    case Kind::Matmul: return 4 * 3 * n * n;  // each matrix once: the least any kernel moves
-    case Kind::Reduce: return 4 * n;
+    case Kind::Map:
+      return 4 * n * (e.op == MapOp::Double ? 2 : 3);
+    case Kind::Counter:
+      return 8;
+    case Kind::Histogram:
+      return 4 * n + 4.0 * p.bins;
+    case Kind::Elementwise:
+      return 8 * n;  // float32: read and write one float per element
+    case Kind::Matmul:
+      return 4 * 3 * n * n;  // each matrix once: the least any kernel moves
+    case Kind::Reduce:
+      return 4 * n;
   }
   return 0;
 }
@@ -590,12 +624,18 @@ double exerciseBytes(const Exercise& e, const RunParams& p) {
 double exerciseFlops(const Exercise& e, const RunParams& p) {
   const double n = static_cast<double>(p.n);
   switch (e.kind) {
-    case Kind::Map: return e.op == MapOp::Hypot ? 3 * n : n;
-    case Kind::Counter: return 0;
-    case Kind::Histogram: return 2 * n;
-    case Kind::Elementwise: return 4 * n;
-    case Kind::Matmul: return 2 * n * n * n;
-    case Kind::Reduce: return n;
+    case Kind::Map:
+      return e.op == MapOp::Hypot ? 3 * n : n;
+    case Kind::Counter:
+      return 0;
+    case Kind::Histogram:
+      return 2 * n;
+    case Kind::Elementwise:
+      return 4 * n;
+    case Kind::Matmul:
+      return 2 * n * n * n;
+    case Kind::Reduce:
+      return n;
   }
   return 0;
 }
@@ -630,8 +670,11 @@ Inputs makeInputs(const Exercise& e, const RunParams& p) {
         uniform(in.in1, p.n, e.op == MapOp::Hypot ? -12.0f : -1.0f,
                 e.op == MapOp::Hypot ? 12.0f : 1.0f);
       break;
-    case Kind::Counter: break;
-    case Kind::Histogram: normal(in.in0, p.n); break;
+    case Kind::Counter:
+      break;
+    case Kind::Histogram:
+      normal(in.in0, p.n);
+      break;
     case Kind::Reduce: {
       // Whole numbers from -4 to 4, never 0: every float32 sum of them is exact, so the total is
       // checked exactly and a single element left out (or added twice) shows.
@@ -661,9 +704,12 @@ Inputs makeInputs(const Exercise& e, const RunParams& p) {
 
 double mapReference(MapOp op, double a, double b) {
   switch (op) {
-    case MapOp::Double: return 2 * a;
-    case MapOp::Multiply: return a * b;
-    case MapOp::Hypot: return std::hypot(a, b);
+    case MapOp::Double:
+      return 2 * a;
+    case MapOp::Multiply:
+      return a * b;
+    case MapOp::Hypot:
+      return std::hypot(a, b);
   }
   return 0;
 }
@@ -673,9 +719,12 @@ double mapTolerance(MapOp op, double reference) {
   // a unit in the last place. hypotf is within 3 units; 4 allowed.
   const double ulp = std::ldexp(1.0, std::ilogb(std::max(std::fabs(reference), 1e-37)) - 23);
   switch (op) {
-    case MapOp::Double: return 0;
-    case MapOp::Multiply: return 0.5 * ulp;
-    case MapOp::Hypot: return 4 * ulp;
+    case MapOp::Double:
+      return 0;
+    case MapOp::Multiply:
+      return 0.5 * ulp;
+    case MapOp::Hypot:
+      return 4 * ulp;
   }
   return 0;
 }

@@ -81,7 +81,7 @@ struct Exercise {
   const char* nLabel;  // what N counts ("numbers", "rows and columns")
   Launch defaultLaunch;
   bool autoGrid;  // by default the grid follows N (ceil(N / block)); false: the course's fixed grid
-  int defaultBins;  // Histogram
+  int defaultBins;        // Histogram
   const char* checkText;  // how the output is checked, for the learner
   std::span<const char* const> hints;
   // What the starting kernel gets wrong, and the configuration that shows it (the GPU tests run
@@ -118,29 +118,60 @@ std::string signatureText(const Exercise& e);
 // [SECTION] Run
 // ---------------------------------------------------------------------------------------------
 
-inline constexpr ParamSpec kRunsSpec{"runs", "Timed runs", 1, 200, 20, "",
+inline constexpr ParamSpec kRunsSpec{"runs",
+                                     "Timed runs",
+                                     1,
+                                     200,
+                                     20,
+                                     "",
                                      "How many times the kernel runs after two warm-up runs; the "
                                      "median time is shown. The output is checked after the last "
                                      "run.",
-                                     true, false};
-inline constexpr ParamSpec kTimeoutSpec{"timeout", "Time limit", 0.5, 60, 5, "s",
+                                     true,
+                                     false};
+inline constexpr ParamSpec kTimeoutSpec{"timeout",
+                                        "Time limit",
+                                        0.5,
+                                        60,
+                                        5,
+                                        "s",
                                         "How long your kernel's launches (the warm-ups and the "
                                         "timed runs) may take before the app stops the worker "
                                         "process: a kernel that never ends cannot hang the app. "
                                         "Preparing the inputs and checking have limits of their "
                                         "own.",
-                                        false, false};
-inline constexpr ParamSpec kBinsSpec{"bins", "Bins", 1, 4096, 10, "",
+                                        false,
+                                        false};
+inline constexpr ParamSpec kBinsSpec{"bins",
+                                     "Bins",
+                                     1,
+                                     4096,
+                                     10,
+                                     "",
                                      "How many equal bins the histogram has between xmin = -4 and "
                                      "xmax = 4.",
-                                     true, false};
+                                     true,
+                                     false};
 inline constexpr ParamSpec kBlockDimSpec{
-    "block", "Block", 1, 2048, 256, "",
-    "Threads per block in x, y and z (blockDim). At most 1,024 in all, 64 in z.", true, false};
-inline constexpr ParamSpec kGridDimSpec{"grid", "Grid", 1, 4294967296.0, 1, "",
+    "block",
+    "Block",
+    1,
+    2048,
+    256,
+    "",
+    "Threads per block in x, y and z (blockDim). At most 1,024 in all, 64 in z.",
+    true,
+    false};
+inline constexpr ParamSpec kGridDimSpec{"grid",
+                                        "Grid",
+                                        1,
+                                        4294967296.0,
+                                        1,
+                                        "",
                                         "Blocks in x, y and z (gridDim). At most 2^31 - 1 in x "
                                         "and 65,535 in y and z.",
-                                        true, true};
+                                        true,
+                                        true};
 
 struct RunParams {
   std::string exercise = "double";
@@ -239,7 +270,13 @@ double sumBound(long long depth, double absSum);
 
 // One cell of the output picture: a group of consecutive output elements, coloured by the worst
 // element in it.
-enum class Cell : std::uint8_t { Correct = 0, Wrong = 1, Unwritten = 2, PastEnd = 3, Unchecked = 4 };
+enum class Cell : std::uint8_t {
+  Correct = 0,
+  Wrong = 1,
+  Unwritten = 2,
+  PastEnd = 3,
+  Unchecked = 4
+};
 
 struct Mismatch {
   long long index = 0;  // element of the output (Matmul: row * n + column)
@@ -250,8 +287,8 @@ struct Mismatch {
 struct Comparison {
   std::string label;  // "launch-config's built-in kernel", "CUB DeviceHistogram::HistogramEven"
   double ms = 0;
-  bool ok = true;     // its own result was right
-  std::string note;   // how it was measured
+  bool ok = true;    // its own result was right
+  std::string note;  // how it was measured
 };
 
 struct KernelResources {
@@ -291,8 +328,8 @@ struct RunReport {
     double x, f32, f64, exact;
   };
   std::vector<Sample> samples;
-  double loadMs = 0;      // loading the compiled image in the worker
-  std::string output;     // what the kernel printed (printf), at most 16 KiB
+  double loadMs = 0;   // loading the compiled image in the worker
+  std::string output;  // what the kernel printed (printf), at most 16 KiB
   std::string device;
   double gbps() const { return medianMs > 0 ? bytes / medianMs / 1e6 : 0; }
   double gflops() const { return medianMs > 0 ? flops / medianMs / 1e6 : 0; }

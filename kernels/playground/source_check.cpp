@@ -9,36 +9,114 @@ namespace cudalab::playground {
 namespace {
 
 const std::set<std::string_view>& keywords() {
-  static const std::set<std::string_view> k = {
-      "auto",     "bool",     "break",    "case",      "char",     "class",   "const",
-      "constexpr", "continue", "default",  "do",        "double",   "else",    "enum",
-      "false",    "float",    "for",      "if",        "inline",   "int",     "long",
-      "namespace", "nullptr", "return",   "short",     "signed",   "sizeof",  "static",
-      "static_cast", "struct", "switch",  "template",  "true",     "typedef", "typename",
-      "unsigned", "using",    "void",     "volatile",  "while",    "size_t",  "int32_t",
-      "uint32_t", "int64_t",  "uint64_t", "half",      "float2",   "float4",  "int2",
-      "int4",     "dim3",     "goto",     "reinterpret_cast"};
+  static const std::set<std::string_view> k = {"auto",
+                                               "bool",
+                                               "break",
+                                               "case",
+                                               "char",
+                                               "class",
+                                               "const",
+                                               "constexpr",
+                                               "continue",
+                                               "default",
+                                               "do",
+                                               "double",
+                                               "else",
+                                               "enum",
+                                               "false",
+                                               "float",
+                                               "for",
+                                               "if",
+                                               "inline",
+                                               "int",
+                                               "long",
+                                               "namespace",
+                                               "nullptr",
+                                               "return",
+                                               "short",
+                                               "signed",
+                                               "sizeof",
+                                               "static",
+                                               "static_cast",
+                                               "struct",
+                                               "switch",
+                                               "template",
+                                               "true",
+                                               "typedef",
+                                               "typename",
+                                               "unsigned",
+                                               "using",
+                                               "void",
+                                               "volatile",
+                                               "while",
+                                               "size_t",
+                                               "int32_t",
+                                               "uint32_t",
+                                               "int64_t",
+                                               "uint64_t",
+                                               "half",
+                                               "float2",
+                                               "float4",
+                                               "int2",
+                                               "int4",
+                                               "dim3",
+                                               "goto",
+                                               "reinterpret_cast"};
   return k;
 }
 
 const std::set<std::string_view>& qualifiers() {
   static const std::set<std::string_view> q = {
-      "__global__", "__device__",   "__host__",  "__shared__",      "__constant__",
+      "__global__",   "__device__",      "__host__",     "__shared__",        "__constant__",
       "__restrict__", "__forceinline__", "__noinline__", "__launch_bounds__", "__syncthreads",
-      "__syncwarp", "__threadfence", "extern",   "__managed__",     "__align__"};
+      "__syncwarp",   "__threadfence",   "extern",       "__managed__",       "__align__"};
   return q;
 }
 
 const std::set<std::string_view>& builtins() {
-  static const std::set<std::string_view> b = {
-      "threadIdx",  "blockIdx",   "blockDim",   "gridDim",     "warpSize",   "atomicAdd",
-      "atomicSub",  "atomicMax",  "atomicMin",  "atomicExch",  "atomicCAS",  "atomicInc",
-      "atomicAnd",  "atomicOr",   "__shfl_down_sync", "__shfl_sync", "__shfl_xor_sync",
-      "__ballot_sync", "__any_sync", "__all_sync", "printf",   "__ldg",      "__fmul_rn",
-      "__fadd_rn",  "__fmaf_rn",  "sqrtf",      "sqrt",        "hypotf",     "hypot",
-      "expf",       "exp",        "logf",       "log",         "sinf",       "cosf",
-      "fabsf",      "fabs",       "fmaf",       "fma",         "__trap",     "min",
-      "max",        "rsqrtf"};
+  static const std::set<std::string_view> b = {"threadIdx",
+                                               "blockIdx",
+                                               "blockDim",
+                                               "gridDim",
+                                               "warpSize",
+                                               "atomicAdd",
+                                               "atomicSub",
+                                               "atomicMax",
+                                               "atomicMin",
+                                               "atomicExch",
+                                               "atomicCAS",
+                                               "atomicInc",
+                                               "atomicAnd",
+                                               "atomicOr",
+                                               "__shfl_down_sync",
+                                               "__shfl_sync",
+                                               "__shfl_xor_sync",
+                                               "__ballot_sync",
+                                               "__any_sync",
+                                               "__all_sync",
+                                               "printf",
+                                               "__ldg",
+                                               "__fmul_rn",
+                                               "__fadd_rn",
+                                               "__fmaf_rn",
+                                               "sqrtf",
+                                               "sqrt",
+                                               "hypotf",
+                                               "hypot",
+                                               "expf",
+                                               "exp",
+                                               "logf",
+                                               "log",
+                                               "sinf",
+                                               "cosf",
+                                               "fabsf",
+                                               "fabs",
+                                               "fmaf",
+                                               "fma",
+                                               "__trap",
+                                               "min",
+                                               "max",
+                                               "rsqrtf"};
   return b;
 }
 
@@ -66,18 +144,20 @@ std::vector<Token> tokenize(std::string_view s) {
     const char next = i + 1 < n ? s[static_cast<size_t>(i + 1)] : '\0';
     int j = i + 1;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      while (j < n && std::string_view(" \t\n\r").find(s[static_cast<size_t>(j)]) !=
-                          std::string_view::npos)
+      while (j < n &&
+             std::string_view(" \t\n\r").find(s[static_cast<size_t>(j)]) != std::string_view::npos)
         ++j;
-      const bool hasNewline = s.substr(static_cast<size_t>(i), static_cast<size_t>(j - i))
-                                  .find('\n') != std::string_view::npos;
+      const bool hasNewline =
+          s.substr(static_cast<size_t>(i), static_cast<size_t>(j - i)).find('\n') !=
+          std::string_view::npos;
       push(TokenKind::Space, i, j);
       if (hasNewline) lineStart = true;
       i = j;
       continue;
     }
     if (c == '/' && next == '/') {
-      while (j < n && s[static_cast<size_t>(j)] != '\n') ++j;
+      while (j < n && s[static_cast<size_t>(j)] != '\n')
+        ++j;
       push(TokenKind::Comment, i, j);
     } else if (c == '/' && next == '*') {
       j = i + 2;
@@ -110,12 +190,16 @@ std::vector<Token> tokenize(std::string_view s) {
       }
       push(TokenKind::Number, i, j);
     } else if (identStart(c)) {
-      while (j < n && identChar(s[static_cast<size_t>(j)])) ++j;
+      while (j < n && identChar(s[static_cast<size_t>(j)]))
+        ++j;
       const std::string_view w = s.substr(static_cast<size_t>(i), static_cast<size_t>(j - i));
       TokenKind k = TokenKind::Identifier;
-      if (qualifiers().count(w)) k = TokenKind::Qualifier;
-      else if (builtins().count(w)) k = TokenKind::Builtin;
-      else if (keywords().count(w)) k = TokenKind::Keyword;
+      if (qualifiers().count(w))
+        k = TokenKind::Qualifier;
+      else if (builtins().count(w))
+        k = TokenKind::Builtin;
+      else if (keywords().count(w))
+        k = TokenKind::Keyword;
       push(k, i, j);
     } else {
       push(TokenKind::Punct, i, j);
@@ -128,8 +212,8 @@ std::vector<Token> tokenize(std::string_view s) {
 
 bool isDoubleLiteral(std::string_view t) {
   if (t.empty() || (t.size() > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))) return false;
-  const bool floating = t.find('.') != std::string_view::npos ||
-                        t.find_first_of("eE") != std::string_view::npos;
+  const bool floating =
+      t.find('.') != std::string_view::npos || t.find_first_of("eE") != std::string_view::npos;
   if (!floating) return false;
   const char last = t.back();
   return last != 'f' && last != 'F' && last != 'h';
@@ -150,8 +234,8 @@ std::vector<Tok> significant(std::string_view text) {
     if (t.kind == TokenKind::Space || t.kind == TokenKind::Comment ||
         t.kind == TokenKind::Preprocessor)
       continue;
-    out.push_back({t.kind, text.substr(static_cast<size_t>(t.begin),
-                                       static_cast<size_t>(t.end - t.begin)),
+    out.push_back({t.kind,
+                   text.substr(static_cast<size_t>(t.begin), static_cast<size_t>(t.end - t.begin)),
                    t.line});
   }
   return out;
@@ -187,7 +271,8 @@ std::vector<Function> functions(const std::vector<Tok>& t) {
     if (t[i].text != "(" || i == 0 || t[i - 1].kind != TokenKind::Identifier) continue;
     const size_t close = matching(t, i);
     size_t body = close + 1;
-    while (body < t.size() && t[body].text != "{" && t[body].text != ";") ++body;
+    while (body < t.size() && t[body].text != "{" && t[body].text != ";")
+      ++body;
     if (body >= t.size() || t[body].text != "{") continue;
     Function f;
     f.name = std::string(t[i - 1].text);
@@ -218,8 +303,9 @@ std::vector<Diagnostic> lint(std::string_view text) {
   std::vector<Tok> raw = significant(text);
   std::vector<Tok> t;
   for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i].kind == TokenKind::Punct && i + 1 < raw.size() && raw[i + 1].kind == TokenKind::Punct &&
-        raw[i + 1].text == "=" && raw[i].line == raw[i + 1].line &&
+    if (raw[i].kind == TokenKind::Punct && i + 1 < raw.size() &&
+        raw[i + 1].kind == TokenKind::Punct && raw[i + 1].text == "=" &&
+        raw[i].line == raw[i + 1].line &&
         std::string_view("+-*/|&^<>!=").find(raw[i].text) != std::string_view::npos &&
         raw[i].text.data() + 1 == raw[i + 1].text.data()) {
       t.push_back({TokenKind::Punct, std::string_view(raw[i].text.data(), 2), raw[i].line});
@@ -267,7 +353,8 @@ std::vector<Diagnostic> lint(std::string_view text) {
       std::set<std::string_view> compared;
       for (size_t i = f.bodyBegin; i < f.bodyEnd; ++i) {
         const std::string_view w = t[i].text;
-        if ((w == "if" || w == "for" || w == "while") && i + 1 < f.bodyEnd && t[i + 1].text == "(") {
+        if ((w == "if" || w == "for" || w == "while") && i + 1 < f.bodyEnd &&
+            t[i + 1].text == "(") {
           const size_t close = matching(t, i + 1);
           bool comparison = false;
           for (size_t k = i + 2; k < close; ++k)
@@ -303,9 +390,10 @@ std::vector<Diagnostic> lint(std::string_view text) {
       for (size_t i = f.bodyBegin; i < f.bodyEnd; ++i) {
         if (t[i].kind != TokenKind::Number || !isDoubleLiteral(t[i].text)) continue;
         const std::string lit(t[i].text);
-        warn(t[i].line, lit + " is a double: an expression with it is computed in float64 (much "
-                              "slower on most GPUs) and rounded back to float. Write " +
-                              lit + "f to stay in float32.");
+        warn(t[i].line, lit +
+                            " is a double: an expression with it is computed in float64 (much "
+                            "slower on most GPUs) and rounded back to float. Write " +
+                            lit + "f to stay in float32.");
       }
     }
   }

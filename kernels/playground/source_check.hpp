@@ -19,14 +19,14 @@
 namespace cudalab::playground {
 
 enum class TokenKind {
-  Space,        // spaces, tabs and newlines
-  Comment,      // // ... and /* ... */
-  String,       // "..." and '...'
-  Preprocessor, // a # line
-  Number,       // 12, 0x1f, 2.0f, 1e-3
-  Keyword,      // C++ keywords and types: if, for, int, float, const, template, ...
-  Qualifier,    // CUDA: __global__, __device__, __shared__, __syncthreads, extern "C" ...
-  Builtin,      // threadIdx, blockIdx, blockDim, gridDim, warpSize, atomicAdd, ...
+  Space,         // spaces, tabs and newlines
+  Comment,       // // ... and /* ... */
+  String,        // "..." and '...'
+  Preprocessor,  // a # line
+  Number,        // 12, 0x1f, 2.0f, 1e-3
+  Keyword,       // C++ keywords and types: if, for, int, float, const, template, ...
+  Qualifier,     // CUDA: __global__, __device__, __shared__, __syncthreads, extern "C" ...
+  Builtin,       // threadIdx, blockIdx, blockDim, gridDim, warpSize, atomicAdd, ...
   Identifier,
   Punct,
 };

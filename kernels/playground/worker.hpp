@@ -58,9 +58,9 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j);
 
 struct WorkerHello {
   bool hasDevice = false;
-  std::string device;     // "NVIDIA H100 80GB HBM3"
-  int arch = 0;           // compute capability x 10
-  std::string problem;    // why there is no device
+  std::string device;   // "NVIDIA H100 80GB HBM3"
+  int arch = 0;         // compute capability x 10
+  std::string problem;  // why there is no device
   GpuLimits limits;
   int smCount = 0, maxThreadsPerSM = 0, regsPerSM = 0;
   long long sharedPerSM = 0, sharedPerBlock = 0;
@@ -113,7 +113,7 @@ class WorkerClient {
   Status start();
   void drainOutput();
   void waitForExit(double seconds);  // reaps a worker that is exiting by itself
-  std::string exitDescription();  // after the process ended: "it was killed by signal 11 ..."
+  std::string exitDescription();     // after the process ended: "it was killed by signal 11 ..."
 
   std::vector<std::string> command_;
   pid_t pid_ = -1;

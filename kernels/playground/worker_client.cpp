@@ -56,8 +56,8 @@ std::string findComputeSanitizer() {
 
 std::vector<std::string> workerCommand(bool sanitize, std::string executable) {
   if (!sanitize) return {executable, "worker"};
-  return {findComputeSanitizer(), "--tool", "memcheck", "--print-limit", "8", "--show-backtrace",
-          "no", executable, "worker"};
+  return {findComputeSanitizer(), "--tool", "memcheck", "--print-limit", "8",
+          "--show-backtrace",     "no",     executable, "worker"};
 }
 
 std::optional<SanitizerFinding> firstSanitizerFinding(const std::string& output) {
@@ -85,7 +85,8 @@ std::optional<SanitizerFinding> firstSanitizerFinding(const std::string& output)
     if (const size_t k = l.find("by thread"); k != std::string::npos) f.where = l.substr(k + 3);
     pos = output.find('\n', pos + 1);
   }
-  while (!f.what.empty() && (f.what.back() == ' ' || f.what.back() == '\r')) f.what.pop_back();
+  while (!f.what.empty() && (f.what.back() == ' ' || f.what.back() == '\r'))
+    f.what.pop_back();
   return f;
 }
 
@@ -99,7 +100,8 @@ Status WorkerClient::start() {
   if (pid_ > 0) return {};
   if (command_.empty()) return Status::error("No worker command was given.");
   int toChild[2], fromChild[2], out[2];
-  if (::pipe2(toChild, O_CLOEXEC) != 0) return Status::error("Could not make a pipe for the worker.");
+  if (::pipe2(toChild, O_CLOEXEC) != 0)
+    return Status::error("Could not make a pipe for the worker.");
   if (::pipe2(fromChild, O_CLOEXEC) != 0) {
     ::close(toChild[0]), ::close(toChild[1]);
     return Status::error("Could not make a pipe for the worker.");

@@ -56,8 +56,7 @@ Status readAll(int fd, void* data, std::size_t n, double deadline) {
 }  // namespace
 
 double steadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 Status writeMessage(int fd, const Message& m) {
@@ -231,8 +230,8 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
     r.resources.maxThreadsPerBlock = j.at("max_threads").get<int>();
     r.resources.blocksPerSM = j.at("blocks_per_sm").get<int>();
     for (const auto& m : j.at("first"))
-      r.first.push_back({m.at(0).get<long long>(), jget(m.at(1)), jget(m.at(2)),
-                         m.at(3).get<bool>()});
+      r.first.push_back(
+          {m.at(0).get<long long>(), jget(m.at(1)), jget(m.at(2)), m.at(3).get<bool>()});
     for (const auto& c : j.at("comparisons"))
       r.comparisons.push_back({c.at("label").get<std::string>(), jget(c.at("ms")),
                                c.at("ok").get<bool>(), c.at("note").get<std::string>()});

@@ -86,15 +86,14 @@ LaunchError explain(cudaError_t e, const Launch& l, const KernelResources& k, bo
   const long long threads = l.block.count();
   switch (e) {
     case cudaErrorInvalidConfiguration:
-      r.sentence = "The GPU refused the launch configuration (" + name +
-                   "): a block of " + thousands(threads) +
-                   " threads or a grid of " + thousands(l.grid.x) + " x " + thousands(l.grid.y) +
-                   " x " + thousands(l.grid.z) + " blocks is over a limit.";
+      r.sentence = "The GPU refused the launch configuration (" + name + "): a block of " +
+                   thousands(threads) + " threads or a grid of " + thousands(l.grid.x) + " x " +
+                   thousands(l.grid.y) + " x " + thousands(l.grid.z) + " blocks is over a limit.";
       break;
     case cudaErrorLaunchOutOfResources:
-      r.sentence = "The GPU cannot run blocks of " + thousands(threads) + " threads of this kernel (" +
-                   name + "): it uses " + std::to_string(k.registers) +
-                   " registers per thread, so a block needs " +
+      r.sentence = "The GPU cannot run blocks of " + thousands(threads) +
+                   " threads of this kernel (" + name + "): it uses " +
+                   std::to_string(k.registers) + " registers per thread, so a block needs " +
                    thousands(threads * k.registers) +
                    " registers, and this kernel can be launched with at most " +
                    thousands(k.maxThreadsPerBlock) +
@@ -107,23 +106,24 @@ LaunchError explain(cudaError_t e, const Launch& l, const KernelResources& k, bo
                    "than the block. Turn on \"Check accesses\" to see the line and the thread.";
       break;
     case cudaErrorMisalignedAddress:
-      r.sentence = "The kernel accessed memory at an address not aligned for its type (" + name +
-                   ").";
+      r.sentence =
+          "The kernel accessed memory at an address not aligned for its type (" + name + ").";
       break;
     case cudaErrorLaunchFailure:
       r.sentence = "The kernel stopped with an exception (" + name +
                    "): __trap() was called, or the hardware raised an error while it ran.";
       break;
     case cudaErrorAssert:
-      r.sentence = "An assert() in the kernel failed (" + name + "); its message is in the "
+      r.sentence = "An assert() in the kernel failed (" + name +
+                   "); its message is in the "
                    "kernel's output below.";
       break;
     case cudaErrorLaunchTimeout:
       r.sentence = "The kernel ran too long and the driver stopped it (" + name + ").";
       break;
     default:
-      r.sentence = std::string(atLaunch ? "The launch failed" : "The kernel failed") + " (" +
-                   name + ").";
+      r.sentence =
+          std::string(atLaunch ? "The launch failed" : "The kernel failed") + " (" + name + ").";
   }
   return r;
 }
@@ -148,15 +148,15 @@ struct Buffer {
   T* ptr() const { return dev.get() + kFront; }
   long long total() const { return count + guard; }  // from ptr(): what a run may poison
   Status upload(const std::vector<T>& v, cudaStream_t s) {
-    CUDALAB_CUDA_TRY(cudaMemcpyAsync(ptr(), v.data(), v.size() * sizeof(T),
-                                     cudaMemcpyHostToDevice, s));
+    CUDALAB_CUDA_TRY(
+        cudaMemcpyAsync(ptr(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, s));
     return {};
   }
   Status download(cudaStream_t s) {
     host.resize(static_cast<size_t>(total()));
     front.resize(static_cast<size_t>(kFront));
-    CUDALAB_CUDA_TRY(cudaMemcpyAsync(host.data(), ptr(), host.size() * sizeof(T),
-                                     cudaMemcpyDeviceToHost, s));
+    CUDALAB_CUDA_TRY(
+        cudaMemcpyAsync(host.data(), ptr(), host.size() * sizeof(T), cudaMemcpyDeviceToHost, s));
     CUDALAB_CUDA_TRY(cudaMemcpyAsync(front.data(), dev.get(), front.size() * sizeof(T),
                                      cudaMemcpyDeviceToHost, s));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));
@@ -176,7 +176,11 @@ struct Cells {
   void mark(long long i, Cell c) {
     Cell& cell = cells[static_cast<size_t>(i / span)];
     auto rank = [](Cell x) {
-      return x == Cell::Unwritten ? 3 : x == Cell::Wrong ? 2 : x == Cell::PastEnd ? 4 : x == Cell::Unchecked ? 1 : 0;
+      return x == Cell::Unwritten   ? 3
+             : x == Cell::Wrong     ? 2
+             : x == Cell::PastEnd   ? 4
+             : x == Cell::Unchecked ? 1
+                                    : 0;
     };
     if (rank(c) > rank(cell)) cell = c;
   }
@@ -316,7 +320,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   }
   // Loading is lazy (the driver loads a function when it is first used): the attribute queries
   // above are part of it.
-  r.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.loadMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.bytes = exerciseBytes(e, p);
   r.flops = exerciseFlops(e, p);
   cudaDeviceProp prop{};
@@ -335,8 +340,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
             cudaFuncGetParamInfo(reinterpret_cast<const void*>(kernels[k]), i, &offset, &size);
         if (err != cudaSuccess || size != static_cast<size_t>(want[i])) {
           (void)cudaGetLastError();
-          out.error = "The kernel " + entries[k] + " does not take the parameters the app passes: " +
-                      signatureText(e) + ". Keep the signature (the same number, order and sizes).";
+          out.error = "The kernel " + entries[k] +
+                      " does not take the parameters the app passes: " + signatureText(e) +
+                      ". Keep the signature (the same number, order and sizes).";
           return out;
         }
       }
@@ -361,8 +367,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     cudaError_t err = cudaLaunchKernel(reinterpret_cast<const void*>(k), grid, block, args, 0, st);
     if (err == cudaSuccess) return {};
     launchError = explain(err, l, r.resources, true);
-    return Status::cuda(err, cudaGetErrorName(err), cudaGetErrorString(err), "learner's launch",
-                        "", 0, launchError.sticky);
+    return Status::cuda(err, cudaGetErrorName(err), cudaGetErrorString(err), "learner's launch", "",
+                        0, launchError.sticky);
   };
   auto runFailed = [&](const Status& s) {
     if (!launchError.sentence.empty()) {
@@ -403,10 +409,18 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       std::vector<void*> args;
       for (Arg arg : e.args) {
         switch (arg) {
-          case Arg::In0: args.push_back(&pa); break;
-          case Arg::In1: args.push_back(&pb); break;
-          case Arg::Out: args.push_back(&pc); break;
-          default: args.push_back(const_cast<int*>(&n)); break;
+          case Arg::In0:
+            args.push_back(&pa);
+            break;
+          case Arg::In1:
+            args.push_back(&pb);
+            break;
+          case Arg::Out:
+            args.push_back(&pc);
+            break;
+          default:
+            args.push_back(const_cast<int*>(&n));
+            break;
         }
       }
       s = timeRuns(
@@ -418,8 +432,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       Cells cells;
       cells.init(p.n);
       for (long long i = 0; i < p.n; ++i) {
-        const double ref = mapReference(e.op, in.in0[static_cast<size_t>(i)],
-                                        e.op == MapOp::Double ? 0.0 : in.in1[static_cast<size_t>(i)]);
+        const double ref =
+            mapReference(e.op, in.in0[static_cast<size_t>(i)],
+                         e.op == MapOp::Double ? 0.0 : in.in1[static_cast<size_t>(i)]);
         const float got = c.host[static_cast<size_t>(i)];
         ++r.checked;
         if (isPoison(got)) {
@@ -443,7 +458,10 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       if (!p.compare) break;
       // The built-in kernel and the library on the same inputs, into a second output.
       DeviceArray<float> other;
-      if (!(s = other.allocate(static_cast<size_t>(p.n)))) { failedComparison(e.library, s); break; }
+      if (!(s = other.allocate(static_cast<size_t>(p.n)))) {
+        failedComparison(e.library, s);
+        break;
+      }
       float* po = other.get();
       auto sameAsLearner = [&]() -> std::string {
         std::vector<float> h(static_cast<size_t>(p.n));
@@ -451,7 +469,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           return "could not be read back";
         long long differ = 0;
         for (long long i = 0; i < p.n; ++i)
-          differ += std::memcmp(&h[static_cast<size_t>(i)], &c.host[static_cast<size_t>(i)], 4) != 0;
+          differ +=
+              std::memcmp(&h[static_cast<size_t>(i)], &c.host[static_cast<size_t>(i)], 4) != 0;
         return differ == 0 ? "outputs identical to yours, bit for bit"
                            : thousands(differ) + " elements differ from yours";
       };
@@ -466,7 +485,10 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           s = timeRuns(
               p.runs, st, [&] { return poison(po, p.n, false, st); },
               [&] { return launchDouble(cfg, *shape, pa, po, st); }, ms);
-          if (!s) { failedComparison(e.builtIn, s); break; }
+          if (!s) {
+            failedComparison(e.builtIn, s);
+            break;
+          }
           cmp.ms = medianOf(ms);
           cmp.note = "256 threads per block, grid from N; " + sameAsLearner();
           r.comparisons.push_back(cmp);
@@ -477,23 +499,35 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         std::vector<double> ms;
         auto reset = [&] { return poison(po, p.n, false, st); };
         if (e.op == MapOp::Double)
-          s = timeRuns(p.runs, st, reset, [&]() -> Status {
-            CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(pa, po, p.n, Twice{}, st));
-            return {};
-          }, ms);
+          s = timeRuns(
+              p.runs, st, reset,
+              [&]() -> Status {
+                CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(pa, po, p.n, Twice{}, st));
+                return {};
+              },
+              ms);
         else if (e.op == MapOp::Multiply)
-          s = timeRuns(p.runs, st, reset, [&]() -> Status {
-            CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(::cuda::std::make_tuple(pa, pb), po,
-                                                             p.n, Times{}, st));
-            return {};
-          }, ms);
+          s = timeRuns(
+              p.runs, st, reset,
+              [&]() -> Status {
+                CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(::cuda::std::make_tuple(pa, pb),
+                                                                 po, p.n, Times{}, st));
+                return {};
+              },
+              ms);
         else
-          s = timeRuns(p.runs, st, reset, [&]() -> Status {
-            CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(::cuda::std::make_tuple(pa, pb), po,
-                                                             p.n, Hypot{}, st));
-            return {};
-          }, ms);
-        if (!s) { failedComparison(e.library, s); break; }
+          s = timeRuns(
+              p.runs, st, reset,
+              [&]() -> Status {
+                CUDALAB_CUDA_TRY(cub::DeviceTransform::Transform(::cuda::std::make_tuple(pa, pb),
+                                                                 po, p.n, Hypot{}, st));
+                return {};
+              },
+              ms);
+        if (!s) {
+          failedComparison(e.library, s);
+          break;
+        }
         cmp.ms = medianOf(ms);
         cmp.note = sameAsLearner();
         r.comparisons.push_back(cmp);
@@ -509,11 +543,13 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       int* pc = c.ptr();
       void* args[] = {&pc};
       s = timeRuns(
-          p.runs, st, [&]() -> Status {
+          p.runs, st,
+          [&]() -> Status {
             CUDALAB_CUDA_TRY(cudaMemsetAsync(pc, 0, sizeof(int), st));
             return {};
           },
-          [&] { return launch(kernels[0], args); }, r.kernelMs, [&](int) {
+          [&] { return launch(kernels[0], args); }, r.kernelMs,
+          [&](int) {
             int v = 0;
             if (cudaMemcpy(&v, pc, sizeof v, cudaMemcpyDeviceToHost) == cudaSuccess)
               r.counts.push_back(v);
@@ -539,7 +575,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       Buffer<int> h;
       const float xmin = -4.0f, xmax = 4.0f;
       const int bins = p.bins;
-      if (!(s = x.allocate(p.n, guardElements(p.n, threads), st)) || !(s = h.allocate(bins, 4096, st)))
+      if (!(s = x.allocate(p.n, guardElements(p.n, threads), st)) ||
+          !(s = h.allocate(bins, 4096, st)))
         return fail(s);
       if (!(s = x.upload(in.in0, st))) return fail(s);
       if (!(s = poison(h.ptr(), h.total(), false, st))) return fail(s);
@@ -550,19 +587,32 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       std::vector<void*> args;
       for (Arg arg : e.args) {
         switch (arg) {
-          case Arg::In0: args.push_back(&px); break;
-          case Arg::N: args.push_back(const_cast<int*>(&n)); break;
-          case Arg::XMin: args.push_back(&lo); break;
-          case Arg::XMax: args.push_back(&hi); break;
-          case Arg::Hist: args.push_back(&ph); break;
-          default: args.push_back(&nb); break;
+          case Arg::In0:
+            args.push_back(&px);
+            break;
+          case Arg::N:
+            args.push_back(const_cast<int*>(&n));
+            break;
+          case Arg::XMin:
+            args.push_back(&lo);
+            break;
+          case Arg::XMax:
+            args.push_back(&hi);
+            break;
+          case Arg::Hist:
+            args.push_back(&ph);
+            break;
+          default:
+            args.push_back(&nb);
+            break;
         }
       }
       auto zero = [&]() -> Status {
         CUDALAB_CUDA_TRY(cudaMemsetAsync(ph, 0, sizeof(int) * static_cast<size_t>(bins), st));
         return {};
       };
-      s = timeRuns(p.runs, st, zero, [&] { return launch(kernels[0], args.data()); }, r.kernelMs);
+      s = timeRuns(
+          p.runs, st, zero, [&] { return launch(kernels[0], args.data()); }, r.kernelMs);
       if (!s) return runFailed(s);
       phase("checking");
       if (!(s = h.download(st))) return runFailed(s);
@@ -588,21 +638,35 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       // CUB's histogram of the same numbers. It counts x in [xmin, xmax) only, so numbers just
       // below xmin, which the course's truncation puts in bin 0, are not in its bin 0.
       DeviceArray<int> ch;
-      if (!(s = ch.allocate(static_cast<size_t>(bins)))) { failedComparison(e.library, s); break; }
+      if (!(s = ch.allocate(static_cast<size_t>(bins)))) {
+        failedComparison(e.library, s);
+        break;
+      }
       size_t tempBytes = 0;
       if (cudaError_t err = cub::DeviceHistogram::HistogramEven(nullptr, tempBytes, px, ch.get(),
                                                                 bins + 1, xmin, xmax, n, st);
-          err != cudaSuccess)
-        { failedComparison(e.library, cudaStatus(err, "HistogramEven", __FILE__, __LINE__)); break; }
+          err != cudaSuccess) {
+        failedComparison(e.library, cudaStatus(err, "HistogramEven", __FILE__, __LINE__));
+        break;
+      }
       DeviceArray<char> temp;
-      if (!(s = temp.allocate(std::max<size_t>(tempBytes, 1)))) { failedComparison(e.library, s); break; }
+      if (!(s = temp.allocate(std::max<size_t>(tempBytes, 1)))) {
+        failedComparison(e.library, s);
+        break;
+      }
       std::vector<double> ms;
-      s = timeRuns(p.runs, st, [&]() -> Status { return {}; }, [&]() -> Status {
-        CUDALAB_CUDA_TRY(cub::DeviceHistogram::HistogramEven(temp.get(), tempBytes, px, ch.get(),
-                                                             bins + 1, xmin, xmax, n, st));
-        return {};
-      }, ms);
-      if (!s) { failedComparison(e.library, s); break; }
+      s = timeRuns(
+          p.runs, st, [&]() -> Status { return {}; },
+          [&]() -> Status {
+            CUDALAB_CUDA_TRY(cub::DeviceHistogram::HistogramEven(
+                temp.get(), tempBytes, px, ch.get(), bins + 1, xmin, xmax, n, st));
+            return {};
+          },
+          ms);
+      if (!s) {
+        failedComparison(e.library, s);
+        break;
+      }
       r.comparisons.push_back({e.library, medianOf(ms), true,
                                "the same numbers and bins; CUB counts only xmin <= x < xmax"});
       break;
@@ -649,8 +713,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         const double ulp32 = std::ldexp(1.0, std::ilogb(std::max(std::fabs(ex), 1e-300)) - 23);
         const double ulp64 = std::ldexp(1.0, std::ilogb(std::max(std::fabs(ex), 1e-300)) - 52);
         const bool bad32 = !(std::fabs(g32 - ex) <= kElementwiseUlps * ulp32);
-        const bool bad64 = !(static_cast<double>(std::fabs(static_cast<long double>(g64) - exact)) <=
-                             kElementwiseUlps * ulp64);
+        const bool bad64 =
+            !(static_cast<double>(std::fabs(static_cast<long double>(g64) - exact)) <=
+              kElementwiseUlps * ulp64);
         if (un) {
           ++r.unwritten, ++r.wrong;
           cells.mark(i, Cell::Unwritten);
@@ -735,7 +800,10 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       mp.runs = std::max(3, std::min(p.runs, 10));
       const matmul::StepId which[] = {matmul::StepId::Warp, matmul::StepId::Cublas};
       Result<matmul::LadderReport> lr = matmul::measureLadder(mp, which);
-      if (!lr) { failedComparison(e.builtIn, lr.status()); break; }
+      if (!lr) {
+        failedComparison(e.builtIn, lr.status());
+        break;
+      }
       const char* labels[] = {e.builtIn, e.library};
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].m.kernel().medianMs,
@@ -788,8 +856,8 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       r.cellSpan = cells.span;
       r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
       checkGuard(part, r);
-      r.summary = "Your sum " + thousands(std::llround(total)) + ", the exact sum " +
-                  thousands(exact);
+      r.summary =
+          "Your sum " + thousands(std::llround(total)) + ", the exact sum " + thousands(exact);
       if (!p.compare) break;
       reduction::ReduceParams rp;
       rp.type = reduction::DataType::Float32;
@@ -797,7 +865,10 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       rp.runs = std::max(3, std::min(p.runs, 10));
       const reduction::StepId which[] = {reduction::StepId::Atomic, reduction::StepId::Cub};
       Result<reduction::LadderReport> lr = reduction::measureLadder(rp, which);
-      if (!lr) { failedComparison(e.builtIn, lr.status()); break; }
+      if (!lr) {
+        failedComparison(e.builtIn, lr.status());
+        break;
+      }
       const char* labels[] = {e.builtIn, e.library};
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].ms, lr->steps[i].ok,

@@ -11,7 +11,7 @@ namespace cudalab::playground {
 
 struct RunOutcome {
   RunReport report;
-  std::string error;  // non-empty: the run failed, with a sentence for the learner
+  std::string error;    // non-empty: the run failed, with a sentence for the learner
   bool sticky = false;  // the CUDA context is unusable: the worker must exit after replying
 };
 

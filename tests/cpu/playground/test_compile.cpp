@@ -11,7 +11,7 @@ using namespace cudalab::playground;
 
 TEST(PlaygroundCompile, ErrorsOnTheirLines) {
   const std::string src =
-      "extern \"C\" __global__ void k(float* out, int n)\n"  // 1
+      "extern \"C\" __global__ void k(float* out, int n)\n"   // 1
       "{\n"                                                   // 2
       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"  // 3
       "    if (i < n) out[i] = undefined_name;\n"             // 4
@@ -98,7 +98,9 @@ TEST(PlaygroundCompile, ParsesLogs) {
 }
 
 TEST(PlaygroundSource, Tokens) {
-  const std::string s = "// note\n#define B 256\n__global__ void k(float* p) { p[0] = 2.0f + threadIdx.x; /* c */ \"s\"; }\n";
+  const std::string s =
+      "// note\n#define B 256\n__global__ void k(float* p) { p[0] = 2.0f + threadIdx.x; /* c */ "
+      "\"s\"; }\n";
   const std::vector<Token> t = tokenize(s);
   std::string joined;
   for (const Token& k : t)
@@ -145,20 +147,22 @@ TEST(PlaygroundSource, LintFindsTheUsualMistakes) {
     return false;
   };
   // No blockIdx: every block does block 0's work.
-  std::vector<std::string> m =
-      messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
-               "{\n  int i = threadIdx.x;\n  if (i < n) out[i] = 2.0f * in[i];\n}\n");
+  std::vector<std::string> m = messages(
+      "extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+      "{\n  int i = threadIdx.x;\n  if (i < n) out[i] = 2.0f * in[i];\n}\n");
   EXPECT_TRUE(has(m, "1: k never uses blockIdx or blockDim")) << m.size();
   EXPECT_FALSE(has(m, "bounds check"));
   // No guard.
-  m = messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
-               "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 2.0f * in[i];\n}\n");
+  m = messages(
+      "extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+      "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = 2.0f * in[i];\n}\n");
   EXPECT_TRUE(has(m, "4: the write to out[...] has no bounds check"));
   EXPECT_FALSE(has(m, "never uses blockIdx"));
   // A double literal in float code.
-  m = messages("extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
-               "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-               "  if (i < n) out[i] = 2.0 * in[i];\n}\n");
+  m = messages(
+      "extern \"C\" __global__ void k(const float* in, float* out, int n)\n"
+      "{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) out[i] = 2.0 * in[i];\n}\n");
   EXPECT_TRUE(has(m, "4: 2.0 is a double"));
   // None of these: a constant index, one place per block, a double kernel.
   EXPECT_TRUE(messages("extern \"C\" __global__ void k(int* c) { atomicAdd(&c[0], 1); c[0] += 0; "
@@ -180,7 +184,9 @@ TEST(PlaygroundCompile, SameTextTwice) {
   ASSERT_TRUE(a && b);
   EXPECT_TRUE(a->ok && b->ok) << b->log;
   EXPECT_EQ(a->cubin.size(), b->cubin.size());
-  EXPECT_EQ(a->resources.size(), b->resources.size()) << "first:\n" << a->log << "\nsecond:\n" << b->log;
+  EXPECT_EQ(a->resources.size(), b->resources.size()) << "first:\n"
+                                                      << a->log << "\nsecond:\n"
+                                                      << b->log;
   EXPECT_TRUE(b->cached);
   CompileOptions fresh;
   fresh.useCache = false;

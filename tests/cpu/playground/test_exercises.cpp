@@ -29,7 +29,8 @@ TEST(PlaygroundExercises, TableIsComplete) {
     EXPECT_LE(e.minN, e.defaultN);
     EXPECT_LE(e.defaultN, e.maxN);
     // The default run and the bug's run are valid launches on the model of an H100.
-    EXPECT_TRUE(validate(e, defaultRunParams(e), GpuLimits{})) << validate(e, defaultRunParams(e), GpuLimits{}).sentence();
+    EXPECT_TRUE(validate(e, defaultRunParams(e), GpuLimits{}))
+        << validate(e, defaultRunParams(e), GpuLimits{}).sentence();
     RunParams bug = defaultRunParams(e);
     bug.n = e.bugN;
     bug.launch = e.bugLaunch;

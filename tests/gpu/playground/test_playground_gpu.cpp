@@ -83,8 +83,8 @@ TEST_F(PlaygroundGpu, SolutionsAtOddSizes) {
     for (long long n : {1LL, 33LL, 1000003LL}) {
       if (n < e.minN) continue;
       for (long long blocks : {1LL, 7LL, 5000LL}) {
-        SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) + " blocks=" +
-                     std::to_string(blocks));
+        SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) +
+                     " blocks=" + std::to_string(blocks));
         RunParams p = defaultRunParams(e);
         p.n = n;
         p.seed = freshSeed();
@@ -143,8 +143,12 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
         for (long long c : r->counts)
           EXPECT_LT(c, 4096);
         break;
-      case Kind::Matmul: EXPECT_GT(r->pastEnd, 0); break;
-      default: EXPECT_GT(r->wrong, 0); break;
+      case Kind::Matmul:
+        EXPECT_GT(r->pastEnd, 0);
+        break;
+      default:
+        EXPECT_GT(r->wrong, 0);
+        break;
     }
   }
 }
@@ -247,7 +251,8 @@ TEST(PlaygroundRunner, EverySolutionInProcess) {
     RunOutcome o = WorkerRunner::run(e, p, entryPoints(e), c.cubin, [](const char*) {});
     ASSERT_TRUE(o.error.empty()) << o.error;
     EXPECT_TRUE(o.report.ok) << o.report.summary;
-    for (const Comparison& x : o.report.comparisons) EXPECT_TRUE(x.ok) << x.label;
+    for (const Comparison& x : o.report.comparisons)
+      EXPECT_TRUE(x.ok) << x.label;
   }
 }
 
@@ -263,8 +268,9 @@ TEST(PlaygroundSanitizer, NamesTheLine) {
   p.compare = false;
   p.timeoutSeconds = 30;
   Result<RunReport> r = worker.run(
-      compiled(e, "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
-                  "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n"),
+      compiled(e,
+               "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+               "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n"),
       e, p);
   ASSERT_FALSE(r);
   const std::optional<SanitizerFinding> f = firstSanitizerFinding(worker.output());
@@ -284,10 +290,11 @@ TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
   RunParams p = defaultRunParams(e);
   p.n = 1000;
   p.runs = 1;
-  Result<RunReport> r = worker.run(
-      compiled(e, "extern \"C\" __global__ void double_it(const float* in, float* out)\n"
-                  "{ out[threadIdx.x] = in[threadIdx.x]; }\n"),
-      e, p);
+  Result<RunReport> r =
+      worker.run(compiled(e,
+                          "extern \"C\" __global__ void double_it(const float* in, float* out)\n"
+                          "{ out[threadIdx.x] = in[threadIdx.x]; }\n"),
+                 e, p);
   ASSERT_FALSE(r);
   EXPECT_NE(r.status().message().find("Keep the signature"), std::string::npos)
       << r.status().message();
