@@ -434,8 +434,10 @@ class PlaygroundLesson final : public Lesson {
         smName = hello_->device;
       }
       const LaunchNumbers n = launchNumbers(*ex_, params_, regs, shared, sm, sms);
-      const int gpuPerSM = last_ && last_->report ? last_->report->resources.blocksPerSM : 0;
-      drawLaunchNumbers(ctx, n, hello_ && hello_->hasDevice, gpuPerSM, smName);
+      const bool ran = last_ && last_->report;
+      drawLaunchNumbers(ctx, n, hello_ && hello_->hasDevice,
+                        ran ? last_->report->resources.blocksPerSM : 0,
+                        ran ? last_->report->resources.maxThreadsPerBlock : 0, smName);
     }
     endPanel(ctx);
   }

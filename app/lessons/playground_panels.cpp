@@ -245,7 +245,7 @@ void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
 }
 
 void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevice,
-                       int gpuBlocksPerSM, const std::string& smName) {
+                       int gpuBlocksPerSM, int kernelMaxThreads, const std::string& smName) {
   auto row = [](const char* what, const std::string& v, const char* help) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -276,6 +276,10 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
     if (gpuBlocksPerSM > 0)
       row("Blocks per SM (the GPU says)", thousands(gpuBlocksPerSM),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor for your kernel at this block size.");
+    if (kernelMaxThreads > 0)
+      row("Largest block for this kernel", thousands(kernelMaxThreads) + " threads",
+          "From the loaded kernel's attributes (cudaFuncGetAttributes): 1,024, unless its "
+          "registers per thread make a full block too big for one SM.");
     row("Occupancy", trimmedFixed(100 * o.occupancy, 0) + "% of the SM's warps",
         "Resident warps over the most an SM can hold. More warps hide more memory latency; "
         "past about half, more rarely helps a memory-bound kernel.");

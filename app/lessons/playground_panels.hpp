@@ -38,9 +38,10 @@ void drawTimes(LessonContext& ctx, const playground::Exercise& e, const playgrou
 // Time and correctness of every attempt.
 void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts);
 // Threads, idle threads, warps, blocks per SM (the model from the compiler's registers and shared
-// memory, and the GPU's own answer once run), occupancy, waves.
+// memory, and the GPU's own answer once run), the largest block the kernel allows (once run),
+// occupancy, waves.
 void drawLaunchNumbers(LessonContext& ctx, const playground::LaunchNumbers& n, bool fromDevice,
-                       int gpuBlocksPerSM, const std::string& smName);
+                       int gpuBlocksPerSM, int kernelMaxThreads, const std::string& smName);
 // Registers, shared and local memory per kernel, as ptxas reported them, with what they mean.
 void drawResources(LessonContext& ctx, const playground::CompileResult& c);
 
