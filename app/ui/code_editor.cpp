@@ -86,7 +86,22 @@ int editorCallback(ImGuiInputTextCallbackData* data) {
   return 0;
 }
 
+void CodeEditor::refreshLayout() {
+  if (!layoutDirty_ && layoutFontSize_ == ImGui::GetFontSize()) return;
+  layoutDirty_ = false;
+  layoutFontSize_ = ImGui::GetFontSize();
+  tokens_ = playground::tokenize(text_);
+  longestLine_ = 0;
+  for (size_t b = 0, e; b <= text_.size(); b = e + 1) {
+    e = text_.find('\n', b);
+    if (e == std::string::npos) e = text_.size();
+    longestLine_ =
+        std::max(longestLine_, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
+  }
+}
+
 void CodeEditor::setText(std::string text) {
+  layoutDirty_ = true;
   text_ = std::move(text);
   for (size_t i = 0; (i = text_.find('\t', i)) != std::string::npos;)
     text_.replace(i, 1, "    ");
@@ -112,12 +127,8 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
   const float charW = ImGui::CalcTextSize("0").x;
   const int lines = lineCount(text_);
   const float gutterW = charW * 5.5f;
-  float longest = charW;
-  for (size_t b = 0, e; b <= text_.size(); b = e + 1) {
-    e = text_.find('\n', b);
-    if (e == std::string::npos) e = text_.size();
-    longest = std::max(longest, ImGui::CalcTextSize(text_.data() + b, text_.data() + e).x);
-  }
+  refreshLayout();
+  const float longest = std::max(charW, longestLine_);
   const ImVec2 framePad = ImGui::GetStyle().FramePadding;
   const ImVec2 fieldSize(
       std::max(ImGui::GetContentRegionAvail().x - gutterW, longest + 4 * charW + 2 * framePad.x),
@@ -164,8 +175,11 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
                 muted, num);
   }
   // The text, token by token, in colour (only the visible lines).
-  const std::vector<playground::Token> tokens = playground::tokenize(text_);
-  for (const playground::Token& t : tokens) {
+  if (changed) {
+    layoutDirty_ = true;
+    refreshLayout();
+  }
+  for (const playground::Token& t : tokens_) {
     if (t.kind == playground::TokenKind::Space) continue;
     const int endLine =
         t.line + static_cast<int>(std::count(text_.begin() + t.begin, text_.begin() + t.end, '\n'));

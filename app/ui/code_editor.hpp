@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "playground/source_check.hpp"
+
 namespace cudalab {
 
 class Theme;
@@ -51,6 +53,12 @@ class CodeEditor {
   int cursorLine_ = 1;
   bool active_ = false;
   float lastCursorY_ = -1;
+  // Derived from the text, computed again only when it (or the font size) changes, not every frame.
+  void refreshLayout();
+  bool layoutDirty_ = true;
+  float layoutFontSize_ = 0;
+  float longestLine_ = 0;  // pixels
+  std::vector<playground::Token> tokens_;
   friend int editorCallback(struct ImGuiInputTextCallbackData* data);
 };
 

@@ -66,6 +66,9 @@ bool isPoison(float v) {
   std::memcpy(&b, &v, 4);
   return b == kPoison32;
 }
+bool isPoison(int v) {
+  return static_cast<std::uint32_t>(v) == kPoison32;
+}
 bool isPoison(double v) {
   std::uint64_t b;
   std::memcpy(&b, &v, 8);
@@ -173,6 +176,12 @@ struct Cells {
     span = std::max<long long>(1, (count + kMaxCells - 1) / kMaxCells);
     cells.assign(static_cast<size_t>((count + span - 1) / span), Cell::Correct);
   }
+  // Hands the cells to the report, laid out as a square.
+  void moveInto(RunReport& r) {
+    r.cells = std::move(cells);
+    r.cellSpan = span;
+    r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
+  }
   void mark(long long i, Cell c) {
     Cell& cell = cells[static_cast<size_t>(i / span)];
     auto rank = [](Cell x) {
@@ -188,31 +197,19 @@ struct Cells {
 
 // The guard zone: every element that no longer holds the poison was written past the end.
 template <class T>
-void checkGuard(const Buffer<T>& b, RunReport& r, std::uint32_t intPoison = kPoison32) {
+void checkGuard(const Buffer<T>& b, RunReport& r) {
   Cells g;
   g.init(b.guard);
   for (long long i = 0; i < b.guard; ++i) {
-    const T v = b.host[static_cast<size_t>(b.count + i)];
-    bool intact;
-    if constexpr (std::is_same_v<T, int>)
-      intact = static_cast<std::uint32_t>(v) == intPoison;
-    else
-      intact = isPoison(v);
-    if (!intact) {
+    if (!isPoison(b.host[static_cast<size_t>(b.count + i)])) {
       ++r.pastEnd;
       g.mark(i, Cell::PastEnd);
     }
   }
   r.guardCells = std::move(g.cells);
   r.guardSpan = g.span;
-  for (const T v : b.front) {
-    bool intact;
-    if constexpr (std::is_same_v<T, int>)
-      intact = static_cast<std::uint32_t>(v) == intPoison;
-    else
-      intact = isPoison(v);
-    if (!intact) ++r.beforeStart;
-  }
+  for (const T v : b.front)
+    if (!isPoison(v)) ++r.beforeStart;
 }
 
 void note(RunReport& r, long long index, double expected, double got, bool unwritten) {
@@ -451,9 +448,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         }
         if (std::isfinite(err)) r.maxAbsError = std::max(r.maxAbsError, err);
       }
-      r.cells = std::move(cells.cells);
-      r.cellSpan = cells.span;
-      r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
+      cells.moveInto(r);
       checkGuard(c, r);
       if (!p.compare) break;
       // The built-in kernel and the library on the same inputs, into a second output.
@@ -566,7 +561,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         }
       r.cells = {r.wrong ? Cell::Wrong : Cell::Correct};
       r.cellsWide = 1;
-      checkGuard(c, r, kPoison32);
+      checkGuard(c, r);
       break;
     }
 
@@ -633,7 +628,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         }
       }
       r.cellsWide = bins;
-      checkGuard(h, r, kPoison32);
+      checkGuard(h, r);
       if (!p.compare) break;
       // CUB's histogram of the same numbers. It counts x in [xmin, xmax) only, so numbers just
       // below xmin, which the course's truncation puts in bin 0, are not in its bin 0.
@@ -729,9 +724,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         if (i % sampleEvery == 0 || i == p.n - 1)
           r.samples.push_back({static_cast<double>(in.in0[k]), g32, g64, ex});
       }
-      r.cells = std::move(cells.cells);
-      r.cellSpan = cells.span;
-      r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
+      cells.moveInto(r);
       checkGuard(y32, r);
       r.comparisons.push_back(
           {"your f in double", medianOf(ms64), true, "the same kernel with T = double"});
@@ -852,9 +845,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         r.wrong = 1;
         note(r, -1, static_cast<double>(exact), total, false);
       }
-      r.cells = std::move(cells.cells);
-      r.cellSpan = cells.span;
-      r.cellsWide = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(r.cells.size()))));
+      cells.moveInto(r);
       checkGuard(part, r);
       r.summary =
           "Your sum " + thousands(std::llround(total)) + ", the exact sum " + thousands(exact);
