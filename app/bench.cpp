@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 
 #include "common/measurement.hpp"
@@ -47,12 +48,21 @@ int fail(const Status& s) {
 
 Status writeOutputs(const std::string& outDir, const std::string& id, const std::string& md,
                     const nlohmann::json& j) {
+  // The table is printed first: a folder that cannot be written must not lose a measurement.
+  std::printf("%s\n", md.c_str());
   const std::string base = outDir + "/bench-" + id;
+  std::error_code ec;
+  std::filesystem::create_directories(outDir, ec);
   std::ofstream(base + ".md") << md;
   std::ofstream out(base + ".json");
   out << j.dump(2) << "\n";
-  if (!out) return Status::error("Could not write " + base + ".json.");
-  std::printf("%s\n(written to %s.md and %s.json)\n", md.c_str(), base.c_str(), base.c_str());
+  if (!out) {
+    const Status s = Status::error("Could not write " + base + ".json" +
+                                   (ec ? " (" + ec.message() + ")" : std::string()) + ".");
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    return s;
+  }
+  std::printf("(written to %s.md and %s.json)\n", base.c_str(), base.c_str());
   return {};
 }
 

@@ -2,12 +2,17 @@
 // loop is, and how each course-style solution compares with the built-in lessons' kernels and
 // the library.
 //   1. NVRTC compile and load of every solution: the first compilation in the process, then the
-//      median of 5 compilations of new text (a changed comment, so nothing is reused), and the
-//      worker's load of the binary. CuPy's RawModule on an H100: 261 ms first, 51 ms later.
+//      median of 5 compilations of new text (a new variable, so nothing is reused), and the
+//      worker's load of the binary. CuPy's RawModule on an H100: 261 ms first, 51 ms later; the
+//      same solutions through CuPy on this machine in the same run (tools/cupy_compile_time.py,
+//      when Python has CuPy), since compile times follow the host's processor.
 //   2. The worker's overhead per run: the same run (inputs, launch, check) through the worker
 //      process and in this process, median of 30 each, at a small N. Target: under 1 ms.
 //   3. Each solution at its exercise's default size, with the built-in kernel and the library.
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "bench.hpp"
 #include "common/format.hpp"
@@ -25,6 +30,48 @@ double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// tools/cupy_compile_time.py beside the source tree the binary was built from, or under the
+// working directory; empty when neither has it.
+std::string cupyScript() {
+  namespace fs = std::filesystem;
+  const fs::path exe(selfExecutable());
+  for (const fs::path& dir : {exe.parent_path().parent_path(), fs::current_path()}) {
+    std::error_code ec;
+    const fs::path script = dir / "tools" / "cupy_compile_time.py";
+    if (fs::is_regular_file(script, ec)) return script.string();
+  }
+  return {};
+}
+
+// CuPy's RawModule compiling every solution (the same program text the app compiles), or the
+// reason it could not: {"results": {id: {"first_ms", "later_ms"}}} or {"error": "..."}.
+nlohmann::json cupyCompileTimes() {
+  const std::string script = cupyScript();
+  if (script.empty()) return {{"error", "tools/cupy_compile_time.py was not found"}};
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path manifest = fs::temp_directory_path(ec) / "cudalab-cupy-manifest.json";
+  nlohmann::json m = nlohmann::json::array();
+  for (const Exercise& e : exercises())
+    m.push_back({{"id", e.id},
+                 {"source", programSource(e, solutionSource(e))},
+                 {"entries", entryPoints(e)}});
+  std::ofstream(manifest) << m.dump();
+  const std::string cmd = "python3 '" + script + "' '" + manifest.string() + "' 2>/dev/null";
+  std::string out;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+      out.append(buf, n);
+    pclose(f);
+  }
+  fs::remove(manifest, ec);
+  nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return {{"error", "Python with CuPy did not run"}};
+  return j;
+}
+
 int benchPlayground(const std::string& outDir) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
@@ -39,15 +86,25 @@ int benchPlayground(const std::string& outDir) {
   std::string md = "### Playground, " + today() + ", " + rt.firstDeviceName + "\n\n";
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
 
-  // 1. Compile and load.
-  md +=
-      "#### NVRTC compile and load of each solution (sm_" + std::to_string(hello->arch) +
-      ")\n\nCompile: NVRTC in the app, wall time. Load: the worker's first run of the new binary "
-      "minus a second run of the same binary (the driver loads a module lazily, at its first "
-      "launch), at a small N.\n\n| exercise | first compile ms | compile ms (median of 5, new "
-      "text) | load ms (median of 5) | compile + load ms |\n| --- | ---: | ---: | ---: | ---: |\n";
+  // 1. Compile and load, beside CuPy on this machine.
+  const nlohmann::json cupy = cupyCompileTimes();
+  const bool haveCupy = cupy.contains("results");
+  std::string options;
+  for (const std::string& o : nvrtcOptions(hello->arch, 1, opt))
+    if (o.rfind("-I", 0) != 0) options += (options.empty() ? "" : " ") + o;
+  md += "#### NVRTC compile and load of each solution (sm_" + std::to_string(hello->arch) +
+        ")\n\nCompile: NVRTC in the app, wall time, options `" + options +
+        "` (and `--split-compile=0` for the element-wise exercise's two kernels). Load: the "
+        "worker's first run of the new binary minus a second run of the same binary "
+        "(the driver loads a module lazily, at its first launch), at a small N. CuPy: "
+        "`cupy.RawModule` on the same program text in this run, until every kernel is loaded " +
+        (haveCupy ? "(CuPy " + cupy.value("cupy", std::string("?")) + ")"
+                  : "(not measured: " + cupy.value("error", std::string("?")) + ")") +
+        ".\n\n| exercise | first compile ms | compile ms (median of 5, new text) | load ms "
+        "(median of 5) | compile + load ms | CuPy later ms | app / CuPy |\n| --- | ---: | ---: | "
+        "---: | ---: | ---: | ---: |\n";
   bool first = true;
-  double worstLater = 0, firstTotal = 0;
+  double worstLater = 0, firstTotal = 0, worstRatio = 0;
   for (const Exercise& e : exercises()) {
     const std::string base = programSource(e, solutionSource(e));
     double firstMs = 0;
@@ -87,13 +144,22 @@ int benchPlayground(const std::string& outDir) {
     }
     const double cm = median(compileMs), lm = median(loadMs);
     worstLater = std::max(worstLater, cm + lm);
-    md += fmt("| %s | %.1f%s | %.1f | %.2f | %.1f |\n", e.id, firstMs,
-              first ? " (first in the process)" : "", cm, lm, cm + lm);
-    j["compile"].push_back({{"exercise", e.id},
-                            {"first_ms", firstMs},
-                            {"compile_ms", cm},
-                            {"load_ms", lm},
-                            {"first_in_process", first}});
+    std::string cupyCells = "- | -";
+    nlohmann::json row = {{"exercise", e.id},
+                          {"first_ms", firstMs},
+                          {"compile_ms", cm},
+                          {"load_ms", lm},
+                          {"first_in_process", first}};
+    if (haveCupy && cupy["results"].contains(e.id)) {
+      const double later = cupy["results"][e.id].value("later_ms", 0.0);
+      const double ratio = later > 0 ? (cm + lm) / later : 0;
+      worstRatio = std::max(worstRatio, ratio);
+      cupyCells = fmt("%.1f | %.2f", later, ratio);
+      row["cupy_later_ms"] = later;
+    }
+    md += fmt("| %s | %.1f%s | %.1f | %.2f | %.1f | %s |\n", e.id, firstMs,
+              first ? " (first in the process)" : "", cm, lm, cm + lm, cupyCells.c_str());
+    j["compile"].push_back(row);
     first = false;
   }
   md +=
@@ -101,8 +167,15 @@ int benchPlayground(const std::string& outDir) {
           "first compile + load in the process **%.1f ms**, slowest later compile + load "
           "**%.1f ms**.\n",
           firstTotal, worstLater);
+  if (haveCupy)
+    md += fmt(
+        "Beside CuPy on this machine: the app's later compile + load is at most **%.2fx** CuPy's "
+        "for the same solution (below 1: the app is faster).\n",
+        worstRatio);
   j["first_compile_load_ms"] = firstTotal;
   j["slowest_later_compile_load_ms"] = worstLater;
+  j["cupy"] = cupy;
+  j["nvrtc_options"] = options;
 
   // 2. The worker's overhead per run.
   {

@@ -450,6 +450,14 @@ class PlaygroundLesson final : public Lesson {
                          trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
                          last_->compiled.nvrtcVersion.c_str(),
                          last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
+      // The options, so the same compilation can be repeated with nvcc; the include folders are
+      // the toolkit's own and would only make the line long.
+      std::string options;
+      for (const std::string& o : last_->compiled.options)
+        if (o.rfind("-I", 0) != 0) options += " " + o;
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Options:%s", options.c_str());
+      ImGui::PopStyleColor();
       drawResources(ctx, last_->compiled);
       if (ImGui::TreeNode(
               "PTX (the GPU's assembly language, before it is compiled for the chip)")) {

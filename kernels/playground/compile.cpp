@@ -3,7 +3,6 @@
 #include <nvrtc.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <list>
@@ -146,9 +145,8 @@ Result<std::string> nvrtcVersion() {
 
 namespace {
 
-// Earlier results by program text and options. NVRTC may itself reuse an earlier compilation of
-// the same program, and then its log is empty (no ptxas report, no warnings): keeping the first
-// result keeps the registers and warnings a learner saw, and re-running unchanged text is free.
+// Earlier results by program text and options: re-running unchanged text is free, with the
+// registers and warnings of its compilation.
 struct CompileCache {
   std::mutex mutex;
   std::list<std::pair<std::string, CompileResult>> entries;  // most recent first
@@ -170,7 +168,7 @@ Result<CompileResult> compileKernel(std::string_view source,
                                     const std::vector<std::string>& entries,
                                     const CompileOptions& options) {
   std::string key = std::to_string(options.arch) + (options.lineInfo ? "L" : "-") +
-                    std::to_string(options.learnerLines);
+                    (options.fast ? "F" : "-") + std::to_string(options.learnerLines);
   for (const std::string& o : options.extra)
     key += "\x1f" + o;
   for (const std::string& e : entries)
@@ -190,30 +188,6 @@ Result<CompileResult> compileKernel(std::string_view source,
     }
   }
   Result<CompileResult> r = compileUncached(source, entries, options);
-  // NVRTC may serve a program it compiled before (also in an earlier process: ptxas keeps a cache
-  // by PTX) without a log: no warnings, no registers. Compile once more with a variable nothing
-  // uses appended (the PTX then differs; the learner's lines keep their numbers), for the report
-  // the learner should see.
-  const auto reported = [&](const CompileResult& result) {
-    for (const std::string& e : entries) {
-      bool found = false;
-      for (const PtxasInfo& info : result.resources)
-        found |= info.function == e;
-      if (!found) return false;
-    }
-    return true;
-  };
-  if (r && r->ok && !reported(*r)) {
-    static std::atomic<int> fresh{0};
-    const int k = ++fresh;
-    const std::string unique = std::string(source) + "\n__device__ int cudalab_fresh_compile_" +
-                               std::to_string(k) + " = " + std::to_string(k) + ";\n";
-    Result<CompileResult> second = compileUncached(unique, entries, options);
-    if (second && second->ok) {
-      second->ms += r->ms;
-      r = std::move(second);
-    }
-  }
   if (r) {
     std::lock_guard<std::mutex> lock(c.mutex);
     c.entries.emplace_front(std::move(key), *r);
@@ -224,9 +198,65 @@ Result<CompileResult> compileKernel(std::string_view source,
 
 namespace {
 
+bool nvrtcAtLeast(int major, int minor) {
+  static const std::pair<int, int> v = [] {
+    int ma = 0, mi = 0;
+    if (::nvrtcVersion(&ma, &mi) != NVRTC_SUCCESS) return std::pair<int, int>{0, 0};
+    return std::pair<int, int>{ma, mi};
+  }();
+  return v >= std::pair<int, int>{major, minor};
+}
+
+}  // namespace
+
+std::vector<std::string> nvrtcOptions(int arch, size_t entries, const CompileOptions& options,
+                                      bool minimal) {
+  std::vector<std::string> opts = {"--gpu-architecture=sm_" + std::to_string(arch), "--std=c++17",
+                                   "-Xptxas", "-v"};
+  if (options.lineInfo) opts.push_back("-lineinfo");
+  // NVRTC 12.9 and later keep compilations in the driver's cache, also across processes, and serve
+  // a repeated program without ptxas's report (no registers, no warnings) and with a time that
+  // is not a compilation's. The app keeps its own results (compileKernel's cache) instead.
+  if (nvrtcAtLeast(12, 9)) opts.push_back("--no-cache");
+  if (options.fast) {
+    if (minimal) opts.push_back("-minimal");
+    opts.push_back("-pch");
+    if (entries > 1) opts.push_back("--split-compile=0");
+  }
+  // The toolkit's headers (cuda_fp16.h, and cooperative_groups.h, which needs CCCL's cuda/std)
+  // when they are where the build found them.
+#ifdef CUDALAB_CUDA_INCLUDE_DIR
+  for (const std::string& dir :
+       {std::string(CUDALAB_CUDA_INCLUDE_DIR), std::string(CUDALAB_CUDA_INCLUDE_DIR) + "/cccl"})
+    if (std::error_code ec; std::filesystem::is_directory(dir, ec)) opts.push_back("-I" + dir);
+#endif
+  for (const std::string& o : options.extra)
+    opts.push_back(o);
+  return opts;
+}
+
+namespace {
+
+Result<CompileResult> compileOnce(std::string_view source, const std::vector<std::string>& entries,
+                                  const CompileOptions& options, bool minimal);
+
 Result<CompileResult> compileUncached(std::string_view source,
                                       const std::vector<std::string>& entries,
                                       const CompileOptions& options) {
+  Result<CompileResult> r = compileOnce(source, entries, options, options.fast);
+  // -minimal leaves out declarations a kernel may use after all (cudaTextureObject_t, ...): a
+  // compilation that failed (no binary; a missing entry point is another matter) is repeated
+  // without it, and that result, with its errors, is the one shown.
+  if (options.fast && r && !r->ok && r->cubin.empty()) {
+    const double firstMs = r->ms;
+    r = compileOnce(source, entries, options, false);
+    if (r) r->ms += firstMs;
+  }
+  return r;
+}
+
+Result<CompileResult> compileOnce(std::string_view source, const std::vector<std::string>& entries,
+                                  const CompileOptions& options, bool minimal) {
   CompileResult res;
   res.arch = options.arch > 0 ? options.arch : kDefaultArch;
   if (Result<std::string> v = nvrtcVersion()) res.nvrtcVersion = *v;
@@ -237,16 +267,8 @@ Result<CompileResult> compileUncached(std::string_view source,
       r != NVRTC_SUCCESS)
     return nvrtcFailure(r, "create a program");
 
-  std::vector<std::string> opts = {"--gpu-architecture=sm_" + std::to_string(res.arch),
-                                   "--std=c++17", "-Xptxas", "-v"};
-  if (options.lineInfo) opts.push_back("-lineinfo");
-    // The toolkit's headers (cuda_fp16.h, ...) when they are where the build found them.
-#ifdef CUDALAB_CUDA_INCLUDE_DIR
-  if (std::error_code ec; std::filesystem::is_directory(CUDALAB_CUDA_INCLUDE_DIR, ec))
-    opts.push_back(std::string("-I") + CUDALAB_CUDA_INCLUDE_DIR);
-#endif
-  for (const std::string& o : options.extra)
-    opts.push_back(o);
+  const std::vector<std::string> opts = nvrtcOptions(res.arch, entries.size(), options, minimal);
+  res.options = opts;
   std::vector<const char*> argv;
   for (const std::string& o : opts)
     argv.push_back(o.c_str());

@@ -24,9 +24,20 @@ namespace cudalab::playground {
 // Compute capability compiled for when there is no GPU to ask: Hopper (sm_90, the H100).
 inline constexpr int kDefaultArch = 90;
 
+// How the learner's program is compiled. The defaults are what the lesson uses; each speed option
+// keeps the binary the same and only shortens the wait between an edit and its result:
+//   -minimal   skips the runtime API's declarations (texture objects, cudaMalloc from device code,
+//              ...) that kernels of this course never use; when the program then fails to
+//              compile, it is compiled once more without -minimal, so the learner sees the real
+//              errors and a kernel that does use them still runs.
+//   -pch       NVRTC's automatic precompiled headers: a later compile that includes the same
+//              headers (cooperative_groups.h, cuda_fp16.h) reuses them (0.75 s -> 0.13 s here).
+//   --split-compile=0  a program with several kernels (the element-wise exercise's float and
+//              double) optimised and assembled on several threads.
 struct CompileOptions {
   int arch = 0;                    // compute capability x 10 (90 = sm_90); 0: kDefaultArch
   bool lineInfo = true;            // -lineinfo: compute-sanitizer and profilers name source lines
+  bool fast = true;                // -minimal (with the fallback above), -pch, --split-compile
   std::vector<std::string> extra;  // further NVRTC options (-D, --use_fast_math, ...)
   bool useCache = true;
   // Lines of the source that are the learner's (the rest the app appended): messages past them
@@ -62,8 +73,9 @@ struct CompileResult {
   std::vector<Diagnostic> diagnostics;
   std::vector<PtxasInfo> resources;
   std::string ptx;
-  std::string cubin;  // the binary the worker loads (cudaLibraryLoadData)
-  double ms = 0;      // wall time of the compilation (0 when it came from the cache)
+  std::string cubin;                 // the binary the worker loads (cudaLibraryLoadData)
+  double ms = 0;                     // wall time of the compilation (0 when it came from the cache)
+  std::vector<std::string> options;  // the NVRTC options of the compilation returned
   bool cached = false;
   std::string nvrtcVersion;
 };
@@ -75,6 +87,11 @@ struct CompileResult {
 Result<CompileResult> compileKernel(std::string_view source,
                                     const std::vector<std::string>& entries,
                                     const CompileOptions& options);
+
+// The options NVRTC is given for a program with `entries` kernels (CompileOptions says why);
+// `minimal` false for the repeat of a failed -minimal compilation.
+std::vector<std::string> nvrtcOptions(int arch, size_t entries, const CompileOptions& options,
+                                      bool minimal = true);
 
 // NVRTC's log lines ("kernel.cu(12): error: identifier \"x\" is undefined", followed by the source
 // line and a caret) as diagnostics. Lines past `maxLine` are the app's additions and are reported

@@ -320,7 +320,10 @@ std::vector<std::string> entryPoints(const Exercise& e) {
 std::string programSource(const Exercise& e, std::string_view learnerText) {
   std::string s(learnerText);
   if (e.kind != Kind::Elementwise) return s;
-  // Appended, never prepended: the compiler's line numbers stay the editor's.
+  // Appended, never prepended: the compiler's line numbers stay the editor's. The loop is not
+  // unrolled: each element is one call of f, and four inlined copies of a double-precision f
+  // (division and square root each with their slow path) tripled the compile time (185 ms on the
+  // H100's host) for no speed in a loop that runs about once per thread.
   s += R"(
 
 // Added by cudalab: f applied to every element, once as float and once as double.
@@ -328,6 +331,7 @@ template <typename T>
 __device__ void cudalab_apply(const T* x, T* y, int n)
 {
     const long long stride = (long long)gridDim.x * blockDim.x;
+    #pragma unroll 1
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         y[i] = f<T>(x[i]);
 }

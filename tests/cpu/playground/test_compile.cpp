@@ -2,6 +2,8 @@
 // are read, a missing entry point is said, the app's own warnings find the usual mistakes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "playground/compile.hpp"
 #include "playground/playground.hpp"
 #include "playground/source_check.hpp"
@@ -195,4 +197,79 @@ TEST(PlaygroundCompile, SameTextTwice) {
   EXPECT_TRUE(c->ok);
   EXPECT_FALSE(c->cached);
   EXPECT_GT(c->ms, 0);
+  // Compiled again for real (the app's cache off): ptxas reports again. NVRTC's own cache, which
+  // lives in the driver's and so works only where a driver is installed, would return the
+  // program without a report; the app turns it off.
+  Result<CompileResult> d = compileKernel(src + "\n// changed", {"k"}, fresh);
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->ok);
+  EXPECT_EQ(d->resources.size(), 1u) << d->log;
+  EXPECT_EQ(c->resources.size(), 1u) << c->log;
+}
+
+// The speed options: -minimal and -pch by default, --split-compile for several kernels, and a
+// kernel that needs what -minimal leaves out still compiles (the fallback), with the options of
+// the compilation that produced it.
+TEST(PlaygroundCompile, FastOptionsAndTheFallback) {
+  auto has = [](const CompileResult& r, const std::string& o) {
+    return std::find(r.options.begin(), r.options.end(), o) != r.options.end();
+  };
+  CompileOptions o;
+  o.useCache = false;
+  Result<CompileResult> plain =
+      compileKernel("extern \"C\" __global__ void k(int* p) { p[threadIdx.x] = 1; }", {"k"}, o);
+  ASSERT_TRUE(plain);
+  ASSERT_TRUE(plain->ok) << plain->log;
+  EXPECT_TRUE(has(*plain, "-minimal"));
+  EXPECT_TRUE(has(*plain, "-pch"));
+  EXPECT_FALSE(has(*plain, "--split-compile=0"));
+
+  const Exercise& ew = *findExercise("elementwise");
+  Result<CompileResult> two =
+      compileKernel(programSource(ew, solutionSource(ew)), entryPoints(ew), o);
+  ASSERT_TRUE(two);
+  ASSERT_TRUE(two->ok) << two->log;
+  EXPECT_TRUE(has(*two, "--split-compile=0"));
+  EXPECT_EQ(two->resources.size(), 2u) << two->log;
+
+  // cudaTextureObject_t is one of the runtime API's types that -minimal omits.
+  Result<CompileResult> texture = compileKernel(
+      "extern \"C\" __global__ void k(cudaTextureObject_t t, int* p) { p[0] = t != 0; }", {"k"}, o);
+  ASSERT_TRUE(texture);
+  EXPECT_TRUE(texture->ok) << texture->log;
+  EXPECT_FALSE(has(*texture, "-minimal"));
+
+  // A genuine error is still an error, on its line, after the repeat.
+  Result<CompileResult> wrong =
+      compileKernel("extern \"C\" __global__ void k(int* p)\n{\n  p[0] = nope;\n}\n", {"k"}, o);
+  ASSERT_TRUE(wrong);
+  EXPECT_FALSE(wrong->ok);
+  ASSERT_FALSE(wrong->diagnostics.empty());
+  EXPECT_EQ(wrong->diagnostics[0].line, 3);
+
+  CompileOptions slow = o;
+  slow.fast = false;
+  Result<CompileResult> r =
+      compileKernel("extern \"C\" __global__ void k(int* p) { p[threadIdx.x] = 2; }", {"k"}, slow);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->ok);
+  EXPECT_FALSE(has(*r, "-minimal"));
+  EXPECT_FALSE(has(*r, "-pch"));
+}
+
+// The toolkit's headers, cooperative groups among them (they need CCCL's cuda/std), are found.
+TEST(PlaygroundCompile, ToolkitHeadersAreFound) {
+  const std::string src =
+      "#include <cooperative_groups.h>\n"
+      "#include <cuda_fp16.h>\n"
+      "namespace cg = cooperative_groups;\n"
+      "extern \"C\" __global__ void k(unsigned* count, float* h)\n"
+      "{\n"
+      "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());\n"
+      "    if (warp.thread_rank() == 0) atomicAdd(count, warp.size());\n"
+      "    h[threadIdx.x] = __half2float(__float2half(1.5f));\n"
+      "}\n";
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->ok) << r->log;
 }
