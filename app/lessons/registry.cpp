@@ -1,5 +1,6 @@
 #include "lessons/registry.hpp"
 
+#include "lessons/atomics_lesson.hpp"
 #include "lessons/device_lesson.hpp"
 #include "lessons/launch_config_lesson.hpp"
 #include "lessons/matmul_lesson.hpp"
@@ -21,6 +22,7 @@ const LessonEntry kLessons[] = {
     {&kMatmulLessonInfo, &makeMatmulLesson, &matmulBenches},
     {&kReductionLessonInfo, &makeReductionLesson, &reductionBenches},
     {&kPlaygroundLessonInfo, &makePlaygroundLesson, &playgroundBenches},
+    {&kAtomicsLessonInfo, &makeAtomicsLesson, &atomicsBenches},
 };
 }  // namespace
 

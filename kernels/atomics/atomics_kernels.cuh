@@ -1,0 +1,171 @@
+// The atomics lesson's kernels: the counter variants of the race lab, the contention kernel, and
+// one kernel per step of the histogram ladder. Included by atomics.cu only.
+#pragma once
+
+#include <cstdint>
+
+#include "atomics/atomics_bin.cuh"
+
+namespace cudalab::atomics::kernels {
+
+// ---------------------------------------------------------------------------------------------
+// The race lab: every thread adds 1 to counter[0].
+// ---------------------------------------------------------------------------------------------
+
+// The course's thread_counter_race_condition: a read, an add and a write that other threads'
+// reads and writes can fall between. Wrong on purpose: the lesson measures how wrong.
+__global__ void counterPlain(unsigned* counter) {
+  volatile unsigned* c = counter;  // one read and one write per thread, as Numba's += compiles
+  *c = *c + 1;
+}
+
+// Fixes the race: the read-add-write is one operation, done in the L2 cache. Every thread's
+// atomic aims at the same address, so they are serialised there.
+__global__ void counterGlobal(unsigned* counter) {
+  atomicAdd(counter, 1u);
+}
+
+// Fewer global atomics: the block counts in shared memory (cheap, on the SM), then one thread
+// adds the block's count: one global atomic per block.
+__global__ void counterShared(unsigned* counter) {
+  __shared__ unsigned blockCount;
+  if (threadIdx.x == 0) blockCount = 0;
+  __syncthreads();
+  atomicAdd(&blockCount, 1u);
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(counter, blockCount);
+}
+
+// No shared memory at all: the warp's lanes add their 1s in registers and one lane issues the
+// warp's atomic. __reduce_add_sync is one instruction on sm_80 and later; before, a shuffle tree.
+__global__ void counterWarp(unsigned* counter) {
+  const unsigned active = __activemask();
+#if __CUDA_ARCH__ >= 800
+  const unsigned warpCount = __reduce_add_sync(active, 1u);
+#else
+  const unsigned warpCount = __popc(active);  // each active lane adds 1
+#endif
+  const int lane = threadIdx.x % 32;
+  if (lane == __ffs(active) - 1) atomicAdd(counter, warpCount);
+}
+
+// Contention against the number of addresses: thread t adds to counter t / group, so `group`
+// neighbouring threads share each counter.
+__global__ void counterSpread(unsigned* counters, long long threads, long long group) {
+  const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < threads) atomicAdd(&counters[t / group], 1u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The histogram ladder. Every kernel counts with binOf (atomics_bin.cuh), the CPU's rule, and
+// expects `hist` zeroed.
+// ---------------------------------------------------------------------------------------------
+
+// Step "global": the course exercise's natural answer. One thread per value, one atomicAdd on
+// global memory per value: correct, but every atomic travels to L2, and values that share a bin
+// wait for each other there.
+template <class T>
+__global__ void histGlobal(const T* x, long long n, BinRule r, unsigned* hist) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int k = binOf(x[i], r);
+  if (k >= 0) atomicAdd(&hist[k], 1u);
+}
+
+// Zero `count` shared counters with the whole block.
+__device__ inline void zeroShared(unsigned* s, int count) {
+  for (int k = threadIdx.x; k < count; k += blockDim.x)
+    s[k] = 0;
+}
+
+// Adds the block's `copies` sub-histograms bin by bin and merges the sums into the global
+// histogram: one global atomic per non-empty bin per block.
+__device__ inline void mergeCopies(const unsigned* s, int copies, int bins, unsigned* hist) {
+  for (int k = threadIdx.x; k < bins; k += blockDim.x) {
+    unsigned sum = 0;
+    for (int c = 0; c < copies; ++c)
+      sum += s[c * bins + k];
+    if (sum) atomicAdd(&hist[k], sum);
+  }
+}
+
+// Step "shared": what was wrong with "global" is that every value's atomic goes far (L2) and
+// contends with the whole GPU's. Each block now counts into its own histogram in shared memory
+// and merges it once; the grid fills the GPU once and each thread loops over many values, so
+// there are few merges.
+template <class T>
+__global__ void histShared(const T* x, long long n, BinRule r, unsigned* hist) {
+  extern __shared__ unsigned s[];
+  zeroShared(s, r.bins);
+  __syncthreads();
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const int k = binOf(x[i], r);
+    if (k >= 0) atomicAdd(&s[k], 1u);
+  }
+  __syncthreads();
+  mergeCopies(s, 1, r.bins, hist);
+}
+
+// Step "warps": in one block's histogram every warp of the block still contends for the same
+// counters. Each warp now counts into a copy of its own (warps beyond `copies` share), so only a
+// warp's own lanes can collide; the copies are added before the merge.
+template <class T>
+__global__ void histWarps(const T* x, long long n, BinRule r, int copies, unsigned* hist) {
+  extern __shared__ unsigned s[];
+  zeroShared(s, copies * r.bins);
+  __syncthreads();
+  unsigned* mine = s + (threadIdx.x / 32 % copies) * r.bins;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const int k = binOf(x[i], r);
+    if (k >= 0) atomicAdd(&mine[k], 1u);
+  }
+  __syncthreads();
+  mergeCopies(s, copies, r.bins, hist);
+}
+
+// Adds one value's bin to a sub-histogram: directly, or combined with the warp's other lanes
+// that hold the same bin (__match_any_sync groups them; the lowest lane of each group adds the
+// group's size). Lanes may have left the loop: the group is among the lanes active now.
+template <bool kAggregate>
+__device__ inline void countBin(unsigned* h, int k) {
+  if constexpr (kAggregate) {
+    const unsigned active = __activemask();
+    const unsigned same = __match_any_sync(active, k);
+    if (k >= 0 && (threadIdx.x % 32) == __ffs(same) - 1) atomicAdd(&h[k], __popc(same));
+  } else {
+    if (k >= 0) atomicAdd(&h[k], 1u);
+  }
+}
+
+// Steps "vector" and "aggregated": "warps" loads one value per instruction, for 8-bit data one
+// byte, far too little to keep the memory system busy. Each thread now loads 16 bytes at once
+// (16 pixels or 4 floats) and counts them from registers; "aggregated" also combines equal bins
+// across the warp before its shared atomics (skewed data, flat image areas).
+template <class T, bool kAggregate>
+__global__ void histVector(const T* x, long long n, BinRule r, int copies, unsigned* hist) {
+  extern __shared__ unsigned s[];
+  zeroShared(s, copies * r.bins);
+  __syncthreads();
+  unsigned* mine = s + (threadIdx.x / 32 % copies) * r.bins;
+  constexpr int kPer = 16 / sizeof(T);
+  const long long chunks = n / kPer;
+  const uint4* v = reinterpret_cast<const uint4*>(x);
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (long long c = first; c < chunks; c += stride) {
+    const uint4 w = v[c];
+    const T* e = reinterpret_cast<const T*>(&w);
+#pragma unroll
+    for (int j = 0; j < kPer; ++j)
+      countBin<kAggregate>(mine, binOf(e[j], r));
+  }
+  // The values past the last whole 16 bytes, one per thread.
+  for (long long i = chunks * kPer + first; i < n; i += stride)
+    countBin<kAggregate>(mine, binOf(x[i], r));
+  __syncthreads();
+  mergeCopies(s, copies, r.bins, hist);
+}
+
+}  // namespace cudalab::atomics::kernels
