@@ -250,10 +250,10 @@ class AtomicsLesson final : public Lesson {
     if (ImGui::BeginTable("##race", 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingStretchProp)) {
-      const char* heads[] = {"variant", "count: lowest - highest", "lost (mean)",
-                             "results", "global atomics",          "ms"};
+      // Short headers, readable on a projector; the text under the table says what each holds.
+      const char* heads[] = {"variant", "counts", "lost", "results", "atomics", "ms"};
       for (const char* h : heads)
-        ImGui::TableSetupColumn(h, 0, std::string(h).rfind("count", 0) == 0 ? 2.0f : 1.0f);
+        ImGui::TableSetupColumn(h, 0, std::string(h) == "counts" ? 2.0f : 1.0f);
       ImGui::TableHeadersRow();
       for (const CounterInfo& c : counters()) {
         const RaceVariant* v = r ? r->find(c.id) : nullptr;
@@ -308,17 +308,34 @@ class AtomicsLesson final : public Lesson {
       plot::PlotHLine("blocks x threads", double(p.expected()));
       plot::EndPlot();
     }
+    // What the plain counter did in these runs, said from the numbers.
+    std::string plainSaid;
+    if (const RaceVariant* v = r ? r->find(CounterId::Plain) : nullptr) {
+      if (v->distinct() == 1)
+        plainSaid = "Here every run gave the same wrong count, " + thousands(v->minCount()) +
+                    ": all " + thousands(p.blocks) +
+                    " blocks ran at once, and every thread read the counter before any write "
+                    "landed. With more blocks than the GPU holds at once (try 1,000 x 1,024), "
+                    "later blocks read what earlier ones wrote, and the count changes from run to "
+                    "run. ";
+      else
+        plainSaid = "Here the " + std::to_string(v->counts.size()) + " runs gave " +
+                    std::to_string(v->distinct()) + " different counts, from " +
+                    thousands(v->minCount()) + " to " + thousands(v->maxCount()) +
+                    ": how many updates survive depends on how the warps happen to interleave. ";
+    }
     mutedText(ctx.theme,
-              "counts: the lowest and highest final count over the runs; lost: the mean number "
-              "of updates missing; results: how many different counts the runs gave; atomics: "
-              "those the launch sends to the global counter. "
-              "The course printed \"Should be 4096\" and a much smaller number. The plain counter "
-              "loses most updates in two ways: the 32 threads of a warp read the same value and "
-              "write the same value + 1 (one update out of 32 survives), and warps whose reads "
-              "fall between another warp's read and write overwrite it. How many survive depends "
-              "on how the warps happen to interleave, so every run differs. The three atomic "
-              "variants reach the exact count every time; they differ in how many atomics reach "
-              "the one global address.");
+              ("counts: the lowest and highest final count over the runs; lost: the mean number "
+               "of updates missing; results: how many different counts the runs gave; atomics: "
+               "those the launch sends to the global counter. The course printed \"Should be "
+               "4096\" and a much smaller number. The plain counter loses updates in two ways: "
+               "the 32 threads of a warp read the same value and write the same value + 1 (one "
+               "update out of 32 survives), and warps whose reads fall between another warp's "
+               "read and write overwrite it. " +
+               plainSaid +
+               "The three atomic variants reach the exact count every time; they differ in how "
+               "many atomics reach the one global address.")
+                  .c_str());
     endPanel(ctx);
   }
 
@@ -388,13 +405,12 @@ class AtomicsLesson final : public Lesson {
       return endPanel(ctx);
     }
     if (plot::BeginPlot("atomics_threads", "All threads on one counter##threads", ImVec2(-1, 0))) {
-      plot::SetupAxes({"threads", plot::Scale::Log10},
-                      {"time", plot::Scale::Log10, NAN, NAN, "ms"});
+      plot::SetupAxes({"threads", plot::Scale::Log10}, {"time", plot::Scale::Log10, NAN, NAN, "s"});
       plot::SetupLegend(plot::Legend::Outside);
       for (const CounterInfo& c : counters()) {
         std::vector<double> xs, ys;
         for (const ContentionPoint& p : contention_->threads)
-          if (p.id == c.id) xs.push_back(double(p.threads)), ys.push_back(p.ms);
+          if (p.id == c.id) xs.push_back(double(p.threads)), ys.push_back(p.ms * 1e-3);
         plot::SetNextColour(c.colour);
         plot::PlotLine(c.key, xs.data(), ys.data(), int(xs.size()));
       }
@@ -406,33 +422,51 @@ class AtomicsLesson final : public Lesson {
             ("atomicAdd from " + thousands(t) + " threads over N counters##addresses").c_str(),
             ImVec2(-1, 0))) {
       plot::SetupAxes({"counters", plot::Scale::Log10},
-                      {"time", plot::Scale::Log10, NAN, NAN, "ms"});
+                      {"time", plot::Scale::Log10, NAN, NAN, "s"});
       plot::SetupLegend(plot::Legend::Outside);
       std::vector<double> xs, ys;
       for (const ContentionPoint& p : contention_->addresses)
-        xs.push_back(double(p.addresses)), ys.push_back(p.ms);
+        xs.push_back(double(p.addresses)), ys.push_back(p.ms * 1e-3);
       plot::SetNextColour(0);
       plot::PlotLine("global atomicAdd", xs.data(), ys.data(), int(xs.size()));
       plot::SetNextColour(5);
-      plot::PlotVLine("one counter per warp", double(t) / 32);
+      plot::PlotVLine("1 per warp", double(t) / 32);
       plot::SetNextColour(7);
-      plot::PlotVLine("one per thread", double(t));
+      plot::PlotVLine("1 per thread", double(t));
       plot::EndPlot();
     }
     bool allOk = true;
     for (const auto* list : {&contention_->threads, &contention_->addresses})
       for (const ContentionPoint& p : *list)
         allOk = allOk && (p.ok || !counterInfo(p.id).exact);
+    // The compiler's own warp aggregation, shown by the two plots' common point: all threads on
+    // one counter, once with an address the compiler sees is the same for the whole warp, once
+    // with an address each thread computes.
+    std::string aggregation;
+    const ContentionPoint* uniform = nullptr;
+    const ContentionPoint* computed = nullptr;
+    for (const ContentionPoint& p : contention_->threads)
+      if (p.id == CounterId::Global && p.threads == t) uniform = &p;
+    for (const ContentionPoint& p : contention_->addresses)
+      if (p.addresses == 1) computed = &p;
+    if (uniform && computed && uniform->ms > 0)
+      aggregation = " At " + thousands(t) + " threads on one counter, atomicAdd(counter, 1) took " +
+                    trimmedFixed(uniform->ms, 3) + " ms in the first plot and " +
+                    trimmedFixed(computed->ms, 3) + " ms in the second (" +
+                    trimmedFixed(computed->ms / uniform->ms, 0) +
+                    "x): where the compiler can see that a warp's 32 atomics go to one address, "
+                    "it adds them in the warp and sends one, as the warp variant does by hand; "
+                    "counters[t / group] hides that, and every thread's atomic reaches L2.";
     mutedText(ctx.theme,
               (std::string("Every atomic point was checked: ") +
                (allOk ? "all counters exact. " : "SOME COUNTS WRONG. ") +
                "Atomics on one address are applied one after another in the L2 cache, so the "
-               "time grows with the number of threads that hit it; the warp and block variants "
+               "time grows with the number of atomics that reach it; the warp and block variants "
                "send 32 and blockDim times fewer. Spread over more counters, the same atomics "
                "run side by side in different L2 slices, until each thread has its own and the "
-               "time is that of any write. (Current compilers already turn atomicAdd(p, 1) with "
-               "one address per warp into one atomic per warp, so the global and warp lines can "
-               "meet.)")
+               "time is that of any write. The plain counter is not even faster: its reads and "
+               "writes to one address queue up in L2 as well." +
+               aggregation)
                   .c_str());
     endPanel(ctx);
   }
@@ -466,13 +500,18 @@ class AtomicsLesson final : public Lesson {
                                : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
                                       : "Computing the CPU's histograms...");
     }
-    if (ImGui::BeginTable("##ladder", 8,
+    // On a narrow view (a projector's UI scale) the table keeps the columns that carry the
+    // lesson and drops the copy ratio and the grid, which the tooltips and the text still give.
+    const bool compact = ImGui::GetContentRegionAvail().x < 55 * ImGui::GetFontSize();
+    if (ImGui::BeginTable("##ladder", compact ? 6 : 8,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingStretchProp)) {
       const char* heads[] = {"step",   "ms",      "input GB/s", "of copy",
                              "of CUB", "atomics", "blocks",     "checked"};
       for (const char* h : heads)
-        ImGui::TableSetupColumn(h, 0, std::string(h) == "atomics" ? 1.6f : 1.0f);
+        if (!compact || (std::string(h) != "of copy" && std::string(h) != "blocks"))
+          ImGui::TableSetupColumn(compact && std::string(h) == "input GB/s" ? "GB/s" : h, 0,
+                                  std::string(h) == "atomics" ? 1.6f : 1.0f);
       ImGui::TableHeadersRow();
       for (const HistStepInfo& s : histSteps()) {
         const HistStepResult* m = r ? r->find(s.id) : nullptr;
@@ -484,9 +523,15 @@ class AtomicsLesson final : public Lesson {
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(trimmedFixed(m->ms, m->ms < 1 ? 4 : 2).c_str());
         ImGui::TableNextColumn();
-        if (m) ImGui::TextUnformatted(gbps(m->gbps).c_str());
-        ImGui::TableNextColumn();
-        if (m && m->ofCopy > 0) ImGui::TextUnformatted(percent(m->ofCopy).c_str());
+        if (m) {
+          ImGui::TextUnformatted(compact ? trimmedFixed(m->gbps, m->gbps < 10 ? 1 : 0).c_str()
+                                         : gbps(m->gbps).c_str());
+          if (m->ofCopy > 0) helpTooltip((percent(m->ofCopy) + " of the copy ceiling").c_str());
+        }
+        if (!compact) {
+          ImGui::TableNextColumn();
+          if (m && m->ofCopy > 0) ImGui::TextUnformatted(percent(m->ofCopy).c_str());
+        }
         ImGui::TableNextColumn();
         if (m && m->ofCub > 0) ImGui::TextUnformatted(percent(m->ofCub).c_str());
         // Atomics per value, global / shared: from the measured grid, or (no measurement) for an
@@ -516,19 +561,23 @@ class AtomicsLesson final : public Lesson {
                  trimmedFixed(distinct, 1) + " on average for these values" +
                  (r ? "." : " (no data yet: at most 32).");
         helpTooltip(tip.c_str());
-        ImGui::TableNextColumn();
-        if (m && m->blocks > 0) {
+        if (!compact) ImGui::TableNextColumn();
+        if (!compact && m && m->blocks > 0) {
           ImGui::TextUnformatted(thousands(m->blocks).c_str());
           if (m->subHistograms > 0)
-            helpTooltip((std::to_string(m->subHistograms) +
-                         " sub-histogram(s) in each block's shared memory.")
+            helpTooltip((s.id == HistStepId::Lanes
+                             ? std::to_string(m->subHistograms) +
+                                   " counters per bin in each block, one per lane (lanes share "
+                                   "them when fewer than 32 fit)."
+                             : std::to_string(m->subHistograms) +
+                                   " sub-histogram(s) in each block's shared memory.")
                             .c_str());
         }
         ImGui::TableNextColumn();
         if (m) {
           ImGui::PushStyleColor(ImGuiCol_Text,
                                 m->check.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
-          ImGui::TextUnformatted(m->check.ok() ? "every bin" : "WRONG");
+          ImGui::TextUnformatted(m->check.ok() ? (compact ? "yes" : "every bin") : "WRONG");
           ImGui::PopStyleColor();
           if (!m->check.ok())
             helpTooltip((thousands(m->check.wrongBins) + " bins differ; bin " +
@@ -547,7 +596,11 @@ class AtomicsLesson final : public Lesson {
         names.push_back(histStepInfo(s.step).key);
         g.push_back(std::max(s.gbps, 1e-3));
       }
-      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Log10});
+      // Bars on a log axis start at its bottom: a whole decade below the smallest bar, so that
+      // two close bars do not look ten times apart.
+      const double lowest = *std::min_element(g.begin(), g.end());
+      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Log10,
+                                 std::pow(10.0, std::floor(std::log10(lowest))), NAN});
       plot::SetupCategories(names.data(), int(names.size()));
       plot::SetupLegend(plot::Legend::Outside);
       plot::SetNextColour(0);
@@ -620,12 +673,12 @@ class AtomicsLesson final : public Lesson {
     }
     if (plot::BeginPlot("atomics_skew", "##skew", ImVec2(-1, 0))) {
       plot::SetupAxes({"share of the values in one bin", plot::Scale::Linear, 0, 1},
-                      {"time", plot::Scale::Log10, NAN, NAN, "ms"});
+                      {"time", plot::Scale::Log10, NAN, NAN, "s"});
       plot::SetupLegend(plot::Legend::Outside);
       for (HistStepId id : gpuHistSteps()) {
         std::vector<double> xs, ys;
         for (const SkewPoint& p : skew_->points)
-          if (p.step == id) xs.push_back(p.skew), ys.push_back(p.ms);
+          if (p.step == id) xs.push_back(p.skew), ys.push_back(p.ms * 1e-3);
         if (xs.empty()) continue;
         plot::SetNextColour(histStepInfo(id).colour);
         plot::PlotLine(histStepInfo(id).key, xs.data(), ys.data(), int(xs.size()));
@@ -640,8 +693,10 @@ class AtomicsLesson final : public Lesson {
                " bins, a growing share of them set to 0. Every point checked bin by bin: " +
                (allOk ? "all correct. " : "SOME WRONG. ") +
                "The global step's atomics pile onto one counter in L2 as the skew grows; the "
-               "shared-memory steps keep their contention inside one block or one warp, and "
-               "combining equal bins within a warp first turns 32 atomics on one counter into one.")
+               "shared-memory steps keep their contention inside one block or one warp; "
+               "combining equal bins within a warp first turns 32 atomics on one counter into one "
+               "(at a cost on every value, which uniform data does not repay), and a counter per "
+               "lane removes the collisions altogether.")
                   .c_str());
     endPanel(ctx);
   }

@@ -256,7 +256,9 @@ class HistLauncher {
 
   // Grid and shared memory from the occupancy the kernel reaches, and CUB's scratch space.
   Status prepare(cudaStream_t s) {
-    copies_ = step_ == HistStepId::Shared ? 1 : subHistograms(p_.bins, p_.block, d_.sharedOptin);
+    copies_ = step_ == HistStepId::Shared  ? 1
+              : step_ == HistStepId::Lanes ? laneColumns(p_.bins, d_.sharedOptin)
+                                           : subHistograms(p_.bins, p_.block, d_.sharedOptin);
     shared_ = (step_ == HistStepId::Global || step_ == HistStepId::Cub)
                   ? 0
                   : std::size_t(copies_) * std::size_t(p_.bins) * sizeof(unsigned);
@@ -285,9 +287,13 @@ class HistLauncher {
       case HistStepId::Warps:
         return reinterpret_cast<const void*>(&kernels::histWarps<T>);
       case HistStepId::Vector:
-        return reinterpret_cast<const void*>(&kernels::histVector<T, false>);
+        return reinterpret_cast<const void*>(&kernels::histVector<T, kernels::Count::PerWarp>);
       case HistStepId::Aggregated:
-        return reinterpret_cast<const void*>(&kernels::histVector<T, true>);
+        return reinterpret_cast<const void*>(&kernels::histVector<T, kernels::Count::Aggregated>);
+      case HistStepId::Lanes:
+        if (copies_ == 32)
+          return reinterpret_cast<const void*>(&kernels::histVector<T, kernels::Count::Lanes, 32>);
+        return reinterpret_cast<const void*>(&kernels::histVector<T, kernels::Count::Lanes, 0>);
       default:
         return nullptr;
     }
@@ -315,7 +321,9 @@ class HistLauncher {
                            " of shared memory does not fit on an SM.");
     // A grid that fills the GPU once; fewer blocks when there are fewer values than threads.
     const long long perThread =
-        step_ == HistStepId::Vector || step_ == HistStepId::Aggregated ? 16 / sizeof(T) : 1;
+        step_ == HistStepId::Vector || step_ == HistStepId::Aggregated || step_ == HistStepId::Lanes
+            ? 16 / sizeof(T)
+            : 1;
     const long long needed = (p_.n / perThread + p_.block - 1) / p_.block;
     blocks_ = std::max(1LL, std::min<long long>(static_cast<long long>(perSm) * d_.sms, needed));
     return {};
@@ -330,7 +338,7 @@ class HistLauncher {
                                                            p_.xmin, p_.xmax, n, s));
     } else {
       CUDALAB_CUDA_TRY(cub::DeviceHistogram::HistogramEven(temp, tempBytes_, x, hist_, p_.bins + 1,
-                                                           rule_.ilo, rule_.ihi, n, s));
+                                                           0, 256, n, s));
     }
     return {};
   }
@@ -352,10 +360,20 @@ class HistLauncher {
         kernels::histWarps<T><<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
         break;
       case HistStepId::Vector:
-        kernels::histVector<T, false><<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
+        kernels::histVector<T, kernels::Count::PerWarp>
+            <<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
         break;
       case HistStepId::Aggregated:
-        kernels::histVector<T, true><<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
+        kernels::histVector<T, kernels::Count::Aggregated>
+            <<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
+        break;
+      case HistStepId::Lanes:
+        if (copies_ == 32)
+          kernels::histVector<T, kernels::Count::Lanes, 32>
+              <<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
+        else
+          kernels::histVector<T, kernels::Count::Lanes, 0>
+              <<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
         break;
       default:
         return Status::error("Not a GPU step.");

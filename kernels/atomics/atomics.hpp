@@ -194,6 +194,7 @@ enum class HistStepId {
   Warps,       // one sub-histogram per warp in shared memory: less contention per counter
   Vector,      // the same with 16-byte loads and a grid that fills the GPU once
   Aggregated,  // the same, lanes with equal bins combined by __match_any_sync first
+  Lanes,       // 16-byte loads, a column of counters per lane: no two lanes of a warp collide
   Cub,         // cub::DeviceHistogram::HistogramEven
 };
 struct HistStepInfo {
@@ -270,9 +271,12 @@ struct HistParams {
 Status validate(const HistParams& p, long long freeBytes = -1);
 BinRule binRule(const HistParams& p);
 
-// Sub-histograms per block the Warps and later steps keep: one per warp, as many as shared memory
-// holds (at `sharedLimit` bytes per block).
+// Sub-histograms per block the Warps, Vector and Aggregated steps keep: one per warp, as many as
+// shared memory holds (at `sharedLimit` bytes per block).
 int subHistograms(int bins, int block, long long sharedLimit);
+// Columns of counters the Lanes step interleaves: 32 (one per lane, each in its own bank) when
+// shared memory holds them, fewer for many bins (lanes then share columns).
+int laneColumns(int bins, long long sharedLimit);
 
 // The atomics a step issues per input element, computed, not measured. Global counts atomics on
 // global memory (the merges of the shared steps included: bins per block), shared those on

@@ -173,7 +173,7 @@ const HistStepInfo kSteps[] = {
     {HistStepId::CpuOne, "cpu-1", "CPU, one thread", false, 7,
      "The course's cpu_histogram: one loop over every value, one bin incremented at a time. The "
      "reference every other step is compared with."},
-    {HistStepId::CpuAll, "cpu-all", "CPU, all cores", false, 6,
+    {HistStepId::CpuAll, "cpu-all", "CPU, all cores", false, 7,
      "Each core counts its share of the values into a histogram of its own; the histograms are "
      "added at the end. No core waits for another: privatisation, the idea the GPU steps use "
      "too."},
@@ -197,7 +197,14 @@ const HistStepInfo kSteps[] = {
     {HistStepId::Aggregated, "aggregated", "per warp, 16-byte loads, equal bins combined", true, 3,
      "When many lanes of a warp hit the same bin (skewed data, or an image with flat areas), "
      "their shared atomics on one counter are serialised. __match_any_sync finds the lanes with "
-     "the same bin; one of them adds the group's count: one atomic per distinct bin."},
+     "the same bin; one of them adds the group's count: one atomic per distinct bin. Finding "
+     "the groups costs instructions on every value, which uniform data does not repay."},
+    {HistStepId::Lanes, "lanes", "16-byte loads, a column of counters per lane", true, 6,
+     "Two problems remained inside a warp: lanes counting the same bin wait for each other, and "
+     "lanes counting different bins in the same shared-memory bank wait too. Each bin now has "
+     "32 counters side by side, one per lane: lane l always uses word bin x 32 + l, which lies "
+     "in bank l. No two lanes of a warp ever touch the same counter or the same bank, whatever "
+     "the data; the columns are added at the end. (Warps of a block share the columns.)"},
     {HistStepId::Cub, "cub", "CUB DeviceHistogram::HistogramEven", true, 4,
      "NVIDIA's library: privatised histograms in shared memory, tuned per GPU. The reference for "
      "speed."},
@@ -205,9 +212,10 @@ const HistStepInfo kSteps[] = {
 
 constexpr HistStepId kAll[] = {HistStepId::CpuOne,     HistStepId::CpuAll, HistStepId::Global,
                                HistStepId::Shared,     HistStepId::Warps,  HistStepId::Vector,
-                               HistStepId::Aggregated, HistStepId::Cub};
+                               HistStepId::Aggregated, HistStepId::Lanes,  HistStepId::Cub};
 constexpr HistStepId kGpu[] = {HistStepId::Global, HistStepId::Shared,     HistStepId::Warps,
-                               HistStepId::Vector, HistStepId::Aggregated, HistStepId::Cub};
+                               HistStepId::Vector, HistStepId::Aggregated, HistStepId::Lanes,
+                               HistStepId::Cub};
 
 }  // namespace
 
@@ -279,8 +287,6 @@ BinRule binRule(const HistParams& p) {
   r.bins = p.bins;
   r.lo = p.xmin;
   r.width = (p.xmax - p.xmin) / float(p.bins);  // in float, as the course's bin_width
-  r.ilo = 0;
-  r.ihi = 256;
   return r;
 }
 
@@ -289,6 +295,11 @@ int subHistograms(int bins, int block, long long sharedLimit) {
   const long long one = 4LL * bins;
   const long long fit = one > 0 ? sharedLimit / one : 1;
   return int(std::max<long long>(1, std::min<long long>(warps, fit)));
+}
+
+int laneColumns(int bins, long long sharedLimit) {
+  const long long one = 4LL * bins;
+  return int(std::max<long long>(1, std::min<long long>(32, one > 0 ? sharedLimit / one : 1)));
 }
 
 AtomicsPerElement atomicsPerElement(HistStepId step, long long n, int bins, long long blocks,
@@ -303,6 +314,7 @@ AtomicsPerElement atomicsPerElement(HistStepId step, long long n, int bins, long
     case HistStepId::Shared:
     case HistStepId::Warps:
     case HistStepId::Vector:
+    case HistStepId::Lanes:
       return {merges, 1};
     case HistStepId::Aggregated:
       return {merges, distinct / 32.0};

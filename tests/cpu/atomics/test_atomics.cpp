@@ -136,6 +136,10 @@ TEST(AtomicsModel, AtomicsPerElement) {
   EXPECT_EQ(subHistograms(4096, 256, 48 * 1024), 3);    // only 3 copies fit in 48 KiB
   EXPECT_EQ(subHistograms(256, 1024, 227 * 1024), 32);  // one per warp
   EXPECT_EQ(subHistograms(4096, 32, 1024), 1);          // never less than one
+  EXPECT_EQ(laneColumns(256, 227 * 1024), 32);          // 32 KiB: one column per lane
+  EXPECT_EQ(laneColumns(4096, 227 * 1024), 14);         // 16 KiB per column
+  EXPECT_EQ(laneColumns(4096, 1024), 1);
+  EXPECT_EQ(atomicsPerElement(HistStepId::Lanes, n, 256, 1056).shared, 1);
 }
 
 TEST(AtomicsModel, DistinctBinsPerWarpInstruction) {
