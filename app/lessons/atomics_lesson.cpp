@@ -287,7 +287,7 @@ class AtomicsLesson final : public Lesson {
                        " atomics on shared memory, one per thread.")
                           .c_str());
         ImGui::TableNextColumn();
-        if (v) ImGui::TextUnformatted(trimmedFixed(v->medianMs, 4).c_str());
+        if (v) ImGui::TextUnformatted(trimmedFixed(v->medianMs, 3).c_str());
       }
       ImGui::EndTable();
     }
