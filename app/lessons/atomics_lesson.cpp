@@ -159,7 +159,7 @@ class AtomicsLesson final : public Lesson {
     if (hist_.source == Source::Uniform) paramSlider(kSkew, hist_.skew);
     if (hist_.source == Source::Normal)
       ImGui::TextWrapped("Range [%g, %g): bins of %g.", hist_.xmin, hist_.xmax,
-                         double(binRule(hist_).width));
+                         double((hist_.xmax - hist_.xmin) / float(hist_.bins)));
     else
       ImGui::TextWrapped("Range 0..255 (one byte per value).");
     if (ImGui::SmallButton("course: 10,000 in 10 bins")) {
@@ -311,13 +311,17 @@ class AtomicsLesson final : public Lesson {
     // What the plain counter did in these runs, said from the numbers.
     std::string plainSaid;
     if (const RaceVariant* v = r ? r->find(CounterId::Plain) : nullptr) {
-      if (v->distinct() == 1)
-        plainSaid = "Here every run gave the same wrong count, " + thousands(v->minCount()) +
-                    ": all " + thousands(p.blocks) +
-                    " blocks ran at once, and every thread read the counter before any write "
-                    "landed. With more blocks than the GPU holds at once (try 1,000 x 1,024), "
-                    "later blocks read what earlier ones wrote, and the count changes from run to "
-                    "run. ";
+      if (v->minCount() == p.expected() && v->maxCount() == p.expected())
+        plainSaid =
+            "Here the plain counter happened to count right in every run: with so few "
+            "threads no two of them overlapped. ";
+      else if (v->distinct() == 1)
+        plainSaid =
+            "Here every run gave the same wrong count, " + thousands(v->minCount()) +
+            (v->minCount() == 1 ? ": every thread read 0 before any write landed. " : ". ") +
+            "With more blocks than the GPU holds at "
+            "once (try 1,000 x 1,024), later blocks read what earlier ones wrote, and the "
+            "count changes from run to run. ";
       else
         plainSaid = "Here the " + std::to_string(v->counts.size()) + " runs gave " +
                     std::to_string(v->distinct()) + " different counts, from " +
@@ -464,11 +468,28 @@ class AtomicsLesson final : public Lesson {
                "time grows with the number of atomics that reach it; the warp and block variants "
                "send 32 and blockDim times fewer. Spread over more counters, the same atomics "
                "run side by side in different L2 slices, until each thread has its own and the "
-               "time is that of any write. The plain counter is not even faster: its reads and "
-               "writes to one address queue up in L2 as well." +
-               aggregation)
+               "time is that of any write. " +
+               plainVsAtomic() + aggregation)
                   .c_str());
     endPanel(ctx);
+  }
+
+  // The plain counter against atomicAdd at the largest thread count measured, said from the
+  // numbers.
+  std::string plainVsAtomic() const {
+    const ContentionPoint *plain = nullptr, *global = nullptr;
+    for (const ContentionPoint& p : contention_->threads) {
+      if (p.id == CounterId::Plain && (!plain || p.threads > plain->threads)) plain = &p;
+      if (p.id == CounterId::Global && (!global || p.threads > global->threads)) global = &p;
+    }
+    if (!plain || !global || plain->threads != global->threads || global->ms <= 0) return "";
+    const double ratio = plain->ms / global->ms;
+    return "At " + thousands(plain->threads) + " threads the plain counter took " +
+           trimmedFixed(plain->ms, 3) + " ms against atomicAdd's " + trimmedFixed(global->ms, 3) +
+           " ms: " +
+           (ratio > 1.1 ? "the race is not even faster; every thread's read and write to the one "
+                          "address queue up in L2, while a warp's atomics travel as one."
+                        : "the race saves little, and its answer is wrong.");
   }
 
   // [SECTION] the histogram ladder
@@ -621,8 +642,10 @@ class AtomicsLesson final : public Lesson {
            "was filled with 0xFF; " +
            thousands(r->dropped) +
            " values fell outside the range (or were NaN) and are not counted, by every step. "
-           "The course's cpu_histogram rounds (x - xmin) / width toward zero, so values up to "
-           "one bin below xmin land in bin 0 there; here every value below xmin is dropped.")
+           "Every step finds a value's bin as CUB does, (x - xmin) x bins / (xmax - xmin) rounded "
+           "down in float32. The course's cpu_histogram divides by the bin width instead (near "
+           "an edge a value can then fall in the neighbouring bin) and rounds toward zero, so "
+           "values up to one bin below xmin land in bin 0 there; here they are dropped.")
               .c_str());
     endPanel(ctx);
   }

@@ -8,6 +8,7 @@
 #include "lessons/playground_lesson.hpp"
 #include "lessons/precision_lesson.hpp"
 #include "lessons/reduction_lesson.hpp"
+#include "lessons/stencil_lesson.hpp"
 #include "lessons/transfers_lesson.hpp"
 
 namespace cudalab {
@@ -23,6 +24,7 @@ const LessonEntry kLessons[] = {
     {&kReductionLessonInfo, &makeReductionLesson, &reductionBenches},
     {&kPlaygroundLessonInfo, &makePlaygroundLesson, &playgroundBenches},
     {&kAtomicsLessonInfo, &makeAtomicsLesson, &atomicsBenches},
+    {&kStencilLessonInfo, &makeStencilLesson, &stencilBenches},
 };
 }  // namespace
 

@@ -33,12 +33,12 @@ bool isCancelled(const std::atomic<bool>* cancel) {
   return cancel && cancel->load();
 }
 
-// The median of a list of times (they are sorted in place).
-double median(std::vector<double>& v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+// The median of a list of times, by the runner's statistics.
+double median(std::vector<double> v) {
+  PhaseStats st;
+  st.samplesMs = std::move(v);
+  summarize(st);
+  return st.medianMs;
 }
 
 // Times one enqueued piece of work with CUDA events: the median of `runs`, after `warmup`.
@@ -504,6 +504,7 @@ Status measureGpuSteps(const HistParams& p, const HistInput& in, std::span<const
     if (isCancelled(cancel)) return cancelled();
     if (progress) progress(float(i) / float(which.size()), histStepInfo(which[i]).label);
     HistLauncher launcher(which[i], p, dIn.get(), dHist.get(), *d);
+    StreamDrain stepDrain(s);  // after the launcher: CUB's scratch outlives the stream's work
     HistWorkload w(launcher, p, report.reference, dHist.get(), host.get());
     Result<Measurement> m = measure(w, MeasureOptions{p.warmup, p.runs, true}, cancel, s);
     if (!m) return m.status();

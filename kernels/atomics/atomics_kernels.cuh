@@ -79,12 +79,15 @@ __device__ inline void zeroShared(unsigned* s, int count) {
 }
 
 // Adds the block's `copies` sub-histograms bin by bin and merges the sums into the global
-// histogram: one global atomic per non-empty bin per block.
-__device__ inline void mergeCopies(const unsigned* s, int copies, int bins, unsigned* hist) {
+// histogram: one global atomic per non-empty bin per block. Copy c's counter of bin k is word
+// k * binStride + c * copyStride: sub-histograms side by side (binStride 1, copyStride bins), or
+// interleaved, the "lanes" step's columns (binStride copies, copyStride 1).
+__device__ inline void mergeCopies(const unsigned* s, int copies, int bins, int binStride,
+                                   int copyStride, unsigned* hist) {
   for (int k = threadIdx.x; k < bins; k += blockDim.x) {
     unsigned sum = 0;
     for (int c = 0; c < copies; ++c)
-      sum += s[c * bins + k];
+      sum += s[k * binStride + c * copyStride];
     if (sum) atomicAdd(&hist[k], sum);
   }
 }
@@ -104,7 +107,7 @@ __global__ void histShared(const T* x, long long n, BinRule r, unsigned* hist) {
     if (k >= 0) atomicAdd(&s[k], 1u);
   }
   __syncthreads();
-  mergeCopies(s, 1, r.bins, hist);
+  mergeCopies(s, 1, r.bins, 1, r.bins, hist);
 }
 
 // Step "warps": in one block's histogram every warp of the block still contends for the same
@@ -122,7 +125,7 @@ __global__ void histWarps(const T* x, long long n, BinRule r, int copies, unsign
     if (k >= 0) atomicAdd(&mine[k], 1u);
   }
   __syncthreads();
-  mergeCopies(s, copies, r.bins, hist);
+  mergeCopies(s, copies, r.bins, 1, r.bins, hist);
 }
 
 // Adds one value's bin to a sub-histogram: directly, or combined with the warp's other lanes
@@ -192,16 +195,10 @@ __global__ void histVector(const T* x, long long n, BinRule r, int copies, unsig
   for (long long i = chunks * kPer + first; i < n; i += stride)
     count(binOf(x[i], r));
   __syncthreads();
-  if constexpr (kCount == Count::Lanes) {
-    for (int k = threadIdx.x; k < r.bins; k += blockDim.x) {
-      unsigned sum = 0;
-      for (int c = 0; c < copies; ++c)
-        sum += s[k * copies + c];
-      if (sum) atomicAdd(&hist[k], sum);
-    }
-  } else {
-    mergeCopies(s, copies, r.bins, hist);
-  }
+  if constexpr (kCount == Count::Lanes)
+    mergeCopies(s, copies, r.bins, copies, 1, hist);
+  else
+    mergeCopies(s, copies, r.bins, 1, r.bins, hist);
 }
 
 }  // namespace cudalab::atomics::kernels

@@ -14,7 +14,7 @@ using namespace cudalab::atomics;
 
 TEST(AtomicsBins, FloatEdgesOutOfRangeAndNaN) {
   // [0, 8) in 8 bins of exactly 1: every edge is a whole number.
-  const BinRule r{0.0f, 1.0f, 8};
+  const BinRule r{0.0f, 8.0f, 1.0f, 8};
   EXPECT_EQ(binOf(0.0f, r), 0);
   EXPECT_EQ(binOf(-0.0f, r), 0);
   EXPECT_EQ(binOf(3.0f, r), 3);  // on an edge: the bin above
@@ -26,19 +26,19 @@ TEST(AtomicsBins, FloatEdgesOutOfRangeAndNaN) {
   EXPECT_EQ(binOf(std::numeric_limits<float>::infinity(), r), -1);
   EXPECT_EQ(binOf(-std::numeric_limits<float>::infinity(), r), -1);
   EXPECT_EQ(binOf(1e30f, r), -1);
-  // The course's range: [-4, 4) in 10 bins of 0.8 (rounded in float). -3.2 is an edge on paper
-  // but not in float32: (-3.2f + 4) / 0.8f is just under 1.
+  // The course's range: [-4, 4) in 10 bins of 0.8. -3.2 is an edge on paper but not in float32:
+  // (-3.2f + 4) x 1.25 is just under 1.
   HistParams p;
   p.bins = 10;
   const BinRule c = binRule(p);
-  EXPECT_FLOAT_EQ(c.width, 0.8f);
+  EXPECT_FLOAT_EQ(c.scale, 1.25f);
   EXPECT_EQ(binOf(-4.0f, c), 0);
   EXPECT_EQ(binOf(-3.2f, c), 0);
   EXPECT_EQ(binOf(std::nextafter(-3.2f, 0.0f), c), 1);
   EXPECT_EQ(binOf(0.0f, c), 5);
   EXPECT_EQ(binOf(3.9f, c), 9);
-  // The last float below 4 is inside [-4, 4) on paper, but (x + 4) rounds to 8 and 8 / 0.8f to
-  // 10: it is not counted, by the course's float32 arithmetic as by the kernels'.
+  // The last float below 4 is inside [-4, 4), but (x + 4) rounds to 8 and 8 x 1.25 is 10: it is
+  // not counted, by the course's float32 arithmetic (8 / 0.8f) as by the kernels' and CUB's.
   EXPECT_EQ(binOf(std::nextafter(4.0f, 0.0f), c), -1);
   EXPECT_EQ(courseCpuHistogram({std::nextafter(4.0f, 0.0f)}, -4.0f, 4.0f, 10)[9], 0u);
 }

@@ -52,6 +52,19 @@ TEST(AtomicsGpu, EveryStepEqualsTheCpu) {
     }
 }
 
+// Float data into bin counts whose width is not exact in float32 (100, 1,000, 4,000 bins), where
+// a rule other than CUB's would put values near an edge in the neighbouring bin.
+TEST(AtomicsGpu, NormalNumbersIntoAnyNumberOfBins) {
+  for (int bins : {100, 1000, 4000, 7}) {
+    HistParams p;
+    p.n = 1 << 24;
+    p.bins = bins;
+    p.runs = 1;
+    p.warmup = 0;
+    expectLadderExact(p);
+  }
+}
+
 TEST(AtomicsGpu, EverySkewFromUniformToOneBin) {
   for (double skew : defaultSkews()) {
     HistParams p;

@@ -1,0 +1,658 @@
+// Lesson "stencil": a stream of camera frames (a synthetic road scene made by a kernel, or a
+// picture from a file) blurred, edge-detected and thresholded on the GPU, shown through
+// CUDA-OpenGL interop, with a budget meter against the course's 33 ms; the blur's ladder
+// (naive, tiled, separable) measured against a device copy; one block's tile and halo drawn.
+//
+// [SECTION] index
+//   lesson text, jobs and their results
+//   parameters panel: frame, input, pipeline, display path, measurements
+//   the frame and the budget meter
+//   each stage's time and bandwidth
+//   time against radius
+//   one block's tile and halo
+//   frames on the UI thread; work on the worker thread
+#include "lessons/stencil_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/cuda_raii.hpp"
+#include "common/format.hpp"
+#include "platform/image.hpp"
+#include "platform/interop.hpp"
+#include "stencil/stencil.hpp"
+#include "ui/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text, jobs and their results
+
+const LessonInfo kStencilLessonInfo{
+    "stencil", "Stencil: a full-HD frame in 33 ms",
+    "course file 000: a self-driving car must process a 1920 x 1080 camera frame within 33 ms "
+    "at 30 frames per second; neighbour-dependent work such as a convolution needs its own "
+    "kernel, not @vectorize",
+    "A stream of camera frames blurred, edge-detected and thresholded on the GPU and shown "
+    "through CUDA-OpenGL interop, every stage timed against the 33 ms budget beside the CPU "
+    "doing the same work; the blur as a ladder of kernels (every tap from global memory, a "
+    "shared-memory tile with a halo, two separable passes) against a device copy of the frame; "
+    "one block's tile and halo drawn."};
+
+namespace {
+
+using namespace stencil;
+
+const char* kActionMeasure = "measure";
+const char* kActionCpu = "cpu";
+
+std::string msText(double ms) {
+  return trimmedFixed(ms, ms < 0.1 ? 4 : ms < 10 ? 3 : 1) + " ms";
+}
+
+struct CpuView {
+  int width = 0, height = 0;
+  Pipeline p;
+  double sceneMs = 0;               // making the frame on one core
+  CpuFrame one, all;                // the pipeline on one core and on all
+  std::vector<std::uint32_t> rgba;  // what the display shows without a GPU
+};
+
+class StencilLesson final : public Lesson {
+ public:
+  const LessonInfo& info() const override { return kStencilLessonInfo; }
+  std::span<const ParamSpec> parameters() const override { return kParams; }
+  std::vector<VariantRow> variants() const override {
+    std::vector<VariantRow> rows;
+    for (const BlurInfo& b : blurs())
+      rows.push_back({b.key, b.label, b.help});
+    return rows;
+  }
+  bool busy() const override {
+    return measureJob_.pending() || cpuJob_.pending() || !queue_.empty();
+  }
+  std::vector<std::string> actionIds() const override { return {kActionMeasure, kActionCpu}; }
+  bool startAction(const std::string& id) override {
+    if (working()) return false;
+    if (id == kActionMeasure) return startMeasure();
+    if (id == kActionCpu) return startCpu();
+    return false;
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    // The CPU's time for the same frame belongs on the budget meter, GPU or not.
+    queue_ = {kActionCpu};
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    poll(ctx);
+    // A frame that failed is not tried again every frame; touching a control tries again.
+    if (ImGui::IsAnyItemActive()) frameError_ = false;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    if (ImGui::BeginCombo("Frame", kFrameSizes[sizeIndex_].label)) {
+      for (int i = 0; i < int(std::size(kFrameSizes)); ++i)
+        if (ImGui::Selectable(kFrameSizes[i].label, i == sizeIndex_)) {
+          sizeIndex_ = i;
+          still_.clear();
+          stillName_.clear();
+        }
+      ImGui::EndCombo();
+    }
+    ImGui::Checkbox("Play", &playing_);
+    helpTooltip("A new frame of the moving scene every time the window draws.");
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    ImGui::InputTextWithHint("##image", "a PNG or JPEG file instead of the scene", file_,
+                             sizeof file_);
+    if (ImGui::Button("Open picture")) loadPicture(ctx);
+    ImGui::SameLine();
+    if (ImGui::Button("Scene")) {
+      still_.clear();
+      stillName_.clear();
+    }
+    if (!stillName_.empty()) ImGui::TextWrapped("Input: %s", stillName_.c_str());
+
+    ImGui::Separator();
+    ImGui::Checkbox("Blur", &pipe_.blur);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    if (ImGui::BeginCombo("##blur", blurInfo(pipe_.blurId).label)) {
+      for (const BlurInfo& b : blurs())
+        if (ImGui::Selectable(b.label, b.id == pipe_.blurId)) pipe_.blurId = b.id;
+      ImGui::EndCombo();
+    }
+    helpTooltip(blurInfo(pipe_.blurId).help);
+    paramSlider(kRadius, pipe_.radius);
+    if (pipe_.blurId == BlurId::Tiled) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      if (ImGui::BeginCombo(
+              "Tile", (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
+        for (int t : kTiles)
+          if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
+                                t == pipe_.tile))
+            pipe_.tile = t;
+        ImGui::EndCombo();
+      }
+    }
+    ImGui::Checkbox("Sobel edges", &pipe_.sobel);
+    ImGui::Checkbox("Threshold", &pipe_.threshold);
+    if (pipe_.threshold) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      ImGui::SliderFloat("Edge level", &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
+    }
+    const char* views[] = {"input", "blurred", "edges", "mask over the picture"};
+    int view = int(pipe_.view);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    if (ImGui::Combo("Show", &view, views, 4)) pipe_.view = View(view);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::SliderFloat("Split", &split_, 0.0f, 1.0f, "%.2f");
+    helpTooltip("Left of the split the input, right of it the chosen stage.");
+    if (gpu_) {
+      bool hostCopy = path_ == InteropPath::HostCopy;
+      if (ImGui::Checkbox("Copy through host memory", &hostCopy))
+        path_ = hostCopy ? InteropPath::HostCopy : InteropPath::Interop;
+      helpTooltip(
+          "Off: the kernel writes into OpenGL's pixel buffer directly (CUDA-OpenGL interop). "
+          "On: the frame goes to host memory and back, as a program without interop must.");
+    }
+    ImGui::Separator();
+    ImGui::BeginDisabled(working() || !gpu_);
+    if (ImGui::Button("Measure the kernels")) startMeasure();
+    helpTooltip(
+        "Every blur variant at radius 1 to 15 on this frame size (each checked against "
+        "the CPU first), the other stages and a device copy of the frame.");
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(working());
+    if (ImGui::Button("Time the CPU")) startCpu();
+    ImGui::EndDisabled();
+    helpTooltip("The same pipeline on the CPU, one core and all cores, on this frame.");
+    if (working()) {
+      const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+      if (ImGui::Button("Cancel")) {
+        measureJob_.cancel();
+        cpuJob_.cancel();
+        queue_.clear();
+      }
+    }
+  }
+
+  void drawMain(LessonContext& ctx) override {
+    startNextQueued(*this, queue_, working());
+    if (gpu_) gpuFrame(ctx);
+    errorText(ctx.theme, error_);
+    errorText(ctx.theme, refusal_);
+    drawFrame(ctx);
+    drawStages(ctx);
+    drawSweep(ctx);
+    drawTile(ctx);
+  }
+
+ private:
+  static constexpr ParamSpec kParams[] = {kRadius};
+
+  bool working() const { return measureJob_.running() || cpuJob_.running(); }
+  int width() const { return kFrameSizes[sizeIndex_].width; }
+  int height() const { return kFrameSizes[sizeIndex_].height; }
+  Pipeline pipeline() const {
+    Pipeline p = pipe_;
+    p.split = int(std::lround(split_ * float(width())));
+    return p;
+  }
+
+  // [SECTION] the frame and the budget meter
+
+  void drawFrame(LessonContext& ctx) {
+    if (!beginPanel(ctx, "frame", "The frame and its budget")) return endPanel(ctx);
+    if (image_.width() > 0 && (gpu_ || shownCpu_)) {
+      const float aspect = float(width()) / float(height());
+      float w = ImGui::GetContentRegionAvail().x;
+      float h = w / aspect;
+      const float maxH = 26.0f * ImGui::GetTextLineHeightWithSpacing();
+      if (h > maxH) {
+        h = maxH;
+        w = h * aspect;
+      }
+      ImGui::Image(image_.textureId(), ImVec2(w, h));
+    } else {
+      ImGui::TextWrapped("%s",
+                         cpuJob_.running() ? "The CPU is filtering the frame..." : "No frame yet.");
+    }
+    if (!gpu_ && shownCpu_)
+      mutedText(ctx.theme, "No GPU: this frame was filtered by the CPU (all cores).");
+    drawBudget(ctx);
+    endPanel(ctx);
+  }
+
+  void drawBudget(LessonContext& ctx) {
+    const char* series[] = {"input",     "blur",           "Sobel",
+                            "threshold", "display pixels", "to the screen"};
+    std::vector<const char*> cats;
+    std::vector<double> v;
+    // values[series * nCat + cat]; categories: the GPU frame, then the CPU's rows.
+    struct Row {
+      const char* name;
+      double s[6];
+    };
+    std::vector<Row> rows;
+    if (gpu_) {
+      const FrameTimes& t = runner_.lastTimes();
+      rows.push_back({"GPU", {t.input, t.blur, t.sobel, t.threshold, t.compose, displayMs_}});
+    }
+    if (cpu_) {
+      rows.push_back({"CPU, all cores",
+                      {cpu_->sceneMs, cpu_->all.blurMs, cpu_->all.sobelMs, cpu_->all.thresholdMs,
+                       cpu_->all.composeMs, 0}});
+      rows.push_back({"CPU, one core",
+                      {cpu_->sceneMs, cpu_->one.blurMs, cpu_->one.sobelMs, cpu_->one.thresholdMs,
+                       cpu_->one.composeMs, 0}});
+    }
+    if (rows.empty()) return;
+    for (const Row& r : rows)
+      cats.push_back(r.name);
+    const int n = int(rows.size());
+    v.assign(size_t(6 * n), 0.0);
+    for (int c = 0; c < n; ++c)
+      for (int s = 0; s < 6; ++s)
+        v[size_t(s * n + c)] = rows[size_t(c)].s[s] * 1e-3;
+    // Tall enough for the legend beside it (six stages).
+    const float h = ImGui::GetTextLineHeight() * (9.0f + 2.0f * float(n));
+    if (plot::BeginPlot("stencil_budget", "Time per frame against the budget##budget",
+                        ImVec2(-1, h))) {
+      plot::SetupCategories(cats.data(), n, plot::AxisId::Y);
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::SetupAxes({"time per frame", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
+      plot::PlotStackedBars(series, 6, v.data(), n, true);
+      plot::SetNextColour(5);
+      plot::PlotVLine("30 fps", 1.0 / 30);
+      plot::SetNextColour(7);
+      plot::PlotVLine("60 fps", 1.0 / 60);
+      plot::EndPlot();
+    }
+    std::string text;
+    if (gpu_) {
+      const double total = runner_.lastTimes().gpuTotal() + displayMs_;
+      text = "The GPU's frame: " + msText(total) + " (" +
+             trimmedFixed(33.333 / std::max(total, 1e-6), 0) +
+             "x inside the 33 ms budget), of which " + msText(displayMs_) +
+             " to bring it to the "
+             "screen (" +
+             (image_.path() == InteropPath::Interop ? "CUDA-OpenGL interop"
+                                                    : "copied through host memory") +
+             "). ";
+      if (costMs_[0] > 0 && costMs_[1] > 0)
+        text += "To the screen through interop " + msText(costMs_[0]) + ", through host memory " +
+                msText(costMs_[1]) + " (" + trimmedFixed(costMs_[1] / costMs_[0], 1) + "x). ";
+    }
+    if (cpu_)
+      text += "The CPU on the same " + std::to_string(cpu_->width) + " x " +
+              std::to_string(cpu_->height) +
+              " frame: " + msText(cpu_->all.totalMs() + cpu_->sceneMs) + " on all cores, " +
+              msText(cpu_->one.totalMs() + cpu_->sceneMs) +
+              " on one (filters as chosen when it ran: radius " + std::to_string(cpu_->p.radius) +
+              ", " + blurInfo(cpu_->p.blurId).key + "). ";
+    text += "The window redraws every " + msText(double(ImGui::GetIO().DeltaTime) * 1000) +
+            " (the display's rate, not the work's).";
+    mutedText(ctx.theme, text.c_str());
+  }
+
+  // [SECTION] each stage's time and bandwidth
+
+  void drawStages(LessonContext& ctx) {
+    if (!gpu_) return;
+    if (!beginPanel(ctx, "stages", "Each stage of this frame")) return endPanel(ctx);
+    const FrameTimes& t = runner_.lastTimes();
+    const double px = double(width()) * height();
+    const double copyGBps = report_ && report_->width == width() ? report_->copyGBps : 0;
+    struct Stage {
+      const char* name;
+      double ms;
+      double bytes;  // read once + written once
+    };
+    const Stage stages[] = {
+        {"input (scene or picture)", t.input, px * 16},
+        {pipe_.blur ? blurInfo(pipe_.blurId).label : "blur (off)", t.blur, px * 32},
+        {"Sobel edges", t.sobel, px * 20},
+        {"threshold", t.threshold, px * 8},
+        {"display pixels", t.compose, px * (16 + 16 + 4 + 4 + 4)},
+        {"to the screen", displayMs_, px * 4},
+    };
+    if (ImGui::BeginTable("##stages", 4,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      for (const char* h : {"stage", "ms", "pixels / s", "GB/s"})
+        ImGui::TableSetupColumn(h, 0, std::string(h) == "stage" ? 2.5f : 1.0f);
+      ImGui::TableHeadersRow();
+      for (const Stage& s : stages) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.name);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(trimmedFixed(s.ms, 4).c_str());
+        ImGui::TableNextColumn();
+        if (s.ms > 0) ImGui::TextUnformatted((sciText(px / (s.ms * 1e-3))).c_str());
+        ImGui::TableNextColumn();
+        if (s.ms > 0) {
+          const double g = s.bytes / (s.ms * 1e6);
+          ImGui::TextUnformatted(
+              (trimmedFixed(g, 0) +
+               (copyGBps > 0 ? " (" + trimmedFixed(100 * g / copyGBps, 0) + "%)" : std::string()))
+                  .c_str());
+        }
+      }
+      ImGui::EndTable();
+    }
+    mutedText(ctx.theme,
+              ("GB/s counts each stage's frames read once and written once (RGBA floats, 16 bytes "
+               "a pixel; edges and mask 4 bytes); the percentage is of a device-to-device copy "
+               "of the frame" +
+               (copyGBps > 0 ? " (" + trimmedFixed(copyGBps, 0) + " GB/s)"
+                             : std::string(", measured by \"Measure the kernels\"")) +
+               ". Times are one frame's, from CUDA events around each stage.")
+                  .c_str());
+    endPanel(ctx);
+  }
+
+  // [SECTION] time against radius
+
+  void drawSweep(LessonContext& ctx) {
+    if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
+    if (!report_) {
+      ImGui::TextWrapped("%s", measureJob_.running() ? "Measuring..."
+                               : gpu_                ? "Press \"Measure the kernels\"."
+                                                     : "No GPU: nothing is measured.");
+      return endPanel(ctx);
+    }
+    const KernelReport& r = *report_;
+    if (plot::BeginPlot("stencil_radius", "##radius", ImVec2(-1, 0))) {
+      plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},
+                      {"time", plot::Scale::Log10, NAN, NAN, "s"});
+      plot::SetupLegend(plot::Legend::Outside);
+      for (const BlurInfo& b : blurs()) {
+        std::vector<double> xs, ys;
+        for (const KernelPoint& p : r.points)
+          if (p.id == b.id) xs.push_back(p.radius), ys.push_back(p.ms * 1e-3);
+        plot::SetNextColour(b.colour);
+        plot::PlotLine(b.key, xs.data(), ys.data(), int(xs.size()));
+      }
+      plot::SetNextColour(7);
+      plot::PlotHLine("device copy of the frame", r.copyMs * 1e-3);
+      plot::EndPlot();
+    }
+    bool allOk = true;
+    for (const KernelPoint& p : r.points)
+      allOk = allOk && p.ok;
+    auto at = [&](BlurId id, int radius) -> const KernelPoint* {
+      for (const KernelPoint& p : r.points)
+        if (p.id == id && p.radius == radius) return &p;
+      return nullptr;
+    };
+    std::string text = std::to_string(r.width) + " x " + std::to_string(r.height) + " on " +
+                       r.device + ". Every point checked against the CPU bit for bit: " +
+                       (allOk ? "all equal. " : "SOME DIFFER. ");
+    for (int radius : {1, 7}) {
+      const KernelPoint *n = at(BlurId::Naive, radius), *s = at(BlurId::Separable, radius),
+                        *t = at(BlurId::Tiled, radius);
+      if (n && s && t)
+        text += "Radius " + std::to_string(radius) + ": naive " + msText(n->ms) + ", tiled " +
+                msText(t->ms) + ", separable " + msText(s->ms) + " (" +
+                trimmedFixed(n->ms / s->ms, 1) + "x faster than naive; " +
+                trimmedFixed(std::min({n->ms, t->ms, s->ms}) / r.copyMs, 1) +
+                "x a copy of the frame for the best). ";
+    }
+    text += "A copy of the frame: " + msText(r.copyMs) +
+            ". The 2D kernels do (2r + 1)^2 "
+            "multiply-adds per pixel and grow with the square of the radius; the separable "
+            "passes do 2 (2r + 1) and grow linearly, so separable wins more the larger the radius.";
+    mutedText(ctx.theme, text.c_str());
+    endPanel(ctx);
+  }
+
+  // [SECTION] one block's tile and halo
+
+  void drawTile(LessonContext& ctx) {
+    if (!beginPanel(ctx, "tile", "One block's tile and halo")) return endPanel(ctx);
+    const int t = pipe_.tile, r = pipe_.radius;
+    const TileModel m = tileModel(t, r);
+    ImGui::TextWrapped(
+        "Tile %d x %d, radius %d: each block loads %s pixels (%d x %d) into shared memory for %s "
+        "outputs, %s more than it writes; %s bytes of shared memory.",
+        t, t, r, thousands(m.loadsPerBlock).c_str(), t + 2 * r, t + 2 * r,
+        thousands(m.outputsPerBlock).c_str(), (trimmedFixed(100 * m.haloOverhead, 0) + "%").c_str(),
+        thousands(m.sharedBytes).c_str());
+    // A 3 x 3 neighbourhood of tiles, each input pixel coloured by how many blocks load it.
+    const float s = ctx.scale;
+    const int cells = 3 * t;
+    const float cell = std::max(1.5f * s, std::min(6.0f * s, 260.0f * s / float(cells)));
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Screen position of pixel column / row i of the picture.
+    auto X = [&](int i) { return o.x + float(i) * cell; };
+    auto Y = [&](int i) { return o.y + float(i) * cell; };
+    for (int y = 0; y < cells; ++y)
+      for (int x = 0; x < cells; ++x) {
+        const int loads = loadsOfPixel(x + 5 * t, y + 5 * t, t, r);  // away from the frame's edge
+        const ImU32 c = loads == 1   ? paletteColour(0, 0.35f)
+                        : loads == 2 ? paletteColour(1, 0.75f)
+                                     : paletteColour(5, 0.9f);
+        dl->AddRectFilled(ImVec2(X(x), Y(y)), ImVec2(X(x + 1), Y(y + 1)), c);
+      }
+    const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text);
+    for (int k = 0; k <= 3; ++k) {
+      dl->AddLine(ImVec2(X(k * t), Y(0)), ImVec2(X(k * t), Y(cells)), line, 1.0f * s);
+      dl->AddLine(ImVec2(X(0), Y(k * t)), ImVec2(X(cells), Y(k * t)), line, 1.0f * s);
+    }
+    // The middle block's halo.
+    dl->AddRect(ImVec2(X(t - r), Y(t - r)), ImVec2(X(2 * t + r), Y(2 * t + r)), paletteColour(5),
+                0.0f, 0, 2.5f * s);
+    ImGui::Dummy(ImVec2(X(cells) - o.x, Y(cells) - o.y));
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    colourSwatch(0);
+    ImGui::TextUnformatted("loaded by 1 block");
+    colourSwatch(1);
+    ImGui::TextUnformatted("by 2 (an edge's halo)");
+    colourSwatch(5);
+    ImGui::TextUnformatted("by 4 (a corner's)");
+    ImGui::TextWrapped("The frame outline: the middle block's tile plus halo.");
+    ImGui::EndGroup();
+    if (plot::BeginPlot("stencil_halo", "Loads per output pixel##halo", ImVec2(-1, 0))) {
+      plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},
+                      {"loads per output", plot::Scale::Log10});
+      plot::SetupLegend(plot::Legend::Outside);
+      std::vector<double> xs;
+      for (int k = 1; k <= kMaxRadius; ++k)
+        xs.push_back(k);
+      auto series = [&](const char* name, int colour, auto f) {
+        std::vector<double> ys;
+        for (int k = 1; k <= kMaxRadius; ++k)
+          ys.push_back(f(tileModel(t, k)));
+        plot::SetNextColour(colour);
+        plot::PlotLine(name, xs.data(), ys.data(), int(xs.size()));
+      };
+      series("naive: (2r+1)^2 taps", blurInfo(BlurId::Naive).colour,
+             [](const TileModel& q) { return q.naiveReadsPerPixel; });
+      series("tiled: (T+2r)^2 / T^2 loads", blurInfo(BlurId::Tiled).colour,
+             [](const TileModel& q) { return q.tiledReadsPerPixel; });
+      series("separable: 2 (2r+1) taps", blurInfo(BlurId::Separable).colour,
+             [](const TileModel& q) { return q.separableReadsPerPixel; });
+      plot::EndPlot();
+    }
+    if (Status v = validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
+      errorText(ctx.theme, v);
+    mutedText(ctx.theme,
+              "Across the frame every input pixel is read (2r + 1)^2 times by the naive kernel "
+              "(through the caches), (T + 2r)^2 / T^2 times by the tiled one (its halo loads: the "
+              "pixels near a tile's edge are loaded again by the neighbour), and 2 (2r + 1) "
+              "times by the separable passes. A larger tile wastes less on halos but needs more "
+              "shared memory: a 32 x 32 tile with radius 12 or more does not fit in 48 KiB and "
+              "is refused.");
+    endPanel(ctx);
+  }
+
+  // [SECTION] frames on the UI thread; work on the worker thread
+
+  // One frame: the pipeline into the display buffer (interop or host copy), on the UI thread's
+  // stream; the stage times of the previous frame are read without waiting.
+  void gpuFrame(LessonContext& ctx) {
+    if (frameError_) return;  // said once; a parameter change clears it
+    Status s;
+    if (!stream_.get()) s = stream_.create();
+    if (s && sharedLimit_ == 0) {
+      int dev = 0, v = 0;
+      if (cudaGetDevice(&dev) == cudaSuccess &&
+          cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, dev) == cudaSuccess)
+        sharedLimit_ = v;
+    }
+    if (s && (runner_.width() != width() || runner_.height() != height())) {
+      s = runner_.prepare(width(), height());
+      stillLoaded_ = false;
+    }
+    if (s && (image_.width() != width() || image_.height() != height()))
+      s = image_.create(width(), height(), PixelFormat::RGBA8);
+    if (s && stillLoaded_ != !still_.empty()) {
+      s = runner_.setStill(still_);
+      stillLoaded_ = !still_.empty();
+    }
+    const Pipeline p = pipeline();
+    // A refused pipeline (a tile and halo too large) keeps the last good frame on screen and
+    // says why above it.
+    refusal_ = validate(p, width(), height(), sharedLimit_);
+    if (s && !refusal_) return;
+    if (s) {
+      image_.setPath(path_);
+      {
+        auto m = image_.map(stream_.get());
+        if (!m)
+          s = m.status();
+        else
+          s = runner_.run(p, frame_, m->as<std::uint32_t>(), stream_.get());
+      }
+      if (s) s = image_.upload(stream_.get());
+      if (s) {
+        displayMs_ = image_.frameCostMs();
+        costMs_[image_.path() == InteropPath::Interop ? 0 : 1] = displayMs_;
+        if (playing_) ++frame_;
+      }
+    }
+    if (!s) {
+      frameError_ = true;
+      error_ = s;
+      ctx.error(s);
+    }
+  }
+
+  void loadPicture(LessonContext& ctx) {
+    Result<Image> img = readPng(file_);
+    if (!img) {
+      error_ = img.status();
+      ctx.error(img.status());
+      return;
+    }
+    const HostFrame f = fromRgba8(reinterpret_cast<const std::uint32_t*>(img->rgba.data()),
+                                  img->width, img->height, width(), height());
+    still_.assign(f.px.size(), 0);
+    for (size_t i = 0; i < f.px.size(); ++i)
+      still_[i] = packRgba(f.px[i]);
+    stillName_ = std::string(file_) + " (" + std::to_string(img->width) + " x " +
+                 std::to_string(img->height) + ", scaled to the frame)";
+    error_ = {};
+  }
+
+  void poll(LessonContext& ctx) {
+    for (const Status& st : {measureJob_.takeInto(report_), cpuJob_.takeInto(cpu_)})
+      if (!st) {
+        error_ = st;
+        ctx.error(st);
+      }
+    // Without a GPU the CPU's frame is what the display shows.
+    if (!gpu_ && cpu_ && !shownCpu_) {
+      if (image_.width() != cpu_->width || image_.height() != cpu_->height)
+        (void)image_.create(cpu_->width, cpu_->height, PixelFormat::RGBA8);
+      if (image_.uploadFromHost(cpu_->rgba.data())) shownCpu_ = true;
+    }
+  }
+
+  bool startMeasure() {
+    if (!gpu_ || working()) return false;
+    error_ = {};
+    const int w = width(), h = height(), tile = pipe_.tile;
+    return measureJob_.start(
+        [w, h, tile](AsyncJob<KernelReport>::Control& c) -> Result<KernelReport> {
+          return measureKernels(w, h, defaultRadii(), tile, c.cancelFlag(),
+                                [&c](float f, const std::string& what) { c.progress(f, what); });
+        });
+  }
+
+  bool startCpu() {
+    if (working()) return false;
+    const int w = width(), h = height(), frame = frame_;
+    const Pipeline p = pipeline();
+    const std::vector<std::uint32_t> still = still_;
+    shownCpu_ = false;
+    return cpuJob_.start([w, h, frame, p, still](AsyncJob<CpuView>::Control& c) -> Result<CpuView> {
+      CpuView v;
+      v.width = w;
+      v.height = h;
+      v.p = p;
+      c.progress(0.05f, "the frame");
+      const auto t0 = std::chrono::steady_clock::now();
+      const HostFrame in =
+          still.empty() ? sceneFrame(w, h, frame) : fromRgba8(still.data(), w, h, w, h);
+      v.sceneMs =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      c.progress(0.15f, "all cores");
+      v.all = cpuPipeline(in, p, 0);
+      if (c.cancelled()) return Status::error("Cancelled.");
+      c.progress(0.35f, "one core");
+      v.one = cpuPipeline(in, p, 1);
+      v.rgba = v.all.rgba;
+      return v;
+    });
+  }
+
+  bool gpu_ = false;
+  Status error_;
+  Status refusal_;
+  std::vector<std::string> queue_;
+  int sizeIndex_ = 1;
+  Pipeline pipe_;
+  float split_ = 0.5f;
+  bool playing_ = true;
+  int frame_ = 0;
+  char file_[512] = "";
+  std::vector<std::uint32_t> still_;
+  std::string stillName_;
+  bool stillLoaded_ = false;
+  InteropPath path_ = InteropPath::Interop;
+
+  FrameRunner runner_;
+  InteropImage image_;
+  StreamGuard stream_;
+  long long sharedLimit_ = 0;
+  double displayMs_ = 0;
+  double costMs_[2] = {0, 0};
+  bool frameError_ = false;
+  bool shownCpu_ = false;
+
+  AsyncJob<KernelReport> measureJob_;
+  std::optional<KernelReport> report_;
+  AsyncJob<CpuView> cpuJob_;
+  std::optional<CpuView> cpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<Lesson> makeStencilLesson() {
+  return std::make_unique<StencilLesson>();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,120 @@
+// The stencil lesson's kernels on a real GPU: every blur variant, Sobel, threshold and the display
+// pixels equal to the CPU's bit for bit on random-content frames of odd sizes (1 x 1, 17 x 9,
+// 1921 x 1079) and every radius; the scene kernel equal to the CPU's scene; refusals.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "common/cuda_raii.hpp"
+#include "stencil/stencil.hpp"
+
+namespace cudalab::stencil {
+namespace {
+
+size_t differing(const std::vector<float4>& a, const std::vector<float4>& b) {
+  if (a.size() != b.size()) return std::max(a.size(), b.size());
+  size_t n = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    n += std::memcmp(&a[i], &b[i], sizeof(float4)) != 0;
+  return n;
+}
+
+// Runs one frame of `p` on the GPU (the scene of frame `frame`, or `still`) and compares every
+// stage with the CPU.
+void expectFrameExact(int w, int h, const Pipeline& p, int frame, bool still) {
+  const std::string at = std::to_string(w) + " x " + std::to_string(h) + " " +
+                         blurInfo(p.blurId).key + " r " + std::to_string(p.radius) + " tile " +
+                         std::to_string(p.tile);
+  FrameRunner runner;
+  ASSERT_TRUE(runner.prepare(w, h).ok()) << at;
+  HostFrame in = sceneFrame(w, h, frame);
+  if (still) {
+    std::mt19937 rng(std::random_device{}());
+    std::vector<std::uint32_t> pic(size_t(w) * size_t(h));
+    for (auto& v : pic)
+      v = static_cast<std::uint32_t>(rng());
+    ASSERT_TRUE(runner.setStill(pic).ok());
+    in = fromRgba8(pic.data(), w, h, w, h);
+  }
+  StreamGuard stream;
+  ASSERT_TRUE(stream.create().ok());
+  DeviceArray<std::uint32_t> out;
+  ASSERT_TRUE(out.allocate(size_t(w) * size_t(h)).ok());
+  ASSERT_EQ(cudaMemset(out.get(), 0xAB, out.bytes()), cudaSuccess);  // poison
+  const Status s = runner.run(p, frame, out.get(), stream.get());
+  ASSERT_TRUE(s.ok()) << at << ": " << s.sentence();
+  ASSERT_TRUE(runner.waitTimes().ok());
+  EXPECT_GT(runner.lastTimes().gpuTotal(), 0.0);
+  HostFrame gIn, gBlur;
+  std::vector<float> gEdges, gMask;
+  ASSERT_TRUE(runner.download(gIn, gBlur, gEdges, gMask, stream.get()).ok());
+  std::vector<std::uint32_t> gRgba(out.size());
+  ASSERT_EQ(cudaMemcpy(gRgba.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
+
+  EXPECT_EQ(differing(gIn.px, in.px), 0u) << at << ": input";
+  const HostFrame blurred = p.blur ? cpuBlur(in, p.blurId, p.radius, 0) : in;
+  EXPECT_EQ(differing(gBlur.px, blurred.px), 0u) << at << ": blur";
+  const std::vector<float> edges = cpuSobel(blurred, 0);
+  EXPECT_EQ(std::memcmp(gEdges.data(), edges.data(), edges.size() * 4), 0) << at << ": sobel";
+  const std::vector<float> mask = cpuThreshold(edges, p.thresholdValue);
+  EXPECT_EQ(gMask, mask) << at << ": threshold";
+  const CpuFrame cpu = cpuPipeline(in, p, 0);
+  EXPECT_EQ(gRgba, cpu.rgba) << at << ": display pixels";
+}
+
+TEST(StencilGpu, EveryVariantAndRadiusOnOddSizes) {
+  for (auto [w, h] : {std::pair{1, 1}, {17, 9}, {1921, 1079}})
+    for (const BlurInfo& b : blurs())
+      for (int r = 1; r <= kMaxRadius; r += (w > 100 ? 7 : 1)) {
+        Pipeline p;
+        p.blurId = b.id;
+        p.radius = r;
+        p.tile = b.id == BlurId::Tiled ? (r % 3 == 0 ? 8 : 16) : 16;
+        p.view = View(r % 4);
+        expectFrameExact(w, h, p, r, false);
+      }
+}
+
+TEST(StencilGpu, StillPicturesAndTilesOf32) {
+  for (int r : {1, 5, 11}) {
+    Pipeline p;
+    p.blurId = BlurId::Tiled;
+    p.tile = 32;
+    p.radius = r;
+    expectFrameExact(67, 45, p, 0, true);
+  }
+  Pipeline off;
+  off.blur = false;
+  off.sobel = false;
+  off.view = View::Edges;
+  expectFrameExact(33, 20, off, 3, true);
+}
+
+TEST(StencilGpu, MeasuredKernelsAreChecked) {
+  Result<KernelReport> r = measureKernels(640, 360, {1, 7}, 16, nullptr, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().sentence();
+  EXPECT_EQ(r->points.size(), 6u);
+  for (const KernelPoint& p : r->points) {
+    EXPECT_TRUE(p.ok) << blurInfo(p.id).key << " r " << p.radius;
+    EXPECT_GT(p.ms, 0.0);
+  }
+  EXPECT_GT(r->copyGBps, 0.0);
+}
+
+TEST(StencilGpu, TooLargeATileIsRefused) {
+  FrameRunner runner;
+  ASSERT_TRUE(runner.prepare(64, 64).ok());
+  DeviceArray<std::uint32_t> out;
+  ASSERT_TRUE(out.allocate(64 * 64).ok());
+  Pipeline p;
+  p.blurId = BlurId::Tiled;
+  p.tile = 32;
+  p.radius = 15;
+  const Status s = runner.run(p, 0, out.get(), nullptr);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.sentence().find("shared memory"), std::string::npos) << s.sentence();
+}
+
+}  // namespace
+}  // namespace cudalab::stencil
