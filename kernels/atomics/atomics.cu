@@ -20,6 +20,7 @@
 #include "common/format.hpp"
 #include "common/measurement.hpp"
 #include "common/runtime_info.hpp"
+#include "common/time_median.hpp"
 
 namespace cudalab::atomics {
 
@@ -41,25 +42,6 @@ double median(std::vector<double> v) {
   return st.medianMs;
 }
 
-// Times one enqueued piece of work with CUDA events: the median of `runs`, after `warmup`.
-template <class F>
-Result<double> timeMedian(cudaStream_t s, int warmup, int runs, F enqueue) {
-  Event a, b;
-  CUDALAB_TRY(a.create());
-  CUDALAB_TRY(b.create());
-  std::vector<double> ms;
-  for (int i = 0; i < warmup + runs; ++i) {
-    CUDALAB_CUDA_TRY(cudaEventRecord(a.get(), s));
-    CUDALAB_TRY(enqueue());
-    CUDALAB_CUDA_TRY(cudaEventRecord(b.get(), s));
-    CUDALAB_CUDA_TRY(cudaEventSynchronize(b.get()));
-    float t = 0;
-    CUDALAB_CUDA_TRY(cudaEventElapsedTime(&t, a.get(), b.get()));
-    if (i >= warmup) ms.push_back(t);
-  }
-  return median(ms);
-}
-
 Status launchCounter(CounterId id, long long blocks, int threads, unsigned* counter,
                      cudaStream_t s) {
   const dim3 grid(static_cast<unsigned>(blocks)), block(static_cast<unsigned>(threads));
@@ -79,6 +61,18 @@ Status launchCounter(CounterId id, long long blocks, int threads, unsigned* coun
   }
   CUDALAB_CUDA_TRY_LAUNCH();
   return {};
+}
+
+// One checked run: the counter from 0, the launch, the count back in `host` (poisoned first with
+// a count no run can give).
+Result<unsigned> countFromZero(CounterId id, long long blocks, int threads, unsigned* counter,
+                               unsigned* host, cudaStream_t s) {
+  *host = 0xFFFFFFFFu;
+  CUDALAB_CUDA_TRY(cudaMemsetAsync(counter, 0, sizeof(unsigned), s));
+  CUDALAB_TRY(launchCounter(id, blocks, threads, counter, s));
+  CUDALAB_CUDA_TRY(cudaMemcpyAsync(host, counter, sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+  CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));
+  return *host;
 }
 
 }  // namespace
@@ -111,13 +105,10 @@ Result<RaceReport> runRace(const RaceParams& p, const std::atomic<bool>* cancel,
       if (progress && r % 50 == 0)
         progress((float(v) + float(r) / float(p.repeats)) / float(variants),
                  std::string(info.key) + ": run " + std::to_string(r + 1));
-      host.get()[0] = 0xFFFFFFFFu;  // poison: a count no run can give
-      CUDALAB_CUDA_TRY(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned), s));
-      CUDALAB_TRY(launchCounter(info.id, p.blocks, p.threads, counter.get(), s));
-      CUDALAB_CUDA_TRY(
-          cudaMemcpyAsync(host.get(), counter.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-      CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));
-      rv.counts.push_back(host.get()[0]);
+      Result<unsigned> c =
+          countFromZero(info.id, p.blocks, p.threads, counter.get(), host.get(), s);
+      if (!c) return c.status();
+      rv.counts.push_back(*c);
     }
     Result<double> ms = timeMedian(s, 2, std::min(p.repeats, 20), [&]() -> Status {
       return launchCounter(info.id, p.blocks, p.threads, counter.get(), s);
@@ -162,13 +153,9 @@ Result<std::vector<ContentionPoint>> measureThreadSweep(const std::vector<long l
       if (!ms) return ms.status();
       pt.ms = *ms;
       // One more run from 0, checked.
-      host.get()[0] = 0xFFFFFFFFu;
-      CUDALAB_CUDA_TRY(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned), s));
-      CUDALAB_TRY(launchCounter(c.id, blocks, kBlock, counter.get(), s));
-      CUDALAB_CUDA_TRY(
-          cudaMemcpyAsync(host.get(), counter.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-      CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));
-      pt.ok = host.get()[0] == static_cast<unsigned>(t);
+      Result<unsigned> count = countFromZero(c.id, blocks, kBlock, counter.get(), host.get(), s);
+      if (!count) return count.status();
+      pt.ok = *count == static_cast<unsigned>(t);
       out.push_back(pt);
     }
   }

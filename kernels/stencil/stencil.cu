@@ -15,6 +15,7 @@
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
+#include "common/time_median.hpp"
 #include "stencil/stencil.hpp"
 
 namespace cudalab::stencil {
@@ -367,25 +368,6 @@ Status FrameRunner::download(HostFrame& input, HostFrame& blurred, std::vector<f
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-
-template <class F>
-Result<double> timeMedian(cudaStream_t s, int warmup, int runs, F enqueue) {
-  Event a, b;
-  CUDALAB_TRY(a.create());
-  CUDALAB_TRY(b.create());
-  std::vector<double> ms;
-  for (int i = 0; i < warmup + runs; ++i) {
-    CUDALAB_CUDA_TRY(cudaEventRecord(a.get(), s));
-    CUDALAB_TRY(enqueue());
-    CUDALAB_CUDA_TRY(cudaEventRecord(b.get(), s));
-    CUDALAB_CUDA_TRY(cudaEventSynchronize(b.get()));
-    float t = 0;
-    CUDALAB_CUDA_TRY(cudaEventElapsedTime(&t, a.get(), b.get()));
-    if (i >= warmup) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms.empty() ? 0.0 : ms[ms.size() / 2];
-}
 
 // Every variant at radius r on a small odd-sized frame, against the CPU, bit for bit.
 Result<bool> checkSmall(BlurId id, int r, int tile, cudaStream_t s) {
