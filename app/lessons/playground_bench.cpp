@@ -16,6 +16,7 @@
 
 #include "bench.hpp"
 #include "common/format.hpp"
+#include "common/host_parallel.hpp"
 #include "playground/compile.hpp"
 #include "playground/playground.hpp"
 #include "playground/worker.hpp"
@@ -25,10 +26,6 @@ namespace cudalab {
 namespace {
 
 using namespace playground;
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // tools/cupy_compile_time.py beside the source tree the binary was built from, or under the
 // working directory; empty when neither has it.

@@ -6,35 +6,10 @@
 #include <thread>
 #include <vector>
 
+#include "common/host_parallel.hpp"
 #include "matmul/matmul.hpp"
 
 namespace cudalab::matmul {
-
-namespace {
-
-int threadCount(int threads, long long work) {
-  int n =
-      threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return static_cast<int>(std::max<long long>(1, std::min<long long>(n, work)));
-}
-
-// Runs body(begin, end) over [0, count) split into `threads` contiguous parts.
-template <class F>
-void parallelFor(int count, int threads, F body) {
-  const int n = threadCount(threads, count);
-  if (n == 1) return body(0, count);
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(n));
-  for (int t = 0; t < n; ++t) {
-    const int begin = static_cast<int>(1LL * count * t / n);
-    const int end = static_cast<int>(1LL * count * (t + 1) / n);
-    pool.emplace_back([=] { body(begin, end); });
-  }
-  for (std::thread& th : pool)
-    th.join();
-}
-
-}  // namespace
 
 std::vector<int> checkedRows(int M, int N) {
   std::vector<int> rows;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "common/host_parallel.hpp"
 #include "precision/summation.hpp"
 #include "reduction/reduction.hpp"
 
@@ -144,10 +145,6 @@ T numpyOrder(std::span<const T> x) {
   for (std::size_t i = 1; i < x.size(); i += kBuffer)
     out += numpyPairwise(x.data() + i, std::min(kBuffer, x.size() - i));
   return out;
-}
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

@@ -142,12 +142,11 @@ struct Buffers {
   DeviceArray<float4> in, blurred, tmp;
   DeviceArray<float> edges, mask, k1, k2;
   int weightsRadius = -1;
-  std::vector<float> hostK1, hostK2;  // alive while their copies are in flight
 
+  // On failure the buffers are left without a size (w = h = 0), never a size without buffers.
   Status allocate(int width, int height) {
-    w = width;
-    h = height;
-    const size_t n = size_t(w) * size_t(h);
+    w = h = 0;
+    const size_t n = size_t(width) * size_t(height);
     CUDALAB_TRY(in.allocate(n));
     CUDALAB_TRY(blurred.allocate(n));
     CUDALAB_TRY(tmp.allocate(n));
@@ -156,14 +155,16 @@ struct Buffers {
     CUDALAB_TRY(k1.allocate(2 * kMaxRadius + 1));
     CUDALAB_TRY(k2.allocate(size_t(2 * kMaxRadius + 1) * (2 * kMaxRadius + 1)));
     weightsRadius = -1;
+    w = width;
+    h = height;
     return {};
   }
 
   Status weights(int r, cudaStream_t s) {
     if (r == weightsRadius) return {};
-    CUDALAB_CUDA_TRY(cudaStreamSynchronize(s));  // the old weights may still be read
-    hostK1 = gaussian1d(r);
-    hostK2 = gaussian2d(r);
+    // In stream order after the kernels that read the old weights; a copy from pageable memory
+    // has taken the bytes by the time it returns, so the vectors may go.
+    const std::vector<float> hostK1 = gaussian1d(r), hostK2 = gaussian2d(r);
     CUDALAB_CUDA_TRY(cudaMemcpyAsync(k1.get(), hostK1.data(), hostK1.size() * sizeof(float),
                                      cudaMemcpyHostToDevice, s));
     CUDALAB_CUDA_TRY(cudaMemcpyAsync(k2.get(), hostK2.data(), hostK2.size() * sizeof(float),
@@ -198,7 +199,7 @@ struct Buffers {
   }
 };
 
-Status sharedLimit(long long& limit) {
+Status querySharedLimit(long long& limit) {
   int dev = 0, v = 0;
   CUDALAB_CUDA_TRY(cudaGetDevice(&dev));
   CUDALAB_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, dev));
@@ -224,11 +225,12 @@ struct FrameRunner::Impl {
 
   Status readTimes(bool wait) {
     if (!pending) return {};
-    if (wait)
+    if (wait) {
       CUDALAB_CUDA_TRY(cudaEventSynchronize(ev[5].get()));
-    else if (cudaEventQuery(ev[5].get()) != cudaSuccess) {
-      (void)cudaGetLastError();  // cudaErrorNotReady is not an error here
-      return {};
+    } else if (const cudaError_t q = cudaEventQuery(ev[5].get()); q == cudaErrorNotReady) {
+      return {};  // still running: the times come with a later frame
+    } else {
+      CUDALAB_CUDA_TRY(q);
     }
     float ms[5];
     for (int i = 0; i < 5; ++i)
@@ -249,6 +251,9 @@ int FrameRunner::width() const {
 int FrameRunner::height() const {
   return impl_->b.h;
 }
+long long FrameRunner::sharedLimit() const {
+  return impl_->sharedLimit;
+}
 bool FrameRunner::hasStill() const {
   return impl_->hasStill;
 }
@@ -263,7 +268,7 @@ Status FrameRunner::prepare(int width, int height) {
       CUDALAB_TRY(e.create());
     m.eventsReady = true;
   }
-  CUDALAB_TRY(sharedLimit(m.sharedLimit));
+  CUDALAB_TRY(querySharedLimit(m.sharedLimit));
   std::size_t free = 0;
   CUDALAB_TRY(freeDeviceBytes(free));
   CUDALAB_TRY(validate(Pipeline{}, width, height, m.sharedLimit,
@@ -271,6 +276,7 @@ Status FrameRunner::prepare(int width, int height) {
   m.pending = false;
   m.hasStill = false;
   m.still.reset();
+  m.lastBlurred = nullptr;
   return m.b.allocate(width, height);
 }
 
@@ -295,6 +301,7 @@ Status FrameRunner::run(const Pipeline& p, int frame, std::uint32_t* rgbaOut, cu
   if (b.w == 0) return Status::error("The frame runner has no frame size yet.");
   CUDALAB_TRY(validate(p, b.w, b.h, m.sharedLimit));
   CUDALAB_TRY(m.readTimes(false));
+  m.pending = false;  // until this frame's last event is recorded
   CUDALAB_TRY(b.weights(p.radius, s));
   const dim3 grid = gridFor(b.w, b.h, kBlock2d);
   const size_t n = size_t(b.w) * size_t(b.h);
@@ -369,12 +376,11 @@ Status FrameRunner::download(HostFrame& input, HostFrame& blurred, std::vector<f
 
 namespace {
 
-// Every variant at radius r on a small odd-sized frame, against the CPU, bit for bit.
-Result<bool> checkSmall(BlurId id, int r, int tile, cudaStream_t s) {
-  constexpr int kW = 97, kH = 61;
-  Buffers b;
-  StreamDrain drain(s);
-  CUDALAB_TRY(b.allocate(kW, kH));
+// A variant at radius r on a small odd-sized frame (`b`: 97 x 61 buffers), against the CPU, bit
+// for bit.
+constexpr int kCheckW = 97, kCheckH = 61;
+Result<bool> checkSmall(Buffers& b, BlurId id, int r, int tile, cudaStream_t s) {
+  constexpr int kW = kCheckW, kH = kCheckH;
   CUDALAB_TRY(b.weights(r, s));
   const HostFrame in = sceneFrame(kW, kH, r);
   CUDALAB_CUDA_TRY(cudaMemcpyAsync(b.in.get(), in.px.data(), in.px.size() * sizeof(float4),
@@ -396,7 +402,7 @@ Result<bool> checkSmall(BlurId id, int r, int tile, cudaStream_t s) {
 Result<KernelReport> measureKernels(int width, int height, const std::vector<int>& radii, int tile,
                                     const std::atomic<bool>* cancel, const Progress& progress) {
   long long limit = 0;
-  CUDALAB_TRY(sharedLimit(limit));
+  CUDALAB_TRY(querySharedLimit(limit));
   std::size_t free = 0;
   CUDALAB_TRY(freeDeviceBytes(free));
   Pipeline p;
@@ -409,10 +415,11 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   const cudaStream_t s = stream.get();
-  Buffers b;
+  Buffers b, small;
   DeviceArray<std::uint32_t> rgba;
   StreamDrain drain(s);
   CUDALAB_TRY(b.allocate(width, height));
+  CUDALAB_TRY(small.allocate(kCheckW, kCheckH));
   const size_t n = size_t(width) * size_t(height);
   CUDALAB_TRY(rgba.allocate(n));
   const dim3 grid = gridFor(width, height, kBlock2d);
@@ -472,9 +479,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
       q.radius = r;
       q.tile = tile;
       if (!validate(q, width, height, limit)) continue;  // a tile + halo too large: refused
-      StreamGuard checkStream;
-      CUDALAB_TRY(checkStream.create());
-      Result<bool> ok = checkSmall(info.id, r, tile, checkStream.get());
+      Result<bool> ok = checkSmall(small, info.id, r, tile, s);
       if (!ok) return ok.status();
       pt.ok = *ok;
       t = timeMedian(s, 2, 10, [&] { return b.blur(info.id, r, tile, b.in.get(), s); });

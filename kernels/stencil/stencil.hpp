@@ -111,8 +111,8 @@ struct TileModel {
   long long sharedBytes = 0;
 };
 TileModel tileModel(int tile, int radius);
-// How many blocks load input pixel (x, y) of a tile-sized neighbourhood: 1 inside a tile, 2 on
-// an edge's halo, 4 in a corner's (for the picture: which pixels are read twice).
+// How many blocks load input pixel (x, y): 1 inside a tile, 2 in an edge's halo, 4 in a
+// corner's, and more when the halo is wider than half a tile (2r > tile): for the picture.
 int loadsOfPixel(int x, int y, int tile, int radius);
 
 // ---------------------------------------------------------------------------------------------
@@ -125,14 +125,18 @@ struct HostFrame {
   std::vector<float4> px;
   float4 at(int x, int y) const { return px[size_t(y) * size_t(width) + size_t(x)]; }
 };
-HostFrame sceneFrame(int width, int height, int frame);
+HostFrame sceneFrame(int width, int height, int frame, int threads = 0);
 // An RGBA8 picture (an image file) scaled to the frame size, nearest pixel.
 HostFrame fromRgba8(const std::uint32_t* rgba, int srcW, int srcH, int width, int height);
 
 // The CPU's filters, each exactly what its kernel computes (stencil_ops.cuh). `threads` 1 for
-// one core, 0 for all.
-HostFrame cpuBlur(const HostFrame& in, BlurId id, int radius, int threads = 1);
-std::vector<float> cpuSobel(const HostFrame& in, int threads = 1);
+// one core, 0 for all; `cancel` stops them between rows (the result is then incomplete). They
+// are the bit-exact reference, scalar and without fused operations: an optimised CPU filter
+// (vector instructions, FMA) would be several times faster.
+HostFrame cpuBlur(const HostFrame& in, BlurId id, int radius, int threads = 1,
+                  const std::atomic<bool>* cancel = nullptr);
+std::vector<float> cpuSobel(const HostFrame& in, int threads = 1,
+                            const std::atomic<bool>* cancel = nullptr);
 std::vector<float> cpuThreshold(const std::vector<float>& edges, float t);
 // The whole pipeline into display pixels; `ms` gets each stage's wall time (blur, sobel,
 // threshold, compose).
@@ -141,7 +145,8 @@ struct CpuFrame {
   double blurMs = 0, sobelMs = 0, thresholdMs = 0, composeMs = 0;
   double totalMs() const { return blurMs + sobelMs + thresholdMs + composeMs; }
 };
-CpuFrame cpuPipeline(const HostFrame& in, const Pipeline& p, int threads);
+CpuFrame cpuPipeline(const HostFrame& in, const Pipeline& p, int threads,
+                     const std::atomic<bool>* cancel = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] GPU
@@ -165,6 +170,7 @@ class FrameRunner {
   Status prepare(int width, int height);
   int width() const;
   int height() const;
+  long long sharedLimit() const;  // shared memory a block may have on this device (bytes)
   // Use a still picture (already at the frame size) instead of the synthetic scene; empty: the
   // scene again.
   Status setStill(const std::vector<std::uint32_t>& rgba);
@@ -195,7 +201,7 @@ struct KernelPoint {
   double ms = 0;
   double gpixPerS = 0;
   double gbps = 0;
-  bool ok = false;  // equal to the CPU's result on this frame, bit for bit
+  bool ok = false;  // equal to the CPU's result, bit for bit, on a 97 x 61 frame
 };
 struct KernelReport {
   int width = 0, height = 0;

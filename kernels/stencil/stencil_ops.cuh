@@ -1,7 +1,9 @@
 // The stencil lesson's arithmetic per pixel, written once for the GPU kernels and the CPU
 // reference: every multiply-add is an explicit fmaf and every other operation is rounded once in
 // float32 (this file's users are compiled without contraction: --fmad=false, -ffp-contract=off),
-// so a kernel and the CPU give the same bits and the tests compare them exactly.
+// so a kernel and the CPU give the same bits and the tests compare them exactly. (scenePixel and
+// sobelAt also hold a + b * c forms: they match only because every file that compiles them is
+// built without contraction; a new user of this header must be too.)
 #pragma once
 
 #include <cmath>

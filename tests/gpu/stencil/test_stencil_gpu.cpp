@@ -32,8 +32,10 @@ void expectFrameExact(int w, int h, const Pipeline& p, int frame, bool still) {
   FrameRunner runner;
   ASSERT_TRUE(runner.prepare(w, h).ok()) << at;
   HostFrame in = sceneFrame(w, h, frame);
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE(still ? "a random picture, seed " + std::to_string(seed) : "the scene");
   if (still) {
-    std::mt19937 rng(std::random_device{}());
+    std::mt19937 rng(seed);
     std::vector<std::uint32_t> pic(size_t(w) * size_t(h));
     for (auto& v : pic)
       v = static_cast<std::uint32_t>(rng());
@@ -44,7 +46,7 @@ void expectFrameExact(int w, int h, const Pipeline& p, int frame, bool still) {
   ASSERT_TRUE(stream.create().ok());
   DeviceArray<std::uint32_t> out;
   ASSERT_TRUE(out.allocate(size_t(w) * size_t(h)).ok());
-  ASSERT_EQ(cudaMemset(out.get(), 0xAB, out.bytes()), cudaSuccess);  // poison
+  ASSERT_EQ(cudaMemsetAsync(out.get(), 0xAB, out.bytes(), stream.get()), cudaSuccess);  // poison
   const Status s = runner.run(p, frame, out.get(), stream.get());
   ASSERT_TRUE(s.ok()) << at << ": " << s.sentence();
   ASSERT_TRUE(runner.waitTimes().ok());
