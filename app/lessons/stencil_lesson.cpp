@@ -136,7 +136,7 @@ class StencilLesson final : public Lesson {
     }
     helpTooltip(blurInfo(pipe_.blurId).help);
     paramSlider(kRadius, pipe_.radius);
-    if (pipe_.blurId == BlurId::Tiled) {
+    if (usesTile(pipe_.blurId)) {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       if (ImGui::BeginCombo(
               "Tile", (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
@@ -422,27 +422,34 @@ class StencilLesson final : public Lesson {
                        r.device + ". Every point checked against the CPU bit for bit: " +
                        (allOk ? "all equal. " : "SOME DIFFER. ");
     for (int radius : {1, 7}) {
-      const KernelPoint *n = at(BlurId::Naive, radius), *s = at(BlurId::Separable, radius),
-                        *t = at(BlurId::Tiled, radius);
-      if (n && s && t)
-        text += "Radius " + std::to_string(radius) + ": naive " + msText(n->ms) + ", tiled " +
-                msText(t->ms) + ", separable " + msText(s->ms) + " (" +
-                (n->ms >= s->ms
-                     ? "separable " + trimmedFixed(n->ms / s->ms, 1) + "x faster than naive"
-                     : "separable slower than naive: two passes, each reading and "
-                       "writing the whole frame, cost more than " +
-                           std::to_string((2 * radius + 1) * (2 * radius + 1)) + " cached taps") +
-                "; the best takes " + trimmedFixed(std::min({n->ms, t->ms, s->ms}) / r.copyMs, 1) +
-                "x a copy of the frame). ";
+      const KernelPoint* best = nullptr;
+      std::string each;
+      for (const BlurInfo& b : blurs())
+        if (const KernelPoint* p = at(b.id, radius)) {
+          each += (each.empty() ? "" : ", ") + std::string(b.key) + " " + msText(p->ms);
+          if (!best || p->ms < best->ms) best = p;
+        }
+      const KernelPoint *n = at(BlurId::Naive, radius), *s = at(BlurId::Separable, radius);
+      if (!best) continue;
+      text += "Radius " + std::to_string(radius) + ": " + each + "; the best, " +
+              blurInfo(best->id).key + ", takes " + trimmedFixed(best->ms / r.copyMs, 1) +
+              "x a copy of the frame" +
+              (n && s && s->ms > n->ms
+                   ? std::string(" (the two separable passes lose to the naive kernel here: "
+                                 "each reads and writes the whole frame, which costs more than ") +
+                         std::to_string((2 * radius + 1) * (2 * radius + 1)) + " cached taps)"
+                   : std::string()) +
+              ". ";
     }
     if (r.points.size() < defaultRadii().size() * blurs().size())
       text +=
           "Radii whose tile and halo do not fit in a block's shared memory are not "
-          "measured for the tiled kernel (its line stops there). ";
+          "measured for the tiled kernels (their lines stop there). ";
     text += "A copy of the frame: " + msText(r.copyMs) +
             ". The 2D kernels do (2r + 1)^2 "
             "multiply-adds per pixel and grow with the square of the radius; the separable "
-            "passes do 2 (2r + 1) and grow linearly, so separable wins more the larger the radius.";
+            "passes do 2 (2r + 1) and grow linearly, so separable wins more the larger the radius; "
+            "in shared memory it also reads and writes the frame only once.";
     mutedText(ctx.theme, text.c_str());
     endPanel(ctx);
   }

@@ -100,6 +100,39 @@ __global__ void blurColumns(const float4* __restrict__ tmp, float4* __restrict__
   out[size_t(y) * w + x] = acc;
 }
 
+// Blur step 4, separable in shared memory: what was wrong with step 3 is that each pass reads
+// and writes the whole frame. The block loads its tile and halo once (as step 2), does the row
+// pass for the tile's columns on all tile + 2r rows into a second shared array, synchronises,
+// and does the column pass from there: one read and one write of the frame, 2 (2r + 1) taps,
+// the same sums in the same order as step 3.
+__global__ void blurSeparableShared(const float4* __restrict__ in, float4* __restrict__ out, int w,
+                                    int h, const float* __restrict__ k, int r) {
+  extern __shared__ float4 tile[];
+  const int t = blockDim.x, side = t + 2 * r;
+  float4* rowsDone = tile + side * side;  // side rows x t columns
+  const int ox = blockIdx.x * t - r, oy = blockIdx.y * t - r;
+  for (int i = threadIdx.y * t + threadIdx.x; i < side * side; i += t * t) {
+    const int sx = i % side, sy = i / side;
+    tile[i] = in[size_t(clampi(oy + sy, 0, h - 1)) * w + clampi(ox + sx, 0, w - 1)];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y * t + threadIdx.x; i < side * t; i += t * t) {
+    const int cx = i % t, sy = i / t;
+    const float4* row = tile + sy * side + cx + r;
+    float4 acc = make_float4(0, 0, 0, 0);
+    for (int d = -r; d <= r; ++d)
+      acc = madd4(k[d + r], row[d], acc);
+    rowsDone[sy * t + cx] = acc;
+  }
+  __syncthreads();
+  const int x = blockIdx.x * t + threadIdx.x, y = blockIdx.y * t + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float4 acc = make_float4(0, 0, 0, 0);
+  for (int d = -r; d <= r; ++d)
+    acc = madd4(k[d + r], rowsDone[(threadIdx.y + r + d) * t + threadIdx.x], acc);
+  out[size_t(y) * w + x] = acc;
+}
+
 __global__ void sobel(const float4* __restrict__ in, float* __restrict__ edges, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
@@ -184,6 +217,13 @@ struct Buffers {
         const dim3 blk{unsigned(tile), unsigned(tile)};
         kernels::blurTiled<<<gridFor(w, h, blk), blk, size_t(tiledSharedBytes(tile, r)), s>>>(
             src, blurred.get(), w, h, k2.get(), r);
+        break;
+      }
+      case BlurId::SeparableShared: {
+        const dim3 blk{unsigned(tile), unsigned(tile)};
+        kernels::
+            blurSeparableShared<<<gridFor(w, h, blk), blk, size_t(sharedBytes(id, tile, r)), s>>>(
+                src, blurred.get(), w, h, k1.get(), r);
         break;
       }
       case BlurId::Separable:
@@ -473,7 +513,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
       if (progress)
         progress(float(done++) / float(total),
                  std::string(info.key) + ", radius " + std::to_string(r));
-      KernelPoint pt{info.id, r, info.id == BlurId::Tiled ? tile : 0};
+      KernelPoint pt{info.id, r, usesTile(info.id) ? tile : 0};
       Pipeline q;
       q.blurId = info.id;
       q.radius = r;

@@ -44,7 +44,9 @@ struct FrameSize {
 inline constexpr FrameSize kFrameSizes[] = {
     {1280, 720, "1280 x 720"}, {1920, 1080, "1920 x 1080 (full HD)"}, {3840, 2160, "3840 x 2160"}};
 
-enum class BlurId { Naive, Tiled, Separable };
+enum class BlurId { Naive, Tiled, Separable, SeparableShared };
+// The variants that stage a tile and its halo in shared memory (the tile size applies to them).
+bool usesTile(BlurId id);
 struct BlurInfo {
   BlurId id;
   const char* key;
@@ -90,6 +92,9 @@ std::vector<float> gaussian2d(int radius);
 
 // Bytes of shared memory the tiled blur's block needs: (tile + 2r)^2 float4 pixels.
 long long tiledSharedBytes(int tile, int radius);
+// The same for any variant: the tile, plus the row pass's (tile + 2r) x tile results for the
+// separable one in shared memory; 0 for the variants without a tile.
+long long sharedBytes(BlurId id, int tile, int radius);
 // Refuses a radius, a tile or a frame that cannot run, with the numbers: a tile plus its halo
 // larger than the shared memory a block may have (`sharedLimit` bytes), or a frame too large for
 // the free device memory.

@@ -29,6 +29,15 @@ const BlurInfo kBlurs[] = {
      "A Gaussian is a product of a horizontal and a vertical one, so the 2D blur is two 1D "
      "blurs: each pixel takes 2r + 1 taps along its row into a temporary frame, then 2r + 1 "
      "along its column. 2 (2r + 1) taps instead of (2r + 1)^2: at radius 7, 30 instead of 225."},
+    {BlurId::SeparableShared, "separable-shared", "separable in shared memory: one kernel", 3,
+     "The two separable passes each read and write the whole frame, so even with few taps they "
+     "move twice the bytes of a copy. Here one block loads its tile and halo into shared memory "
+     "once, does the row pass into a second shared array (the tile's rows plus the halo rows), "
+     "synchronises, and does the column pass from there: the frame is read once and written "
+     "once, with 2 (2r + 1) taps per pixel. The same sums in the same order as the two passes. "
+     "The price: the row pass also runs on the 2r halo rows, (tile + 2r) / tile times the rows "
+     "(with tile 16 at radius 15 almost three times), so at large radii the two plain passes "
+     "win again."},
 };
 
 // Stops a CPU filter between rows when the learner cancels (a one-core blur of a 4K frame at
@@ -74,9 +83,20 @@ std::vector<float> gaussian2d(int radius) {
   return out;
 }
 
+bool usesTile(BlurId id) {
+  return id == BlurId::Tiled || id == BlurId::SeparableShared;
+}
+
 long long tiledSharedBytes(int tile, int radius) {
   const long long side = tile + 2LL * radius;
   return side * side * 16;
+}
+
+long long sharedBytes(BlurId id, int tile, int radius) {
+  if (id == BlurId::Tiled) return tiledSharedBytes(tile, radius);
+  if (id == BlurId::SeparableShared)
+    return tiledSharedBytes(tile, radius) + (tile + 2LL * radius) * tile * 16;
+  return 0;
 }
 
 Status validate(const Pipeline& p, int width, int height, long long sharedLimit,
@@ -89,15 +109,19 @@ Status validate(const Pipeline& p, int width, int height, long long sharedLimit,
     return Status::error(
         "The tile is 8, 16 or 32 pixels square (one thread per output pixel, "
         "at most 1,024 threads per block).");
-  if (p.blur && p.blurId == BlurId::Tiled) {
-    const long long need = tiledSharedBytes(p.tile, p.radius);
+  if (p.blur && usesTile(p.blurId)) {
+    const long long need = sharedBytes(p.blurId, p.tile, p.radius);
     if (sharedLimit > 0 && need > sharedLimit) {
       const int side = p.tile + 2 * p.radius;
       return Status::error(
           "A " + std::to_string(p.tile) + " x " + std::to_string(p.tile) + " tile with a halo of " +
           std::to_string(p.radius) + " pixels is " + std::to_string(side) + " x " +
-          std::to_string(side) + " pixels of 16 bytes (RGBA floats): " + thousands(need) +
-          " bytes of shared memory, and a block may have " + thousands(sharedLimit) +
+          std::to_string(side) + " pixels of 16 bytes (RGBA floats)" +
+          (p.blurId == BlurId::SeparableShared ? ", plus the row pass's " + std::to_string(side) +
+                                                     " x " + std::to_string(p.tile) + " results"
+                                               : std::string()) +
+          ": " + thousands(need) + " bytes of shared memory, and a block may have " +
+          thousands(sharedLimit) +
           ". Choose a smaller tile or radius; the halo grows with the radius on every side.");
     }
   }
@@ -172,7 +196,7 @@ HostFrame cpuBlur(const HostFrame& in, BlurId id, int radius, int threads,
   out.width = w;
   out.height = h;
   out.px.resize(in.px.size());
-  if (id == BlurId::Separable) {
+  if (id == BlurId::Separable || id == BlurId::SeparableShared) {
     const std::vector<float> k = gaussian1d(r);
     std::vector<float4> tmp(in.px.size());
     parallelFor(h, threads, [&](int y0, int y1) {

@@ -48,7 +48,7 @@ TEST(StencilCpu, ConstantImagesStayConstantAndEdgesClamp) {
   // A constant picture blurs to itself (up to the weights' rounding), whatever the radius: the
   // edges are clamped, not zero-padded, so border pixels do not darken.
   const HostFrame c = grey(7, 5, std::vector<float>(35, 0.5f));
-  for (BlurId id : {BlurId::Naive, BlurId::Tiled, BlurId::Separable})
+  for (BlurId id : {BlurId::Naive, BlurId::Tiled, BlurId::Separable, BlurId::SeparableShared})
     for (int r : {1, 4}) {
       const HostFrame b = cpuBlur(c, id, r);
       for (const float4& p : b.px)
@@ -77,6 +77,7 @@ TEST(StencilCpu, NaiveAndTiledAreTheSameSumsAndThreadsDoNotMatter) {
     EXPECT_TRUE(sameBits(naive, cpuBlur(in, BlurId::Naive, r, 0)));
     const HostFrame sep = cpuBlur(in, BlurId::Separable, r, 1);
     EXPECT_TRUE(sameBits(sep, cpuBlur(in, BlurId::Separable, r, 3)));
+    EXPECT_TRUE(sameBits(sep, cpuBlur(in, BlurId::SeparableShared, r, 1)));
   }
 }
 
@@ -122,6 +123,11 @@ TEST(StencilTile, HaloArithmetic) {
   EXPECT_EQ(m.separableReadsPerPixel, 14);
   EXPECT_EQ(m.sharedBytes, 484 * 16);
   EXPECT_EQ(tiledSharedBytes(32, 15), 62 * 62 * 16);
+  EXPECT_EQ(sharedBytes(BlurId::Tiled, 16, 3), 22 * 22 * 16);
+  EXPECT_EQ(sharedBytes(BlurId::SeparableShared, 16, 15), 46 * 46 * 16 + 46 * 16 * 16);
+  EXPECT_EQ(sharedBytes(BlurId::Naive, 16, 15), 0);
+  EXPECT_TRUE(usesTile(BlurId::SeparableShared));
+  EXPECT_FALSE(usesTile(BlurId::Separable));
   // Inside a tile, away from its edges: one block loads the pixel; within r of a tile edge: two;
   // near a corner: four.
   EXPECT_EQ(loadsOfPixel(8, 8, 16, 3), 1);
@@ -144,6 +150,11 @@ TEST(StencilValidation, RefusalsTeach) {
   EXPECT_NE(s.sentence().find("49,152"), std::string::npos) << s.sentence();
   p.radius = 11;  // 54 x 54 x 16 = 46,656: fits
   EXPECT_TRUE(validate(p, 1920, 1080, 48 * 1024));
+  p.blurId = BlurId::SeparableShared;  // plus 54 x 32 row results: 74,304 bytes
+  const Status sep = validate(p, 1920, 1080, 48 * 1024);
+  ASSERT_FALSE(sep);
+  EXPECT_NE(sep.sentence().find("74,304"), std::string::npos) << sep.sentence();
+  p.blurId = BlurId::Tiled;
   p.tile = 12;
   EXPECT_FALSE(validate(p, 1920, 1080, 48 * 1024));
   p.tile = 16;

@@ -79,7 +79,7 @@ TEST(StencilGpu, EveryVariantAndRadiusOnOddSizes) {
         Pipeline p;
         p.blurId = b.id;
         p.radius = r;
-        p.tile = b.id == BlurId::Tiled ? (r % 3 == 0 ? 8 : 16) : 16;
+        p.tile = usesTile(b.id) ? (r % 3 == 0 ? 8 : 16) : 16;
         p.view = View(r % 4);
         expectFrameExact(w, h, p, r, r % 2 == 0);
       }
@@ -93,6 +93,15 @@ TEST(StencilGpu, StillPicturesAndTilesOf32) {
     p.radius = r;
     expectFrameExact(67, 45, p, 0, true);
   }
+  // The separable blur in shared memory at the largest tiles that fit: 32 at radius 1 to 4,
+  // 16 at radius 15 (45,632 bytes).
+  for (auto [tile, r] : {std::pair{32, 1}, {32, 4}, {16, 15}}) {
+    Pipeline p;
+    p.blurId = BlurId::SeparableShared;
+    p.tile = tile;
+    p.radius = r;
+    expectFrameExact(67, 45, p, 0, true);
+  }
   Pipeline off;
   off.blur = false;
   off.sobel = false;
@@ -103,7 +112,7 @@ TEST(StencilGpu, StillPicturesAndTilesOf32) {
 TEST(StencilGpu, MeasuredKernelsAreChecked) {
   Result<KernelReport> r = measureKernels(640, 360, {1, 7}, 16, nullptr, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().sentence();
-  EXPECT_EQ(r->points.size(), 6u);
+  EXPECT_EQ(r->points.size(), 2 * blurs().size());
   for (const KernelPoint& p : r->points) {
     EXPECT_TRUE(p.ok) << blurInfo(p.id).key << " r " << p.radius;
     EXPECT_GT(p.ms, 0.0);
