@@ -537,7 +537,8 @@ class StencilLesson final : public Lesson {
               "pixels near a tile's edge are loaded again by the neighbour), and 2 (2r + 1) "
               "times by the separable passes. A larger tile wastes less on halos but needs more "
               "shared memory: a 32 x 32 tile with radius 12 or more does not fit in 48 KiB and "
-              "is refused.");
+              "is refused (for the separable blur in shared memory, which also keeps the row "
+              "pass's results, from radius 5).");
     endPanel(ctx);
   }
 
