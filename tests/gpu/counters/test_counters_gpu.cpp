@@ -1,0 +1,112 @@
+// The GPU's counters read in-process: for every kernel of the memory lesson's model check, the
+// measured sectors per request (global) and wavefronts per request (shared) equal the access
+// model's, as tools/ncu_memory_check.py found with Nsight Compute; the padded transpose has no
+// shared bank conflicts and the unpadded one has them; a kernel profiled twice gives the same
+// counters. Without permission to read counters the tests say why and skip.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "counters/counters.hpp"
+#include "memory/access_patterns.hpp"
+#include "memory/memory.hpp"
+
+namespace cudalab {
+namespace {
+
+const std::vector<std::string> kKeys = {"global_load_sectors",          "global_load_requests",
+                                        "global_store_sectors",         "global_store_requests",
+                                        "shared_load_wavefronts_sass",  "shared_load_requests",
+                                        "shared_store_wavefronts_sass", "shared_store_requests"};
+
+// The model's totals of one kind (space, op) over the kernel's instructions.
+mem::InstructionTotals modelSum(const mem::ModelCheckCase& c, mem::Space space, mem::Op op) {
+  const std::vector<mem::InstructionTotals> t = mem::kernelTotals(c.kernel, c.p);
+  const mem::KernelInfo& k = mem::kernelInfo(c.kernel);
+  mem::InstructionTotals sum;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (k.instructions[i].space == space && k.instructions[i].op == op) {
+      sum.requests += t[i].requests;
+      sum.sectors += t[i].sectors;
+      sum.wavefronts += t[i].wavefronts;
+    }
+  return sum;
+}
+
+Result<counters::LaunchCounters> profileCase(const mem::ModelCheckCase& c) {
+  Result<std::vector<counters::LaunchCounters>> r =
+      counters::profile(kKeys, [&] { return mem::runModelKernel(c); });
+  if (!r) return r.status();
+  // The case's own kernel: the last launch (fills and poisons come first).
+  if (r->empty()) return Status::error("No kernel was profiled for " + c.label + ".");
+  return r->back();
+}
+
+TEST(CountersGpu, MemoryModelAgreesWithTheHardware) {
+  int compared = 0, mismatches = 0;
+  for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
+    Result<counters::LaunchCounters> m = profileCase(c);
+    if (!m) GTEST_SKIP() << m.status().sentence();
+    const struct {
+      mem::Space space;
+      mem::Op op;
+      const char *num, *den;
+    } kinds[] = {
+        {mem::Space::Global, mem::Op::Load, "global_load_sectors", "global_load_requests"},
+        {mem::Space::Global, mem::Op::Store, "global_store_sectors", "global_store_requests"},
+        {mem::Space::Shared, mem::Op::Load, "shared_load_wavefronts_sass", "shared_load_requests"},
+        {mem::Space::Shared, mem::Op::Store, "shared_store_wavefronts_sass",
+         "shared_store_requests"},
+    };
+    for (const auto& k : kinds) {
+      const mem::InstructionTotals model = modelSum(c, k.space, k.op);
+      if (model.requests == 0) continue;
+      // The shared-strided kernel fills its buffer with shared stores the model leaves out.
+      if (mem::kernelInfo(c.kernel).name == std::string("shared_strided") &&
+          k.space == mem::Space::Shared && k.op == mem::Op::Store)
+        continue;
+      const double modelRatio =
+          k.space == mem::Space::Global ? model.sectorsPerRequest() : model.wavefrontsPerRequest();
+      const double den = m->value(k.den).value_or(0), num = m->value(k.num).value_or(0);
+      ASSERT_GT(den, 0) << c.label << " " << k.den << " range " << m->range;
+      const double measured = num / den;
+      ++compared;
+      const bool ok = std::fabs(measured - modelRatio) <= 0.005 * std::max(modelRatio, 1e-9);
+      mismatches += !ok;
+      EXPECT_TRUE(ok) << c.label << ": " << k.num << " / " << k.den << " measured " << measured
+                      << ", model " << modelRatio << " (range " << m->range << ")";
+    }
+  }
+  EXPECT_GT(compared, 10);
+  EXPECT_EQ(mismatches, 0);
+}
+
+// The transpose's tile read down a column: 32-way bank conflicts without padding (32 wavefronts
+// per request), none with a 33-column tile (1), measured.
+TEST(CountersGpu, PaddingRemovesTheTransposeBankConflicts) {
+  for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
+    if (c.label != "transpose_tiled e=1" && c.label != "transpose_tiled padded e=1") continue;
+    Result<counters::LaunchCounters> m = profileCase(c);
+    if (!m) GTEST_SKIP() << m.status().sentence();
+    const double perRequest = m->value("shared_load_wavefronts_sass").value_or(0) /
+                              m->value("shared_load_requests").value_or(1);
+    if (c.p.padded)
+      EXPECT_EQ(perRequest, 1.0) << c.label;
+    else
+      EXPECT_GE(perRequest, 16.0) << c.label;
+  }
+}
+
+TEST(CountersGpu, ProfiledTwiceTheSame) {
+  const mem::ModelCheckCase c = mem::modelCheckCases().front();
+  Result<counters::LaunchCounters> a = profileCase(c);
+  if (!a) GTEST_SKIP() << a.status().sentence();
+  Result<counters::LaunchCounters> b = profileCase(c);
+  ASSERT_TRUE(b) << b.status().sentence();
+  ASSERT_EQ(a->values.size(), b->values.size());
+  for (size_t i = 0; i < a->values.size(); ++i)
+    EXPECT_EQ(a->values[i], b->values[i]) << a->keys[i];
+}
+
+}  // namespace
+}  // namespace cudalab
