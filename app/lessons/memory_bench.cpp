@@ -14,6 +14,7 @@
 #include "common/measurement.hpp"
 #include "common/pattern.hpp"
 #include "common/runtime_info.hpp"
+#include "counters/counters.hpp"
 #include "device/device_bandwidth.hpp"
 #include "launch_config/launch_config.hpp"
 #include "matmul/matmul.hpp"
@@ -129,16 +130,9 @@ int benchMemoryModel(const std::string& outDir) {
   for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
     std::fprintf(stderr, "memory-model: %s\n", c.label.c_str());
     if (Status s = mem::runModelKernel(c); !s) return fail(s);
-    const std::vector<mem::InstructionTotals> t = mem::kernelTotals(c.kernel, c.p);
     const mem::KernelInfo& k = mem::kernelInfo(c.kernel);
     // Totals over the kernel's instructions of each kind, as the counters add them up.
-    mem::InstructionTotals sum[2][2];  // [space][op]
-    for (size_t i = 0; i < t.size(); ++i) {
-      mem::InstructionTotals& s = sum[int(k.instructions[i].space)][int(k.instructions[i].op)];
-      s.requests += t[i].requests;
-      s.sectors += t[i].sectors;
-      s.wavefronts += t[i].wavefronts;
-    }
+    const mem::TotalsByKind sum = mem::kernelTotalsByKind(c.kernel, c.p);
     auto cell = [](const mem::InstructionTotals& s, bool shared) {
       if (!s.requests) return std::string("-");
       return fmt("%.3f", shared ? s.wavefrontsPerRequest() : s.sectorsPerRequest());
@@ -161,6 +155,76 @@ int benchMemoryModel(const std::string& outDir) {
 
 }  // namespace
 
+// [SECTION] bench counters: the access model against the GPU's counters read in this process
+// (CUPTI), every model-check kernel; raw counters in the JSON for tools/ncu_memory_check.py
+// --in-app, which puts Nsight Compute's beside them.
+
+int benchCounters(const std::string& outDir) {
+  RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  const std::vector<std::string> keys = {"global_load_sectors",          "global_load_requests",
+                                         "global_store_sectors",         "global_store_requests",
+                                         "shared_load_wavefronts_sass",  "shared_load_requests",
+                                         "shared_store_wavefronts_sass", "shared_store_requests"};
+  std::string md = "### The access model against the GPU's counters (CUPTI, in the app), " +
+                   today() + ", " + rt.firstDeviceName + "\n\n" +
+                   "| case | kind | model per request | counters per request | match |\n"
+                   "| --- | --- | ---: | ---: | --- |\n";
+  nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
+  int compared = 0, mismatches = 0;
+  for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
+    std::fprintf(stderr, "counters: %s\n", c.label.c_str());
+    Result<std::vector<counters::LaunchCounters>> r =
+        counters::profile(keys, [&] { return mem::runModelKernel(c); });
+    if (!r) return fail(r.status());
+    if (r->empty()) return fail(Status::error("No kernel was profiled for " + c.label + "."));
+    const counters::LaunchCounters& m = r->back();
+    const mem::TotalsByKind model = mem::kernelTotalsByKind(c.kernel, c.p);
+    nlohmann::json raw;
+    for (size_t i = 0; i < m.keys.size(); ++i)
+      raw[counters::findMetric(m.keys[i])->cupti] = m.values[i];
+    j["cases"].push_back({{"label", c.label},
+                          {"kernel", mem::kernelInfo(c.kernel).name},
+                          {"range", m.range},
+                          {"counters", raw}});
+    const struct {
+      mem::Space space;
+      mem::Op op;
+      const char *name, *num, *den;
+    } kinds[] = {
+        {mem::Space::Global, mem::Op::Load, "global load sectors", "global_load_sectors",
+         "global_load_requests"},
+        {mem::Space::Global, mem::Op::Store, "global store sectors", "global_store_sectors",
+         "global_store_requests"},
+        {mem::Space::Shared, mem::Op::Load, "shared load wavefronts", "shared_load_wavefronts_sass",
+         "shared_load_requests"},
+        {mem::Space::Shared, mem::Op::Store, "shared store wavefronts",
+         "shared_store_wavefronts_sass", "shared_store_requests"},
+    };
+    for (const auto& k : kinds) {
+      const mem::InstructionTotals& t = model[int(k.space)][int(k.op)];
+      if (t.requests == 0) continue;
+      // The shared-strided kernel fills its buffer with shared stores the model leaves out.
+      if (mem::kernelInfo(c.kernel).name == std::string("shared_strided") &&
+          k.space == mem::Space::Shared && k.op == mem::Op::Store)
+        continue;
+      const double want =
+          k.space == mem::Space::Global ? t.sectorsPerRequest() : t.wavefrontsPerRequest();
+      const double den = m.value(k.den).value_or(0);
+      const double got = den > 0 ? m.value(k.num).value_or(0) / den : NAN;
+      const bool ok = std::fabs(got - want) <= 0.005 * std::max(want, 1e-9);
+      ++compared;
+      mismatches += !ok;
+      md += "| " + c.label + " | " + k.name +
+            fmt(" | %.3f | %.3f | %s |\n", want, got, ok ? "yes" : "**NO**");
+    }
+  }
+  md += fmt("\n%d comparisons, **%d mismatches**.\n", compared, mismatches);
+  j["compared"] = compared;
+  j["mismatches"] = mismatches;
+  return writeOutputs(outDir, "counters", md, j) ? (mismatches ? 1 : 0) : 1;
+}
+
 std::span<const BenchEntry> memoryBenches() {
   static const BenchEntry k[] = {
       {"memory", "transpose ladder against the copy ceiling; strided copy against the access model",
@@ -168,6 +232,10 @@ std::span<const BenchEntry> memoryBenches() {
       {"memory-model",
        "every modelled kernel once, with the model's sector and wavefront counts (run under ncu)",
        &benchMemoryModel},
+      {"counters",
+       "the access model against the GPU's counters read in the app (CUPTI), every modelled "
+       "kernel",
+       &benchCounters},
   };
   return k;
 }

@@ -450,4 +450,18 @@ std::vector<InstructionTotals> kernelTotals(KernelId k, const PatternParams& p) 
   return totals;
 }
 
+TotalsByKind kernelTotalsByKind(KernelId k, const PatternParams& p) {
+  const std::vector<InstructionTotals> t = kernelTotals(k, p);
+  const KernelInfo& info = kernelInfo(k);
+  TotalsByKind sum{};
+  for (size_t i = 0; i < t.size(); ++i) {
+    InstructionTotals& s = sum[int(info.instructions[i].space)][int(info.instructions[i].op)];
+    s.requests += t[i].requests;
+    s.sectors += t[i].sectors;
+    s.wavefronts += t[i].wavefronts;
+    s.bytesRequested += t[i].bytesRequested;
+  }
+  return sum;
+}
+
 }  // namespace cudalab::mem

@@ -255,4 +255,9 @@ Result<KernelMap> kernelMap(PatternId id, const PatternParams& p,
 // with Nsight Compute. No size limit: used at the sizes the check runs.
 std::vector<InstructionTotals> kernelTotals(KernelId k, const PatternParams& p);
 
+// The same added up by kind, as hardware counters add them: [space][op] (Space::Global = 0,
+// Op::Load = 0), e.g. byKind[int(Space::Shared)][int(Op::Load)].wavefronts.
+using TotalsByKind = std::array<std::array<InstructionTotals, 2>, 2>;
+TotalsByKind kernelTotalsByKind(KernelId k, const PatternParams& p);
+
 }  // namespace cudalab::mem

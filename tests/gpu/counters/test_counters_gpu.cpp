@@ -19,20 +19,6 @@ const std::vector<std::string> kKeys = {"global_load_sectors",          "global_
                                         "shared_load_wavefronts_sass",  "shared_load_requests",
                                         "shared_store_wavefronts_sass", "shared_store_requests"};
 
-// The model's totals of one kind (space, op) over the kernel's instructions.
-mem::InstructionTotals modelSum(const mem::ModelCheckCase& c, mem::Space space, mem::Op op) {
-  const std::vector<mem::InstructionTotals> t = mem::kernelTotals(c.kernel, c.p);
-  const mem::KernelInfo& k = mem::kernelInfo(c.kernel);
-  mem::InstructionTotals sum;
-  for (size_t i = 0; i < t.size(); ++i)
-    if (k.instructions[i].space == space && k.instructions[i].op == op) {
-      sum.requests += t[i].requests;
-      sum.sectors += t[i].sectors;
-      sum.wavefronts += t[i].wavefronts;
-    }
-  return sum;
-}
-
 Result<counters::LaunchCounters> profileCase(const mem::ModelCheckCase& c) {
   Result<std::vector<counters::LaunchCounters>> r =
       counters::profile(kKeys, [&] { return mem::runModelKernel(c); });
@@ -59,7 +45,8 @@ TEST(CountersGpu, MemoryModelAgreesWithTheHardware) {
          "shared_store_requests"},
     };
     for (const auto& k : kinds) {
-      const mem::InstructionTotals model = modelSum(c, k.space, k.op);
+      const mem::InstructionTotals model =
+          mem::kernelTotalsByKind(c.kernel, c.p)[int(k.space)][int(k.op)];
       if (model.requests == 0) continue;
       // The shared-strided kernel fills its buffer with shared stores the model leaves out.
       if (mem::kernelInfo(c.kernel).name == std::string("shared_strided") &&
