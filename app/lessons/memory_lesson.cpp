@@ -10,6 +10,7 @@
 //   transpose ladder
 //   work on the worker thread; export
 #include "lessons/memory_lesson.hpp"
+#include "lessons/memory_counters_panel.hpp"
 
 #include <imgui.h>
 
@@ -49,6 +50,7 @@ using namespace mem;
 
 const char* kActionTranspose = "transpose";
 const char* kActionStrided = "strided";
+const char* kActionCounters = "counters";
 
 constexpr int kElementSizes[] = {1, 2, 4, 8, 16};
 
@@ -139,13 +141,16 @@ class MemoryLesson final : public Lesson {
   }
   bool busy() const override {
     return transposeJob_.pending() || stridedJob_.pending() || mapJob_.pending() ||
-           !queue_.empty() || (started_ && mapStale());
+           counters_.pending() || !queue_.empty() || (started_ && mapStale());
   }
-  std::vector<std::string> actionIds() const override { return {kActionTranspose, kActionStrided}; }
+  std::vector<std::string> actionIds() const override {
+    return {kActionTranspose, kActionStrided, kActionCounters};
+  }
   bool startAction(const std::string& id) override {
     if (working()) return false;
     if (id == kActionTranspose) return startTranspose();
     if (id == kActionStrided) return startStrided();
+    if (id == kActionCounters) return gpu_ && counters_.start(global_, globalP_, shared_, sharedP_);
     return false;
   }
 
@@ -223,6 +228,7 @@ class MemoryLesson final : public Lesson {
     drawWarp(ctx);
     drawBanks(ctx);
     drawMap(ctx);
+    counters_.draw(ctx, gpu_, global_, globalP_, shared_, sharedP_);
     drawStrided(ctx);
     drawTranspose(ctx);
   }
@@ -855,6 +861,7 @@ class MemoryLesson final : public Lesson {
   StridedParams stridedParams_;
   std::vector<double> stridedModel_;
   AsyncJob<StridedReport> stridedJob_;
+  MemoryCountersPanel counters_;
   std::optional<StridedReport> strided_;
 };
 

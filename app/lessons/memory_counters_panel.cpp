@@ -1,0 +1,160 @@
+#include "lessons/memory_counters_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/format.hpp"
+#include "counters/counters.hpp"
+#include "memory/memory.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+namespace {
+
+struct Kind {
+  mem::Space space;
+  mem::Op op;
+  const char *name, *num, *den;
+};
+constexpr Kind kKinds[] = {
+    {mem::Space::Global, mem::Op::Load, "global loads: sectors / request", "global_load_sectors",
+     "global_load_requests"},
+    {mem::Space::Global, mem::Op::Store, "global stores: sectors / request", "global_store_sectors",
+     "global_store_requests"},
+    {mem::Space::Shared, mem::Op::Load, "shared loads: wavefronts / request",
+     "shared_load_wavefronts_sass", "shared_load_requests"},
+    {mem::Space::Shared, mem::Op::Store, "shared stores: wavefronts / request",
+     "shared_store_wavefronts_sass", "shared_store_requests"},
+};
+
+}  // namespace
+
+Result<std::vector<MemoryCountersPanel::Row>> measureAgainstModel(mem::KernelId k,
+                                                                  const mem::PatternParams& p) {
+  std::vector<std::string> keys;
+  for (const Kind& kind : kKinds)
+    keys.insert(keys.end(), {kind.num, kind.den});
+  const mem::ModelCheckCase c{mem::kernelInfo(k).name, k, p};
+  Result<std::vector<counters::LaunchCounters>> r =
+      counters::profile(keys, [&] { return mem::runModelKernel(c); });
+  if (!r) return r.status();
+  if (r->empty()) return Status::error("The profiler saw no kernel.");
+  const counters::LaunchCounters& m = r->back();  // fills come first; the kernel last
+  const mem::TotalsByKind model = mem::kernelTotalsByKind(k, p);
+  std::vector<MemoryCountersPanel::Row> rows;
+  for (const Kind& kind : kKinds) {
+    const mem::InstructionTotals& t = model[int(kind.space)][int(kind.op)];
+    if (t.requests == 0) continue;
+    // The shared-strided kernel fills its buffer with shared stores the model leaves out.
+    if (k == mem::KernelId::SharedStrided && kind.space == mem::Space::Shared &&
+        kind.op == mem::Op::Store)
+      continue;
+    MemoryCountersPanel::Row row;
+    row.kernel = mem::kernelInfo(k).name;
+    row.kind = kind.name;
+    row.model = kind.space == mem::Space::Global ? t.sectorsPerRequest() : t.wavefrontsPerRequest();
+    const double den = m.value(kind.den).value_or(0), num = m.value(kind.num).value_or(0);
+    row.measuredRequests = std::llround(den);
+    row.modelRequests = t.requests;
+    row.measured = den > 0 ? num / den : NAN;
+    row.measuredTotal = num;
+    row.modelTotal = double(kind.space == mem::Space::Global ? t.sectors : t.wavefronts);
+    row.ok = std::fabs(row.measuredTotal - row.modelTotal) <= 0.005 * std::max(row.modelTotal, 1.0);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+bool MemoryCountersPanel::start(mem::PatternId global, const mem::PatternParams& gp,
+                                mem::PatternId shared, const mem::PatternParams& sp) {
+  error_ = {};
+  const mem::KernelId gk = mem::patternInfo(global).kernel, sk = mem::patternInfo(shared).kernel;
+  return job_.start([gk, gp, sk, sp](AsyncJob<Reading>::Control& c) -> Result<Reading> {
+    Reading out;
+    c.progress(0.1f, "the global pattern's kernel");
+    Result<std::vector<Row>> a = measureAgainstModel(gk, gp);
+    if (!a) return a.status();
+    out.rows = std::move(*a);
+    c.progress(0.6f, "the shared pattern's kernel");
+    Result<std::vector<Row>> b = measureAgainstModel(sk, sp);
+    if (!b) return b.status();
+    out.rows.insert(out.rows.end(), b->begin(), b->end());
+    return out;
+  });
+}
+
+void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId global,
+                               const mem::PatternParams& gp, mem::PatternId shared,
+                               const mem::PatternParams& sp) {
+  if (const Status s = job_.takeInto(last_); !s) error_ = s;
+  if (!beginPanel(ctx, "counters", "Measured by the GPU's counters", kPanelCollapsible))
+    return endPanel(ctx);
+  ImGui::BeginDisabled(!gpu || job_.running());
+  if (!ctx.exporting && ImGui::Button("Read the counters")) start(global, gp, shared, sp);
+  ImGui::EndDisabled();
+  helpTooltip(
+      "Runs the two patterns' kernels once more under the profiler (CUPTI, the library Nsight "
+      "Compute uses) and reads what the hardware counted. Profiling replays each kernel and is "
+      "slow: these runs are separate from the timed ones.");
+  if (!gpu) {
+    mutedText(ctx.theme, "No GPU: there are no counters to read; the model's numbers are above.");
+    return endPanel(ctx);
+  }
+  if (job_.running()) ImGui::TextUnformatted("Profiling...");
+  if (!error_.ok()) {
+    // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.
+    errorText(ctx.theme, error_);
+    return endPanel(ctx);
+  }
+  if (last_ && ImGui::BeginTable("##counters", 5,
+                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"kernel", "access", "model", "counters", "agree"})
+      ImGui::TableSetupColumn(h, 0, std::string(h) == "access" ? 2.2f : 1.0f);
+    ImGui::TableHeadersRow();
+    for (const Row& r : last_->rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.kernel.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.kind.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(trimmedFixed(r.model, 3).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(trimmedFixed(r.measured, 3).c_str());
+      helpTooltip(("Counted: " + thousands(std::llround(r.measuredTotal)) + " in " +
+                   thousands(r.measuredRequests) +
+                   " requests. Model: " + thousands(std::llround(r.modelTotal)) + " in " +
+                   thousands(r.modelRequests) + " requests.")
+                      .c_str());
+      ImGui::TableNextColumn();
+      ImGui::PushStyleColor(ImGuiCol_Text, r.ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
+      const bool extraRequests = r.ok && r.measuredRequests != r.modelRequests;
+      ImGui::TextUnformatted(!r.ok ? "NO" : extraRequests ? "yes*" : "yes");
+      ImGui::PopStyleColor();
+      if (extraRequests)
+        helpTooltip(("The same " + thousands(std::llround(r.modelTotal)) +
+                     " in total, but the hardware counted " +
+                     thousands(r.measuredRequests - r.modelRequests) +
+                     " more requests: warps whose every lane is outside the matrix still issue "
+                     "the instruction, with all lanes switched off, and move nothing. The model "
+                     "counts only requests with at least one active lane.")
+                        .c_str());
+    }
+    ImGui::EndTable();
+  }
+  mutedText(ctx.theme,
+            "Model: what the lesson computes from each lane's address (sectors a warp's request "
+            "touches, passes shared memory needs). Counters: what the GPU counted while the same "
+            "kernel ran with the same parameters (l1tex sectors and requests for global memory; "
+            "the SM's per-instruction shared wavefronts). They agree when the totals are equal; "
+            "yes* marks rows where the hardware also counted requests of warps with every lane "
+            "switched off (at the matrix's edge), which lowers its per-request number without "
+            "moving anything. A NO would mean the model misses something the hardware does.");
+  endPanel(ctx);
+}
+
+}  // namespace cudalab
