@@ -11,6 +11,7 @@
 //   one block's tree, level by level
 //   work on the worker thread; export
 #include "lessons/reduction_lesson.hpp"
+#include "lessons/reduction_counters_panel.hpp"
 
 #include <imgui.h>
 
@@ -53,6 +54,7 @@ using namespace reduction;
 const char* kActionLadder = "ladder";
 const char* kActionSweep = "sweep";
 const char* kActionCpu = "cpu";
+const char* kActionCounters = "counters";
 
 constexpr int kBlocks[] = {64, 128, 256, 512, 1024};
 constexpr int kPictureBlocks[] = {64, 128, 256};
@@ -112,16 +114,18 @@ class ReductionLesson final : public Lesson {
     return rows;
   }
   bool busy() const override {
-    return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() || !queue_.empty();
+    return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() ||
+           counters_.pending() || !queue_.empty();
   }
   std::vector<std::string> actionIds() const override {
-    return {kActionLadder, kActionSweep, kActionCpu};
+    return {kActionLadder, kActionSweep, kActionCpu, kActionCounters};
   }
   bool startAction(const std::string& id) override {
     if (working()) return false;
     if (id == kActionLadder) return startLadder();
     if (id == kActionSweep) return startSweep();
     if (id == kActionCpu) return startCpu();
+    if (id == kActionCounters) return gpu_ && counters_.start(params());
     return false;
   }
 
@@ -209,6 +213,7 @@ class ReductionLesson final : public Lesson {
     drawLadder(ctx);
     drawSweep(ctx);
     drawAccuracy(ctx);
+    counters_.draw(ctx, gpu_, params());
     drawTree(ctx);
   }
 
@@ -934,6 +939,7 @@ class ReductionLesson final : public Lesson {
   AsyncJob<SweepView> sweepJob_;
   std::optional<SweepView> sweep_;
   AsyncJob<CpuReport> cpuJob_;
+  ReductionCountersPanel counters_;
   std::optional<CpuReport> cpuOnly_;
   bool cpuOnlyNewer_ = false;  // the CPU-only sums were started after the last ladder
 

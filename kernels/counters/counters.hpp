@@ -47,7 +47,7 @@ const MetricInfo* findMetric(const std::string& key);
 
 // The metrics of one kernel launch, in the order they were asked for.
 struct LaunchCounters {
-  std::string range;  // CUPTI's name for the range: the kernel's (mangled) name
+  std::string range;  // CUPTI's name for the range (with one range per launch: its index)
   std::vector<std::string> keys;
   std::vector<double> values;
   std::optional<double> value(const std::string& key) const;

@@ -283,6 +283,27 @@ Result<long long> residentBlocks(StepId step, DataType type, int block);
 // the output and partial sums poisoned first. For tests and the command line.
 Result<double> reduceOnce(StepId step, const HostData& d, int block);
 
+// What the GPU's counters (CUPTI, kernels/counters) say of a step's first kernel: the pass over
+// all N numbers, where the tree's divergence and bank conflicts are. Profiling replays kernels:
+// these runs are apart from the timed ones.
+struct StepCounters {
+  StepId step;
+  int launches = 0;                  // kernels the step launched (the first is profiled)
+  double threadsPerInstruction = 0;  // active threads per warp instruction, all instructions
+  double divergentBranches = 0;      // branches where a warp's threads went both ways
+  double sharedLoadConflicts = 0;    // extra shared-load passes from bank conflicts
+  double sharedStoreConflicts = 0;   // the same for stores
+  double sharedLoads = 0;            // shared-load warp instructions
+  double instructions = 0;           // warp instructions executed: divergence keeps warps busy
+  double achievedOccupancy = 0;      // percent of the SM's warp slots in use, on average
+};
+// Every step in `steps` but CUB on `p` (fresh numbers; N is usually smaller than for timing,
+// since each kernel runs once per pass of the profiler).
+Result<std::vector<StepCounters>> measureCounters(const ReduceParams& p,
+                                                  std::span<const StepId> steps,
+                                                  const std::atomic<bool>* cancel,
+                                                  const Progress& progress);
+
 struct StepResult {
   StepId step;
   Measurement m;  // kernel phase: the step's passes (the course's: its one kernel)

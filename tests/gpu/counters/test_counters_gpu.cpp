@@ -10,6 +10,7 @@
 #include "counters/counters.hpp"
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
+#include "reduction/reduction.hpp"
 
 namespace cudalab {
 namespace {
@@ -82,6 +83,31 @@ TEST(CountersGpu, PaddingRemovesTheTransposeBankConflicts) {
     else
       EXPECT_GE(perRequest, 16.0) << c.label;
   }
+}
+
+// Harris's steps measured: step 1's divergent tree executes more warp instructions than step 3,
+// step 2's strided index makes far more bank conflicts than step 3's sequential addressing.
+TEST(CountersGpu, ReductionDivergenceAndBankConflicts) {
+  using namespace reduction;
+  Result<std::vector<StepCounters>> r = measureCounters(
+      ReduceParams{DataType::Float32, 1 << 20, 256}, allStepIds(), nullptr, nullptr);
+  if (!r) GTEST_SKIP() << r.status().sentence();
+  auto find = [&](StepId id) -> const StepCounters* {
+    for (const StepCounters& s : *r)
+      if (s.step == id) return &s;
+    return nullptr;
+  };
+  const StepCounters *one = find(StepId::Interleaved), *two = find(StepId::Strided),
+                     *three = find(StepId::Sequential);
+  ASSERT_TRUE(one && two && three);
+  // Counts of work, not times: step 1's divergent tree keeps every warp executing every level.
+  EXPECT_GT(one->instructions, three->instructions)
+      << one->instructions << " against " << three->instructions;
+  const double conflicts2 = two->sharedLoadConflicts + two->sharedStoreConflicts;
+  const double conflicts3 = three->sharedLoadConflicts + three->sharedStoreConflicts;
+  EXPECT_GT(conflicts2, 20 * (conflicts3 + 1)) << conflicts2 << " against " << conflicts3;
+  EXPECT_GT(three->achievedOccupancy, 0.0);
+  EXPECT_EQ(one->launches, 3);  // 2^20 numbers in blocks of 256: 4,096 sums, 16, then 1
 }
 
 TEST(CountersGpu, ProfiledTwiceTheSame) {
