@@ -609,28 +609,15 @@ class AtomicsLesson final : public Lesson {
       }
       ImGui::EndTable();
     }
-    if (r && !r->steps.empty() &&
-        plot::BeginPlot("atomics_ladder", "Input GB/s per step##ladderplot", ImVec2(-1, 0))) {
+    if (r) {
       std::vector<const char*> names;
       std::vector<double> g;
       for (const HistStepResult& s : r->steps) {
         names.push_back(histStepInfo(s.step).key);
-        g.push_back(std::max(s.gbps, 1e-3));
+        g.push_back(s.gbps);
       }
-      // Bars on a log axis start at its bottom: a whole decade below the smallest bar, so that
-      // two close bars do not look ten times apart.
-      const double lowest = *std::min_element(g.begin(), g.end());
-      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Log10,
-                                 std::pow(10.0, std::floor(std::log10(lowest))), NAN});
-      plot::SetupCategories(names.data(), int(names.size()));
-      plot::SetupLegend(plot::Legend::Outside);
-      plot::SetNextColour(0);
-      plot::PlotBars("measured", g.data(), int(g.size()));
-      if (r->copyGBps > 0) {
-        plot::SetNextColour(5);
-        plot::PlotHLine("device copy (read + write)", r->copyGBps);
-      }
-      plot::EndPlot();
+      ladderBarsPlot("atomics_ladder", "Input GB/s per step##ladderplot", names, g,
+                     "device copy (read + write)", r->copyGBps);
     }
     if (r)
       mutedText(

@@ -8,10 +8,11 @@
 //   the ladder: Harris's table
 //   GB/s against N
 //   accuracy: every sum against the exact one
-//   one block's tree, level by level
+//   one block's tree, level by level: reduction_tree_panel.cpp
 //   work on the worker thread; export
 #include "lessons/reduction_lesson.hpp"
 #include "lessons/reduction_counters_panel.hpp"
+#include "lessons/reduction_tree_panel.hpp"
 
 #include <imgui.h>
 
@@ -57,7 +58,6 @@ const char* kActionCpu = "cpu";
 const char* kActionCounters = "counters";
 
 constexpr int kBlocks[] = {64, 128, 256, 512, 1024};
-constexpr int kPictureBlocks[] = {64, 128, 256};
 
 // "2,935 GB/s", "48.2 GB/s".
 std::string gbps(double v) {
@@ -83,24 +83,6 @@ std::string exactText(long double v, DataType t) {
   if (t == DataType::Int32) return thousands(static_cast<long long>(v));
   std::snprintf(b, sizeof b, "%.12Lf", v);
   return b;
-}
-
-// A warp's colour in the tree pictures: seven distinct colours, never the grey that marks slots
-// still holding part of the sum.
-ImU32 warpColour(int warp, float alpha = 1.0f) {
-  static constexpr int kOrder[] = {0, 1, 2, 5, 3, 6, 4};
-  return paletteColour(kOrder[warp % 7], alpha);
-}
-
-// The steps the tree picture can draw (all but CUB), built once.
-const std::vector<const StepInfo*>& pictureSteps() {
-  static const std::vector<const StepInfo*> v = [] {
-    std::vector<const StepInfo*> out;
-    for (const StepInfo& s : steps())
-      if (s.shape != Shape::Library) out.push_back(&s);
-    return out;
-  }();
-  return v;
 }
 
 class ReductionLesson final : public Lesson {
@@ -214,7 +196,7 @@ class ReductionLesson final : public Lesson {
     drawSweep(ctx);
     drawAccuracy(ctx);
     counters_.draw(ctx, gpu_, params());
-    drawTree(ctx);
+    tree_.draw(ctx);
   }
 
  private:
@@ -322,23 +304,15 @@ class ReductionLesson final : public Lesson {
       }
       ImGui::EndTable();
     }
-    if (r && plot::BeginPlot("reduction_ladder", "GB/s per step##ladderplot", ImVec2(-1, 0))) {
+    if (r) {
       std::vector<const char*> names;
       std::vector<double> g;
       for (const StepResult& s : r->steps) {
         names.push_back(stepInfo(s.step).key);
         g.push_back(s.gbps);
       }
-      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Log10});
-      plot::SetupCategories(names.data(), int(names.size()));
-      plot::SetupLegend(plot::Legend::Outside);
-      plot::SetNextColour(0);
-      plot::PlotBars("measured", g.data(), int(g.size()));
-      if (r->peakGBps > 0) {
-        plot::SetNextColour(5);
-        plot::PlotHLine("memory bandwidth (theory)", r->peakGBps);
-      }
-      plot::EndPlot();
+      ladderBarsPlot("reduction_ladder", "GB/s per step##ladderplot", names, g,
+                     "memory bandwidth (theory)", r->peakGBps);
     }
     if (r)
       mutedText(
@@ -509,292 +483,6 @@ class ReductionLesson final : public Lesson {
     endPanel(ctx);
   }
 
-  // [SECTION] one block's tree, level by level
-
-  void drawTree(LessonContext& ctx) {
-    if (!beginPanel(ctx, "tree", "One block's tree, level by level")) return endPanel(ctx);
-    const float s = ctx.scale;
-    const std::vector<const StepInfo*>& list = pictureSteps();
-    pictureStep_ = std::clamp(pictureStep_, 0, int(list.size()) - 1);
-    const StepInfo& st = *list[size_t(pictureStep_)];
-    ImGui::SetNextItemWidth(260 * s);
-    if (ImGui::BeginCombo("step##tree", st.label)) {
-      for (int i = 0; i < int(list.size()); ++i)
-        if (ImGui::Selectable(list[size_t(i)]->label, i == pictureStep_)) {
-          pictureStep_ = i;
-          level_ = 0;
-        }
-      ImGui::EndCombo();
-    }
-    ImGui::SameLine();
-    const bool course = st.id == StepId::Course;
-    if (course) pictureBlock_ = kCourseBlock;
-    ImGui::SetNextItemWidth(90 * s);
-    ImGui::BeginDisabled(course);
-    if (ImGui::BeginCombo("threads##tree", std::to_string(pictureBlock_).c_str())) {
-      for (int b : kPictureBlocks)
-        if (ImGui::Selectable(std::to_string(b).c_str(), b == pictureBlock_)) {
-          pictureBlock_ = b;
-          level_ = 0;
-        }
-      ImGui::EndCombo();
-    }
-    ImGui::EndDisabled();
-    // Built when the step or block changes, not every frame.
-    const std::pair<StepId, int> key{st.id, pictureBlock_};
-    if (!tree_ || treeFor_ != key) {
-      tree_ = treeModel(st.id, pictureBlock_, DataType::Float32);
-      treeFor_ = key;
-    }
-    if (!*tree_) {
-      errorText(ctx.theme, tree_->status());
-      return endPanel(ctx);
-    }
-    const TreeModel& m = **tree_;
-    const int levels = int(m.levels.size());
-    level_ = std::clamp(level_, 0, levels);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(200 * s);
-    ImGui::SliderInt("level##tree", &level_, 0, levels, "%d", ImGuiSliderFlags_AlwaysClamp);
-    level_ = std::clamp(level_, 0, levels);  // a typed value may lie outside
-    if (!ctx.exporting) {
-      ImGui::SameLine();
-      if (ImGui::Button(playing_ ? "Pause##tree" : "Play##tree")) {
-        playing_ = !playing_;
-        if (playing_ && level_ == levels) level_ = 0;
-        lastTick_ = ImGui::GetTime();
-      }
-      if (playing_ && ImGui::GetTime() - lastTick_ > 0.8) {
-        lastTick_ = ImGui::GetTime();
-        if (++level_ > levels) {
-          level_ = levels;
-          playing_ = false;
-        }
-      }
-    }
-    ImGui::TextWrapped("Level 0 loads: %s.", m.load.c_str());
-    if (!m.note.empty()) mutedText(ctx.theme, m.note.c_str());
-    if (level_ > 0) {
-      const TreeLevel& l = m.levels[size_t(level_ - 1)];
-      ImGui::TextWrapped("Level %d, %s.", level_, l.what.c_str());
-    }
-    drawTreePicture(ctx, m);
-    drawLevelTable(ctx, m);
-    drawBanks(ctx, m);
-    const bool shuffle = m.step == StepId::Shuffle || m.step == StepId::Atomic;
-    mutedText(ctx.theme,
-              ("Over the whole tree: " + std::to_string(m.totalDivergent()) +
-               " divergent warp-levels, " + std::to_string(m.barriers()) +
-               " __syncthreads barrier" + (m.barriers() == 1 ? "" : "s") + ", " +
-               (shuffle ? std::string("no shared-memory tree: registers pass through shuffles, and "
-                                      "shared memory holds one sum per warp.")
-                : m.step == StepId::Course
-                    ? std::string("every addition reads and writes global memory.")
-                    : std::to_string(m.totalWavefronts()) +
-                          " shared-memory wavefronts (a conflict-free warp request takes one per "
-                          "128 bytes). Drawn for float32 (4-byte slots)."))
-                  .c_str());
-    endPanel(ctx);
-  }
-
-  // Rows of slots, one per level: a slot written at a level is drawn in the colour of the warp
-  // whose thread wrote it, with a line from the slot it added; slots no longer needed fade.
-  void drawTreePicture(LessonContext& ctx, const TreeModel& m) {
-    const float s = ctx.scale;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float label = ImGui::CalcTextSize("level 00").x + 6 * s;
-    const float width = std::max(200 * s, ImGui::GetContentRegionAvail().x - label);
-    const float cell = width / float(m.slots);
-    const float rowH = 14 * s, gap = 10 * s;
-    const int rows = int(m.levels.size()) + 1;
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const ImU32 faint = ImGui::GetColorU32(ImGuiCol_Text, 0.12f);
-    std::vector<bool> live(size_t(m.slots), true);  // slots still holding part of the sum
-    for (int r = 0; r < rows; ++r) {
-      const float y = o.y + float(r) * (rowH + gap);
-      const bool shown = r <= level_;
-      const bool current = r == level_;
-      dl->AddText(ImVec2(o.x, y), current ? text : ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  ("level " + std::to_string(r)).c_str());
-      std::vector<int> writer(size_t(m.slots), -1);
-      if (r > 0)
-        for (const TreeOp& op : m.levels[size_t(r - 1)].ops) {
-          writer[size_t(op.dst)] = op.thread;
-          live[size_t(op.src)] = false;
-        }
-      for (int c = 0; c < m.slots; ++c) {
-        const ImVec2 a(o.x + label + float(c) * cell, y);
-        const ImVec2 b(a.x + std::max(cell - 1, 1.0f), y + rowH);
-        if (!shown) {
-          dl->AddRectFilled(a, b, faint);
-          continue;
-        }
-        const int w = writer[size_t(c)];
-        if (r == 0)
-          dl->AddRectFilled(a, b, paletteColour(7, 0.55f));
-        else if (w >= 0)
-          dl->AddRectFilled(a, b, warpColour(w / 32, current ? 1.0f : 0.7f));
-        else if (live[size_t(c)])
-          dl->AddRectFilled(a, b, paletteColour(7, 0.3f));
-        else
-          dl->AddRect(a, b, faint);
-      }
-      if (r > 0 && shown) {
-        const float yTop = y - gap, yBottom = y;
-        for (const TreeOp& op : m.levels[size_t(r - 1)].ops) {
-          const float xs = o.x + label + (float(op.src) + 0.5f) * cell;
-          const float xd = o.x + label + (float(op.dst) + 0.5f) * cell;
-          dl->AddLine(ImVec2(xs, yTop), ImVec2(xd, yBottom),
-                      warpColour(op.thread / 32, current ? 0.9f : 0.35f), s);
-        }
-      }
-    }
-    ImGui::Dummy(ImVec2(label + width, float(rows) * (rowH + gap)));
-    mutedText(
-        ctx.theme,
-        (std::string("Each row is the block's ") + std::to_string(m.slots) +
-         (m.step == StepId::Shuffle || m.step == StepId::Atomic
-              ? " threads' registers (warp sums pass through shared memory once)"
-          : m.step == StepId::Course ? " numbers in global memory"
-                                     : " shared-memory slots") +
-         ". A coloured slot was written at that level, in its thread's warp colour (warp 0 "
-         "blue, 1 orange, 2 green, 3 vermillion, 4 purple, 5 yellow, 6 sky blue, then again); grey "
-         "slots still hold a part of the sum; "
-         "outlined ones are used up.")
-            .c_str());
-  }
-
-  void drawLevelTable(LessonContext& ctx, const TreeModel& m) {
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##levels", 7, flags)) return;
-    for (const char* h : {"level", "stride", "adding threads", "warps issued", "divergent warps",
-                          "worst bank conflict", "wavefronts"})
-      ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (int i = 0; i < int(m.levels.size()); ++i) {
-      const TreeLevel& l = m.levels[size_t(i)];
-      ImGui::TableNextRow();
-      if (i + 1 == level_)
-        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0,
-                               ImGui::GetColorU32(ImGuiCol_Header, 0.8f));
-      ImGui::TableNextColumn();
-      ImGui::Text("%d%s", i + 1, l.barrier ? "  (then __syncthreads)" : "");
-      ImGui::TableNextColumn();
-      if (l.shuffle)
-        ImGui::Text("offset %d", l.stride >= 32 ? l.stride / 32 : l.stride);
-      else
-        ImGui::Text("%d", l.stride);
-      ImGui::TableNextColumn();
-      ImGui::Text("%d of %d", l.activeThreads, m.block);
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", int(l.warps.size()));
-      ImGui::TableNextColumn();
-      if (l.divergentWarps > 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-        ImGui::Text("%d", l.divergentWarps);
-        ImGui::PopStyleColor();
-      } else {
-        ImGui::TextUnformatted("0");
-      }
-      ImGui::TableNextColumn();
-      if (l.shuffle)
-        ImGui::TextUnformatted("registers");
-      else if (l.globalMemory)
-        ImGui::TextUnformatted("global memory");
-      else if (l.worstConflict > 1) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-        ImGui::Text("%d-way", l.worstConflict);
-        ImGui::PopStyleColor();
-      } else {
-        ImGui::TextUnformatted("none");
-      }
-      ImGui::TableNextColumn();
-      if (!l.shuffle && !l.globalMemory) ImGui::Text("%d", l.wavefronts);
-    }
-    ImGui::EndTable();
-  }
-
-  // The chosen level's first warp: which lanes add, and which bank each lane's second read
-  // (slot src) falls in. Lanes in one bank asking for different slots wait for each other.
-  void drawBanks(LessonContext& ctx, const TreeModel& m) {
-    if (level_ == 0) return;
-    const TreeLevel& l = m.levels[size_t(level_ - 1)];
-    if (l.warps.empty()) return;
-    const WarpAtLevel& w = l.warps.front();
-    const float s = ctx.scale;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const float lane = std::min(26 * s, (ImGui::GetContentRegionAvail().x - 90 * s) / 32);
-    const float h = 18 * s;
-    ImGui::Text(
-        "Warp %d at level %d: %d lane%s add%s%s", w.warp, level_, w.useful,
-        w.useful == 1 ? "" : "s",
-        w.executing > w.useful
-            ? (", " + std::to_string(w.executing - w.useful) + " more run for nothing").c_str()
-            : "",
-        w.divergent ? "; divergent: the others wait" : "");
-    std::vector<int> srcOf(32, -1);
-    std::vector<bool> useful(32, false);
-    for (const TreeOp& op : l.ops)
-      if (op.thread / 32 == w.warp) {
-        srcOf[size_t(op.thread % 32)] = op.src;
-        useful[size_t(op.thread % 32)] = true;
-      }
-    // Lanes that execute without a useful op (the unrolled warp) read slot tid + stride. A shuffle
-    // level's lane reads lane + offset of its own warp; past lane 31 __shfl_down_sync returns the
-    // lane's own value (it does not wrap).
-    const bool allRun = w.executing == 32;
-    const int offset = l.shuffle && l.stride >= 32 ? l.stride / 32 : l.stride;
-    for (int ln = 0; ln < 32; ++ln) {
-      if (l.shuffle)
-        srcOf[size_t(ln)] = ln + offset < 32 ? ln + offset : ln;
-      else if (srcOf[size_t(ln)] < 0 && allRun)
-        srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
-    }
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const float labelW = 90 * s;
-    dl->AddText(ImVec2(o.x, o.y + 2 * s), text, "lane");
-    dl->AddText(ImVec2(o.x, o.y + h + 6 * s), text,
-                l.shuffle || l.globalMemory ? "reads lane" : "bank read");
-    for (int ln = 0; ln < 32; ++ln) {
-      const ImVec2 a(o.x + labelW + float(ln) * lane, o.y);
-      const ImVec2 b(a.x + lane - 2 * s, a.y + h);
-      const ImU32 fill = useful[size_t(ln)]       ? warpColour(w.warp)
-                         : srcOf[size_t(ln)] >= 0 ? paletteColour(7, 0.6f)
-                                                  : ImGui::GetColorU32(ImGuiCol_FrameBg);
-      dl->AddRectFilled(a, b, fill);
-      if (lane > ImGui::CalcTextSize("00").x + 2 * s)
-        dl->AddText(ImVec2(a.x + 2 * s, a.y + 2 * s), text, std::to_string(ln).c_str());
-      if (srcOf[size_t(ln)] < 0) continue;
-      const int src = srcOf[size_t(ln)];
-      const int shown = l.shuffle        ? src
-                        : l.globalMemory ? src
-                                         : (src * m.elementBytes / mem::kBankBytes) % mem::kBanks;
-      const ImVec2 c(a.x, a.y + h + 4 * s);
-      dl->AddRect(c, ImVec2(c.x + lane - 2 * s, c.y + h), text);
-      if (lane > ImGui::CalcTextSize("00").x + 2 * s)
-        dl->AddText(ImVec2(c.x + 2 * s, c.y + 2 * s), text, std::to_string(shown % 100).c_str());
-    }
-    ImGui::Dummy(ImVec2(labelW + 32 * lane, 2 * h + 8 * s));
-    if (l.shuffle)
-      mutedText(ctx.theme,
-                "Each lane reads the register of lane + offset through __shfl_down_sync: no "
-                "shared memory, no bank, no barrier. Lanes past 31 - offset get their own value "
-                "back, and their sums are never used.");
-    else if (!l.globalMemory)
-      mutedText(ctx.theme,
-                (std::string("Coloured lanes add; grey lanes run the addition for nothing; "
-                             "empty lanes wait. ") +
-                 (w.conflictDegree > 1
-                      ? std::to_string(w.conflictDegree) +
-                            "-way bank conflict: as many lanes ask one bank for different slots, "
-                            "and the bank serves them one after another."
-                      : "Every bank is asked for at most one slot: no conflict."))
-                    .c_str());
-  }
-
   // [SECTION] work on the worker thread; export
 
   struct SweepView {
@@ -943,14 +631,7 @@ class ReductionLesson final : public Lesson {
   std::optional<CpuReport> cpuOnly_;
   bool cpuOnlyNewer_ = false;  // the CPU-only sums were started after the last ladder
 
-  // The tree picture.
-  int pictureStep_ = 0;
-  int pictureBlock_ = 64;
-  std::optional<Result<TreeModel>> tree_;  // the picture's model, for treeFor_
-  std::pair<StepId, int> treeFor_{StepId::Interleaved, 0};
-  int level_ = 1;
-  bool playing_ = false;
-  double lastTick_ = 0;
+  ReductionTreePanel tree_;
 };
 
 }  // namespace

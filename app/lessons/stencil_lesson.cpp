@@ -45,7 +45,8 @@ const LessonInfo kStencilLessonInfo{
     "A stream of camera frames blurred, edge-detected and thresholded on the GPU and shown "
     "through CUDA-OpenGL interop, every stage timed against the 33 ms budget beside the CPU "
     "doing the same work; the blur as a ladder of kernels (every tap from global memory, a "
-    "shared-memory tile with a halo, two separable passes) against a device copy of the frame; "
+    "shared-memory tile with a halo, two separable passes, both passes in shared memory) against "
+    "a device copy of the frame; "
     "one block's tile and halo drawn."};
 
 namespace {
@@ -475,9 +476,18 @@ class StencilLesson final : public Lesson {
     // Screen position of pixel column / row i of the picture.
     auto X = [&](int i) { return o.x + float(i) * cell; };
     auto Y = [&](int i) { return o.y + float(i) * cell; };
+    // The counts, computed when the tile or radius changes, not every frame.
+    if (tileFor_ != std::pair{t, r}) {
+      tileLoads_.assign(size_t(cells) * size_t(cells), 0);
+      for (int y = 0; y < cells; ++y)
+        for (int x = 0; x < cells; ++x)  // away from the frame's edge
+          tileLoads_[size_t(y) * size_t(cells) + size_t(x)] =
+              loadsOfPixel(x + 5 * t, y + 5 * t, t, r);
+      tileFor_ = {t, r};
+    }
     for (int y = 0; y < cells; ++y)
       for (int x = 0; x < cells; ++x) {
-        const int loads = loadsOfPixel(x + 5 * t, y + 5 * t, t, r);  // away from the frame's edge
+        const int loads = tileLoads_[size_t(y) * size_t(cells) + size_t(x)];
         // 1 inside a tile; 2 in an edge's halo; 3 or more in a corner's, or everywhere once the
         // halo is wider than half a tile (2r > tile).
         const ImU32 c = loads == 1   ? paletteColour(0, 0.35f)
@@ -692,6 +702,8 @@ class StencilLesson final : public Lesson {
   double displayMs_ = 0;
   double paramsMs_ = 0, frameMs_ = 0, uiMs_ = 0;  // host times of the last frame
   std::string gpuLabel_;
+  std::vector<int> tileLoads_;  // the tile picture's counts, for tileFor_ (tile, radius)
+  std::pair<int, int> tileFor_{0, 0};
   double costMs_[2] = {0, 0};
   bool frameError_ = false;
   bool shownCpu_ = false;

@@ -1,8 +1,10 @@
 #include "ui/widgets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "ui/plot.hpp"
 #include "ui/theme.hpp"
 
 namespace cudalab {
@@ -155,6 +157,27 @@ bool paramSlider(const ParamSpec& p, double& value) {
   helpTooltip(p.help);
   ImGui::PopID();
   return changed;
+}
+
+void ladderBarsPlot(const char* plotId, const char* title, const std::vector<const char*>& names,
+                    const std::vector<double>& values, const char* referenceLabel,
+                    double reference) {
+  if (values.empty() || !plot::BeginPlot(plotId, title, ImVec2(-1, 0))) return;
+  std::vector<double> v;
+  for (double x : values)
+    v.push_back(std::max(x, 1e-3));  // a log axis has no 0
+  const double lowest = *std::min_element(v.begin(), v.end());
+  plot::SetupAxes(
+      {"step"}, {"GB/s", plot::Scale::Log10, std::pow(10.0, std::floor(std::log10(lowest))), NAN});
+  plot::SetupCategories(names.data(), int(names.size()));
+  plot::SetupLegend(plot::Legend::Outside);
+  plot::SetNextColour(0);
+  plot::PlotBars("measured", v.data(), int(v.size()));
+  if (reference > 0) {
+    plot::SetNextColour(5);
+    plot::PlotHLine(referenceLabel, reference);
+  }
+  plot::EndPlot();
 }
 
 }  // namespace cudalab

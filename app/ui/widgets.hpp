@@ -66,6 +66,13 @@ void mutedText(const Theme& theme, const char* text);
 // A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.
 void errorText(const Theme& theme, const Status& s);
 
+// A ladder's rate per step as bars on a log axis (GB/s of each step), with a reference line
+// (a bandwidth ceiling; not drawn when `reference` <= 0). The axis starts a whole decade below the
+// smallest bar, so two close bars never look ten times apart.
+void ladderBarsPlot(const char* plotId, const char* title, const std::vector<const char*>& names,
+                    const std::vector<double>& values, const char* referenceLabel,
+                    double reference);
+
 // Lessons queue the measurements they start on first show: each frame, the next one starts once
 // nothing runs (startAction refuses while a job is busy).
 void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool working);
