@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <ctime>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "common/measurement.hpp"
+#include "counters/counters.hpp"
 #include "lessons/registry.hpp"
 
 namespace cudalab {
@@ -66,13 +68,66 @@ Status writeOutputs(const std::string& outDir, const std::string& id, const std:
   return {};
 }
 
+namespace {
+
+std::vector<BenchEntry> lessonBenches() {
+  std::vector<BenchEntry> v;
+  for (const LessonEntry& e : lessonRegistry())
+    if (e.benches)
+      for (const BenchEntry& b : e.benches())
+        v.push_back(b);
+  return v;
+}
+
+// `cudalab bench counters`: every lesson's counters-* benchmark in one run, with the raw counters
+// of every kernel profiled, in launch order, in bench-counters.json for
+// tools/ncu_counters_check.py. With CUDALAB_COUNTERS_MARK_ONLY=1 (set by that tool, under Nsight
+// Compute) nothing is read: the same kernels only run, marked by an NVTX range.
+int benchAllCounters(const std::string& outDir) {
+  const RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  const char* mark = std::getenv("CUDALAB_COUNTERS_MARK_ONLY");
+  const bool markOnly = mark && std::string(mark) == "1";
+  counters::setMarkOnly(markOnly);
+  counters::setJournal(!markOnly);
+  std::string md = "### The GPU's counters in the app, " + today() + ", " + rt.firstDeviceName +
+                   "\n\n| benchmark | result |\n| --- | --- |\n";
+  int code = 0;
+  for (const BenchEntry& b : lessonBenches()) {
+    if (std::string(b.id).rfind("counters-", 0) != 0) continue;
+    counters::journalLabel(b.id);
+    const int r = b.run(outDir);
+    code |= r;
+    md += std::string("| ") + b.id + " | " + (r == 0 ? "agrees" : "**failed or disagrees**") +
+          " |\n";
+  }
+  nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}, {"mark_only", markOnly}};
+  j["profiled"] = nlohmann::json::array();
+  for (const counters::JournalEntry& e : counters::takeJournal()) {
+    nlohmann::json entry = {{"what", e.what}, {"launches", nlohmann::json::array()}};
+    for (const auto& launch : e.launches) {
+      nlohmann::json values = nlohmann::json::object();
+      for (const auto& [name, v] : launch)
+        values[name] = v;
+      entry["launches"].push_back(values);
+    }
+    j["profiled"].push_back(entry);
+  }
+  counters::setJournal(false);
+  counters::setMarkOnly(false);
+  if (markOnly) return 0;  // the tables are empty: Nsight Compute read the counters
+  return writeOutputs(outDir, "counters", md, j) ? code : 1;
+}
+
+}  // namespace
+
 std::span<const BenchEntry> benchRegistry() {
   static const std::vector<BenchEntry> all = [] {
-    std::vector<BenchEntry> v;
-    for (const LessonEntry& e : lessonRegistry())
-      if (e.benches)
-        for (const BenchEntry& b : e.benches())
-          v.push_back(b);
+    std::vector<BenchEntry> v = lessonBenches();
+    v.push_back({"counters",
+                 "every counters-* benchmark at once, the raw counters of every kernel profiled "
+                 "in the JSON (for tools/ncu_counters_check.py)",
+                 &benchAllCounters});
     return v;
   }();
   return all;

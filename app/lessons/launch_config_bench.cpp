@@ -1,6 +1,7 @@
 // The launch-config lesson's benchmark (`cudalab bench launch-config`), registered through its line
 // in lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
 #include "bench.hpp"
+#include "lessons/launch_config_counters_panel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -210,8 +211,34 @@ int benchLaunchConfig(const std::string& outDir) {
 
 }  // namespace
 
+// [SECTION] bench counters-launch-config: the default launch at every block size under the
+// counters, occupancy reached beside the calculator's
+int benchLaunchCounters(const std::string& outDir) {
+  const RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  Result<DeviceLimits> limits = queryLimits(0);
+  if (!limits) return fail(limits.status());
+  int code = 0;
+  // The lesson's default (an automatic grid), then a grid-stride loop over just 2 blocks per
+  // SM: the calculator promises the same occupancy, the SMs reach less.
+  LaunchConfig strided = withVariant(LaunchConfig{}, *findLaunchVariant("1d_grid_stride"));
+  strided.autoBlocks = false;
+  strided.blocks = 2LL * limits->smCount;
+  for (const auto& [id, c] : {std::pair<const char*, LaunchConfig>{"counters-launch-config", {}},
+                              {"counters-launch-config-stride", strided}})
+    code |= writeCountersBench(outDir, id,
+                               "The launch under the GPU's counters: " + describe(c),
+                               measureLaunchCounters(c, *limits, nullptr, {}),
+                               launchCountersSpec());
+  return code;
+}
+
 std::span<const BenchEntry> launchConfigBenches() {
   static const BenchEntry k[] = {
+      {"counters-launch-config",
+       "the launch at 32 to 1024 threads per block under the GPU's counters (CUPTI): occupancy "
+       "reached against the calculator's",
+       &benchLaunchCounters},
       {"launch-config",
        "threads-per-block and blocks sweeps, interop against host copy, UI frame times",
        &benchLaunchConfig},

@@ -6,6 +6,7 @@
 //   main view: picture (through CUDA-OpenGL interop, or the CPU model), numbers, timing, sweeps
 //   work on the worker thread: picture, measurement, sweeps
 #include "lessons/launch_config_lesson.hpp"
+#include "lessons/launch_config_counters_panel.hpp"
 
 #include <imgui.h>
 
@@ -45,6 +46,7 @@ namespace {
 const char* kActionRun = "run";
 const char* kSweepThreads = "sweep-threads";
 const char* kSweepBlocks = "sweep-blocks";
+const char* kActionCounters = "counters";
 
 // What the worker hands back for the picture: device arrays (GPU) or keys (CPU model).
 struct PictureResult {
@@ -97,15 +99,16 @@ class LaunchConfigLesson final : public Lesson {
   }
   bool busy() const override {
     return limitsJob_.pending() || pictureJob_.pending() || measureJob_.pending() ||
-           sweepJob_.pending() || pictureDirty_;
+           sweepJob_.pending() || counters_.pending() || pictureDirty_;
   }
   std::vector<std::string> actionIds() const override {
-    return {kActionRun, kSweepThreads, kSweepBlocks};
+    return {kActionRun, kSweepThreads, kSweepBlocks, kActionCounters};
   }
   bool startAction(const std::string& id) override {
     if (!gpu_ || limitsJob_.pending() || !valid_) return false;
     if (id == kActionRun) return startMeasure();
     if (id == kSweepThreads || id == kSweepBlocks) return launchSweep(id);
+    if (id == kActionCounters) return counters_.start(cfg_, limits_);
     return false;
   }
 
@@ -210,6 +213,7 @@ class LaunchConfigLesson final : public Lesson {
     drawNumbers(ctx);
     drawTiming(ctx);
     drawSweep(ctx);
+    if (valid_) counters_.draw(ctx, gpu_, cfg_, limits_);
   }
 
  private:
@@ -750,6 +754,7 @@ class LaunchConfigLesson final : public Lesson {
   bool shapeInit_ = false;
   LaunchConfig cfg_;
   DeviceLimits limits_;
+  LaunchCountersPanel counters_;
   Status valid_;
   std::vector<std::string> warnings_;
   Result<LaunchShape> shape_ = Status::error("not computed");

@@ -1,6 +1,7 @@
 // The matmul lesson's benchmark (`cudalab bench matmul`), registered through its line in
 // lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
 #include "bench.hpp"
+#include "lessons/matmul_counters_panel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -151,8 +152,23 @@ int benchMatmul(const std::string& outDir) {
 
 }  // namespace
 
+// [SECTION] bench counters-matmul: every hand-written step under the GPU's counters
+int benchMatmulCounters(const std::string& outDir) {
+  const RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  using namespace matmul;
+  const MatmulParams p{kCountersExtent, kCountersExtent, kCountersExtent};
+  return writeCountersBench(outDir, "counters-matmul",
+                            "The matmul ladder under the GPU's counters, 1024^3",
+                            measureCounters(p, allStepIds(), nullptr, {}), matmulCountersSpec());
+}
+
 std::span<const BenchEntry> matmulBenches() {
   static const BenchEntry k[] = {
+      {"counters-matmul",
+       "every hand-written matmul step under the GPU's counters (CUPTI), occupancy beside the "
+       "calculator's",
+       &benchMatmulCounters},
       {"matmul",
        "matmul ladder at 4096^3 against cuBLAS and the FP32 peak, an odd size, the course's "
        "comparison, TFLOP/s against size",

@@ -11,6 +11,7 @@
 //   the naive steps' reads: the memory lesson's sector view
 //   work on the worker thread; export
 #include "lessons/matmul_lesson.hpp"
+#include "lessons/matmul_counters_panel.hpp"
 
 #include <imgui.h>
 
@@ -53,6 +54,7 @@ using namespace matmul;
 const char* kActionLadder = "ladder";
 const char* kActionSweep = "sweep";
 const char* kActionCourse = "course";
+const char* kActionCounters = "counters";
 
 // The measured ladder and the roofline's ceilings (measured once, kept for later ladders).
 struct LadderView {
@@ -106,16 +108,18 @@ class MatmulLesson final : public Lesson {
     return rows;
   }
   bool busy() const override {
-    return ladderJob_.pending() || sweepJob_.pending() || courseJob_.pending() || !queue_.empty();
+    return ladderJob_.pending() || sweepJob_.pending() || courseJob_.pending() ||
+           counters_.pending() || !queue_.empty();
   }
   std::vector<std::string> actionIds() const override {
-    return {kActionLadder, kActionSweep, kActionCourse};
+    return {kActionLadder, kActionSweep, kActionCourse, kActionCounters};
   }
   bool startAction(const std::string& id) override {
     if (working()) return false;
     if (id == kActionLadder) return startLadder();
     if (id == kActionSweep) return startSweep();
     if (id == kActionCourse) return startCourse();
+    if (id == kActionCounters) return gpu_ && counters_.start(MatmulParams{M_, N_, K_});
     return false;
   }
 
@@ -196,6 +200,7 @@ class MatmulLesson final : public Lesson {
     drawCourse(ctx);
     drawTiling(ctx);
     drawSectors(ctx);
+    counters_.draw(ctx, gpu_, MatmulParams{M_, N_, K_});
   }
 
  private:
@@ -970,6 +975,7 @@ class MatmulLesson final : public Lesson {
 
   bool gpu_ = false;
   BlockLimits limits_;
+  MatmulCountersPanel counters_;
   Status error_;
   std::vector<std::string> queue_;
   int M_ = int(kSizeM.defaultValue), N_ = int(kSizeN.defaultValue), K_ = int(kSizeK.defaultValue);

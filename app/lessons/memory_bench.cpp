@@ -15,6 +15,7 @@
 #include "common/pattern.hpp"
 #include "common/runtime_info.hpp"
 #include "counters/counters.hpp"
+#include "lessons/transpose_counters_panel.hpp"
 #include "device/device_bandwidth.hpp"
 #include "launch_config/launch_config.hpp"
 #include "matmul/matmul.hpp"
@@ -222,7 +223,24 @@ int benchCounters(const std::string& outDir) {
   md += fmt("\n%d comparisons, **%d mismatches**.\n", compared, mismatches);
   j["compared"] = compared;
   j["mismatches"] = mismatches;
-  return writeOutputs(outDir, "counters", md, j) ? (mismatches ? 1 : 0) : 1;
+  return writeOutputs(outDir, "counters-memory", md, j) ? (mismatches ? 1 : 0) : 1;
+}
+
+// [SECTION] bench counters-transpose: the transpose ladder under the counters, beside the model
+int benchTransposeCounters(const std::string& outDir) {
+  const RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  int code = 0;
+  // The lesson's default 8192 x 8192 (counted at 992 x 992) and an odd shape with edges.
+  for (const auto& [id, p] :
+       {std::pair<const char*, mem::TransposeParams>{"counters-transpose", {8192, 8192}},
+        {"counters-transpose-odd", {1000, 17}}})
+    code |= writeCountersBench(outDir, id,
+                               "The transpose ladder under the GPU's counters, " +
+                                   std::to_string(mem::modelExtent(p.rows)) + " x " +
+                                   std::to_string(mem::modelExtent(p.cols)),
+                               mem::measureTransposeCounters(p), transposeCountersSpec());
+  return code;
 }
 
 std::span<const BenchEntry> memoryBenches() {
@@ -232,10 +250,13 @@ std::span<const BenchEntry> memoryBenches() {
       {"memory-model",
        "every modelled kernel once, with the model's sector and wavefront counts (run under ncu)",
        &benchMemoryModel},
-      {"counters",
+      {"counters-memory",
        "the access model against the GPU's counters read in the app (CUPTI), every modelled "
        "kernel",
        &benchCounters},
+      {"counters-transpose",
+       "the transpose ladder under the GPU's counters, beside the access model",
+       &benchTransposeCounters},
   };
   return k;
 }

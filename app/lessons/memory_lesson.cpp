@@ -11,6 +11,7 @@
 //   work on the worker thread; export
 #include "lessons/memory_lesson.hpp"
 #include "lessons/memory_counters_panel.hpp"
+#include "lessons/transpose_counters_panel.hpp"
 
 #include <imgui.h>
 
@@ -51,6 +52,7 @@ using namespace mem;
 const char* kActionTranspose = "transpose";
 const char* kActionStrided = "strided";
 const char* kActionCounters = "counters";
+const char* kActionTransposeCounters = "transpose-counters";
 
 constexpr int kElementSizes[] = {1, 2, 4, 8, 16};
 
@@ -141,16 +143,18 @@ class MemoryLesson final : public Lesson {
   }
   bool busy() const override {
     return transposeJob_.pending() || stridedJob_.pending() || mapJob_.pending() ||
-           counters_.pending() || !queue_.empty() || (started_ && mapStale());
+           counters_.pending() || transposeCounters_.pending() || !queue_.empty() ||
+           (started_ && mapStale());
   }
   std::vector<std::string> actionIds() const override {
-    return {kActionTranspose, kActionStrided, kActionCounters};
+    return {kActionTranspose, kActionStrided, kActionCounters, kActionTransposeCounters};
   }
   bool startAction(const std::string& id) override {
     if (working()) return false;
     if (id == kActionTranspose) return startTranspose();
     if (id == kActionStrided) return startStrided();
     if (id == kActionCounters) return gpu_ && counters_.start(global_, globalP_, shared_, sharedP_);
+    if (id == kActionTransposeCounters) return gpu_ && transposeCounters_.start(transposeParams());
     return false;
   }
 
@@ -231,9 +235,17 @@ class MemoryLesson final : public Lesson {
     counters_.draw(ctx, gpu_, global_, globalP_, shared_, sharedP_);
     drawStrided(ctx);
     drawTranspose(ctx);
+    transposeCounters_.draw(ctx, gpu_, transposeParams());
   }
 
  private:
+  mem::TransposeParams transposeParams() const {
+    mem::TransposeParams p;
+    p.rows = rows_;
+    p.cols = cols_;
+    return p;
+  }
+
   static constexpr ParamSpec kParams[] = {kStride,     kOffset,     kElementBytes, kRows,
                                           kCols,       kInner,      kCount,        kStructFloats,
                                           kMatrixRows, kMatrixCols, kCopyCount,    kMaxStride};
@@ -862,6 +874,7 @@ class MemoryLesson final : public Lesson {
   std::vector<double> stridedModel_;
   AsyncJob<StridedReport> stridedJob_;
   MemoryCountersPanel counters_;
+  TransposeCountersPanel transposeCounters_;
   std::optional<StridedReport> strided_;
 };
 

@@ -56,6 +56,8 @@ using namespace pg;
 const char* kActionCompile = "compile";
 const char* kActionRun = "run";
 const char* kActionRunSolution = "run-solution";
+// The solution with the counters per line on: for figures of the per-line table.
+const char* kActionRunSolutionLines = "run-solution-lines";
 
 // What one press of Compile or Run produced.
 struct Outcome {
@@ -93,10 +95,12 @@ class PlaygroundLesson final : public Lesson {
   // columns, and a screenshot should not catch the first.
   bool busy() const override { return job_.pending() || helloJob_.pending() || settleFrames_ > 0; }
   std::vector<std::string> actionIds() const override {
-    std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution};
+    std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution,
+                                    kActionRunSolutionLines};
     for (const Exercise& e : exercises()) {
       ids.push_back(std::string(kActionRun) + ":" + e.id);
       ids.push_back(std::string(kActionRunSolution) + ":" + e.id);
+      ids.push_back(std::string(kActionRunSolutionLines) + ":" + e.id);
     }
     return ids;
   }
@@ -111,9 +115,10 @@ class PlaygroundLesson final : public Lesson {
     }
     if (action == kActionCompile) return startJob(false);
     if (action == kActionRun) return gpu_ && startJob(true);
-    if (action == kActionRunSolution) {
+    if (action == kActionRunSolution || action == kActionRunSolutionLines) {
       if (!gpu_) return false;
       showSolution();
+      params_.lineCounters = action == kActionRunSolutionLines;
       return startJob(true);
     }
     return false;
@@ -199,6 +204,14 @@ class PlaygroundLesson final : public Lesson {
     helpTooltip(
         "Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
         "problem, for the Time panel.");
+    ImGui::BeginDisabled(sanitize_);
+    ImGui::Checkbox("Counters per line", &params_.lineCounters);
+    ImGui::EndDisabled();
+    helpTooltip(
+        "Also read the GPU's counters for every line of your kernel (CUPTI's SASS metrics, what "
+        "Nsight Compute's source view shows): how often each line ran, with how many threads, "
+        "and the sectors and shared-memory passes its loads and stores needed. Measured on the "
+        "first, untimed launch; the timed runs are not affected. Not with Check accesses.");
     valid_ = validate(*ex_, params_, limits());
     errorText(ctx.theme, valid_);
     ImGui::Separator();
@@ -419,6 +432,7 @@ class PlaygroundLesson final : public Lesson {
       drawAttempts(ctx, attempts_);
     }
     endPanel(ctx);
+    if (last_->params.lineCounters) drawLineCounters(ctx, last_->text, r);
   }
 
   void drawLaunchPanel(LessonContext& ctx) {
@@ -630,7 +644,9 @@ class PlaygroundLesson final : public Lesson {
     const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
     const bool sanitized = sanitize_;
     if (sanitized) {
-      // Every access is checked: one timed run, and a longer limit.
+      // Every access is checked: one timed run, and a longer limit. The sanitizer and the
+      // profiler cannot both attach to the worker.
+      p.lineCounters = false;
       p.runs = 1;
       p.timeoutSeconds = std::min(kTimeoutSpec.max, std::max(30.0, p.timeoutSeconds * 20));
     }

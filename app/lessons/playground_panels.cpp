@@ -298,6 +298,100 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
                            .c_str());
 }
 
+void drawLineCounters(LessonContext& ctx, const std::string& text, const RunReport& r) {
+  if (!beginPanel(ctx, "lines", "Measured by the GPU's counters, line by line",
+                  kPanelCollapsible))
+    return endPanel(ctx);
+  if (!r.linesProblem.empty()) {
+    errorText(ctx.theme, Status::error(r.linesProblem));
+    return endPanel(ctx);
+  }
+  std::vector<std::string> lines;
+  {
+    size_t start = 0;
+    for (;;) {
+      const size_t nl = text.find('\n', start);
+      lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
+  using counters::SassMetric;
+  if (ImGui::BeginTable("##lines", 6,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                            ImGuiTableFlags_ScrollX)) {
+    ImGui::TableSetupColumn("line");
+    ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("warp instructions");
+    ImGui::TableSetupColumn("threads / instruction");
+    ImGui::TableSetupColumn("sectors / global access");
+    ImGui::TableSetupColumn("passes / shared access");
+    ImGui::TableHeadersRow();
+    for (const counters::LineCounters& l : r.lines) {
+      if (l.value(SassMetric::Instructions) == 0) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(l.line > 0 ? std::to_string(l.line).c_str() : "-");
+      ImGui::TableNextColumn();
+      std::string src = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
+                        : l.line <= int(lines.size())
+                            ? lines[size_t(l.line - 1)]
+                            : "(added by cudalab: the loop that calls your f)";
+      src.erase(0, src.find_first_not_of(" \t"));
+      ImGui::PushFont(ctx.theme.fonts().mono);
+      ImGui::TextUnformatted(src.c_str());
+      ImGui::PopFont();
+      helpTooltip((std::to_string(l.instructionsOnLine) +
+                   " machine instructions of the compiled kernel come from this line.")
+                      .c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(thousands(static_cast<long long>(l.value(SassMetric::Instructions))).c_str());
+      ImGui::TableNextColumn();
+      const double threads = l.threadsPerInstruction();
+      if (threads < 31.5) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+      ImGui::TextUnformatted(trimmedFixed(threads, 1).c_str());
+      if (threads < 31.5) ImGui::PopStyleColor();
+      ImGui::TableNextColumn();
+      if (l.value(SassMetric::GlobalRequests) > 0) {
+        const double spr = l.sectorsPerRequest();
+        // 4 sectors carry a warp's 32 consecutive floats; 8 or more means lanes spread out.
+        const bool bad = spr >= 8;
+        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+        ImGui::TextUnformatted(trimmedFixed(spr, 1).c_str());
+        if (bad) ImGui::PopStyleColor();
+        helpTooltip((thousands(static_cast<long long>(l.value(SassMetric::GlobalSectors))) +
+                     " sectors in " +
+                     thousands(static_cast<long long>(l.value(SassMetric::GlobalRequests))) +
+                     " warp-wide loads and stores. 4 per access when a warp reads 32 "
+                     "consecutive floats; 32 when every lane reads its own sector.")
+                        .c_str());
+      } else {
+        ImGui::TextUnformatted("-");
+      }
+      ImGui::TableNextColumn();
+      if (l.value(SassMetric::SharedRequests) > 0) {
+        const double wpr = l.wavefrontsPerRequest();
+        const bool bad = wpr >= 2;
+        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+        ImGui::TextUnformatted(trimmedFixed(wpr, 1).c_str());
+        if (bad) ImGui::PopStyleColor();
+        helpTooltip("Passes shared memory needed per warp-wide access: 1 without bank "
+                    "conflicts, up to 32 when all lanes hit different words of one bank.");
+      } else {
+        ImGui::TextUnformatted("-");
+      }
+    }
+    ImGui::EndTable();
+  }
+  mutedText(ctx.theme,
+            "Read by the GPU's counters (CUPTI's SASS metrics, as in Nsight Compute's source "
+            "view) on the first launch of your kernel, which is not timed. Marked: lines whose "
+            "warps run with idle threads (a branch or a guard), whose global accesses spread "
+            "over 8 or more sectors (lanes far apart), or whose shared accesses need 2 or more "
+            "passes (bank conflicts).");
+  endPanel(ctx);
+}
+
 void drawResources(LessonContext& ctx, const CompileResult& c) {
   if (c.resources.empty()) {
     mutedText(ctx.theme, "The compiler did not report resources for this program.");

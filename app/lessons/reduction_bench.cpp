@@ -1,6 +1,7 @@
 // The reduction lesson's benchmark (`cudalab bench reduction`), registered through its line in
 // lessons/registry.cpp. The helpers (tables, dates, output files) are in bench.hpp.
 #include "bench.hpp"
+#include "lessons/reduction_counters_panel.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -139,8 +140,23 @@ int benchReduction(const std::string& outDir) {
 
 }  // namespace
 
+// [SECTION] bench counters-reduction: every hand-written step's first kernel under the counters
+int benchReductionCounters(const std::string& outDir) {
+  const RuntimeInfo rt = queryRuntime();
+  if (!rt.hasDevice()) return noGpu(rt);
+  using namespace reduction;
+  const ReduceParams p{DataType::Float32, 1LL << 22, 256};
+  return writeCountersBench(outDir, "counters-reduction",
+                            "The reduction ladder under the GPU's counters, 2^22 float32",
+                            measureCounters(p, allStepIds(), nullptr, {}),
+                            reductionCountersSpec());
+}
+
 std::span<const BenchEntry> reductionBenches() {
   static const BenchEntry k[] = {
+      {"counters-reduction",
+       "every hand-written reduction step's first kernel under the GPU's counters (CUPTI)",
+       &benchReductionCounters},
       {"reduction",
        "reduction ladder for 2^28 int32 and float32 against CUB and the memory bandwidth, float64, "
        "the course's N, GB/s against N",

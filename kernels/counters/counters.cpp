@@ -2,18 +2,17 @@
 // sentences for failures, and one profiling session per call of profile().
 #include "counters/counters.hpp"
 
-#include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
-#include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <mutex>
+#include <utility>
 
 #include "common/cuda_check.hpp"
+#include "counters/cupti_loader.hpp"
 
 namespace cudalab::counters {
 
@@ -69,6 +68,21 @@ const MetricInfo kMetrics[] = {
     {"warp_efficiency", "smsp__thread_inst_executed_per_inst_executed.ratio", "threads",
      "Threads active per executed warp instruction (32 at best): divergence lowers it."},
     {"instructions", "smsp__inst_executed.sum", "instructions", "Warp instructions executed."},
+    {"sm_busy", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "%",
+     "Share of the kernel's time an average SM had at least one warp: a grid too small for the "
+     "GPU, or a last wave of few blocks, leaves SMs idle."},
+};
+
+const RatioInfo kRatios[] = {
+    {"global_load_sectors_per_request", "global_load_sectors", "global_load_requests",
+     "32-byte sectors per warp-wide global load: 4 when a warp's 32 floats are consecutive, 32 "
+     "when every lane reads its own sector."},
+    {"global_store_sectors_per_request", "global_store_sectors", "global_store_requests",
+     "32-byte sectors per warp-wide global store."},
+    {"shared_load_wavefronts_per_request", "shared_load_wavefronts_sass", "shared_load_requests",
+     "Passes shared memory needs per warp-wide load: 1 without bank conflicts, up to 32."},
+    {"shared_store_wavefronts_per_request", "shared_store_wavefronts_sass",
+     "shared_store_requests", "Passes shared memory needs per warp-wide store."},
 };
 
 }  // namespace
@@ -83,10 +97,90 @@ const MetricInfo* findMetric(const std::string& key) {
   return nullptr;
 }
 
+std::span<const RatioInfo> ratios() {
+  return kRatios;
+}
+
+const RatioInfo* findRatio(const std::string& key) {
+  for (const RatioInfo& r : kRatios)
+    if (key == r.key) return &r;
+  return nullptr;
+}
+
+Result<std::vector<std::string>> rawKeys(const std::vector<std::string>& keys) {
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& k) {
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  };
+  for (const std::string& k : keys) {
+    if (const RatioInfo* r = findRatio(k)) {
+      add(r->num);
+      add(r->den);
+    } else if (findMetric(k)) {
+      add(k);
+    } else {
+      return Status::error("The app knows no metric called \"" + k + "\".");
+    }
+  }
+  return out;
+}
+
 std::optional<double> LaunchCounters::value(const std::string& key) const {
+  if (const RatioInfo* r = findRatio(key)) {
+    const std::optional<double> num = value(r->num), den = value(r->den);
+    if (!num || !den || *den == 0 || std::isnan(*den)) return std::nullopt;
+    return *num / *den;
+  }
   for (size_t i = 0; i < keys.size() && i < values.size(); ++i)
-    if (keys[i] == key) return values[i];
+    if (keys[i] == key) return std::isnan(values[i]) ? std::nullopt : std::optional(values[i]);
   return std::nullopt;
+}
+
+std::optional<double> StepReading::modelValue(const std::string& k) const {
+  for (const auto& [name, v] : model)
+    if (name == k) return v;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Checking
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+struct JournalState {
+  std::mutex m;
+  bool on = false;
+  std::string what;
+  std::vector<JournalEntry> entries;
+};
+JournalState& journal() {
+  static JournalState j;
+  return j;
+}
+std::atomic<bool> gMarkOnly{false};
+}  // namespace
+
+void setJournal(bool on) {
+  std::lock_guard<std::mutex> lock(journal().m);
+  journal().on = on;
+}
+
+void journalLabel(const std::string& what) {
+  std::lock_guard<std::mutex> lock(journal().m);
+  journal().what = what;
+}
+
+std::vector<JournalEntry> takeJournal() {
+  std::lock_guard<std::mutex> lock(journal().m);
+  return std::exchange(journal().entries, {});
+}
+
+void setMarkOnly(bool on) {
+  gMarkOnly = on;
+}
+
+bool markOnly() {
+  return gMarkOnly;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,120 +218,6 @@ std::string failureSentence(int code, const std::string& what) {
 
 namespace {
 
-// CUPTI's entry points, from libcupti loaded at run time.
-struct Cupti {
-#define CUDALAB_CUPTI_FN(name) decltype(&::name) name = nullptr
-  CUDALAB_CUPTI_FN(cuptiGetResultString);
-  CUDALAB_CUPTI_FN(cuptiProfilerInitialize);
-  CUDALAB_CUPTI_FN(cuptiProfilerDeInitialize);
-  CUDALAB_CUPTI_FN(cuptiDeviceGetChipName);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerEnable);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerDisable);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerSetConfig);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerStart);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerStop);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerDecodeData);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerGetCounterDataSize);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerCounterDataImageInitialize);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerGetCounterDataInfo);
-  CUDALAB_CUPTI_FN(cuptiRangeProfilerCounterDataGetRangeInfo);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostInitialize);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostDeinitialize);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostConfigAddMetrics);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostGetConfigImageSize);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostGetConfigImage);
-  CUDALAB_CUPTI_FN(cuptiProfilerHostEvaluateToGpuValues);
-#undef CUDALAB_CUPTI_FN
-  std::string problem;  // why it could not be loaded
-};
-
-const Cupti& cupti() {
-  static const Cupti loaded = [] {
-    Cupti c;
-    void* lib = nullptr;
-    std::string tried;
-    for (const char* name : {"libcupti.so.13", "libcupti.so",
-#ifdef CUDALAB_CUPTI_LIBRARY
-                             CUDALAB_CUPTI_LIBRARY,
-#endif
-                             "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"}) {
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-      tried += std::string(tried.empty() ? "" : ", ") + name;
-    }
-    if (!lib) {
-      c.problem =
-          "The GPU's counters need CUPTI (libcupti, part of the CUDA toolkit), and it "
-          "could not be loaded (tried " +
-          tried + "). The models still work.";
-      return c;
-    }
-    bool all = true;
-#define CUDALAB_CUPTI_LOAD(name)                                  \
-  c.name = reinterpret_cast<decltype(c.name)>(dlsym(lib, #name)); \
-  if (!c.name) {                                                  \
-    all = false;                                                  \
-    c.problem = "This CUPTI has no " #name                        \
-                ": the Range Profiler needs CUDA 12.6 "           \
-                "or newer. The models still work.";               \
-  }
-    CUDALAB_CUPTI_LOAD(cuptiGetResultString)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerInitialize)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerDeInitialize)
-    CUDALAB_CUPTI_LOAD(cuptiDeviceGetChipName)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerEnable)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerDisable)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerSetConfig)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerStart)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerStop)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerDecodeData)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerGetCounterDataSize)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerCounterDataImageInitialize)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerGetCounterDataInfo)
-    CUDALAB_CUPTI_LOAD(cuptiRangeProfilerCounterDataGetRangeInfo)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostInitialize)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostDeinitialize)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostConfigAddMetrics)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostGetConfigImageSize)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostGetConfigImage)
-    CUDALAB_CUPTI_LOAD(cuptiProfilerHostEvaluateToGpuValues)
-#undef CUDALAB_CUPTI_LOAD
-    (void)all;
-    return c;
-  }();
-  return loaded;
-}
-
-// A parameter struct with its size set and everything else zero, as CUPTI expects.
-template <class P>
-P params(size_t structSize) {
-  P p{};
-  p.structSize = structSize;
-  return p;
-}
-
-// One CUPTI call, its failure as a Status with the learner's sentence.
-#define CUDALAB_CUPTI_TRY(call, params)                                                        \
-  do {                                                                                         \
-    const CUptiResult cudalab_r_ = c.call(&(params));                                          \
-    if (cudalab_r_ != CUPTI_SUCCESS) return Status::error(failureSentence(cudalab_r_, #call)); \
-  } while (0)
-
-// The driver's current context (the runtime's primary context after cudaFree(0)), without
-// linking the driver library: the app must start where there is none.
-Result<CUcontext> currentContext() {
-  CUDALAB_CUDA_TRY(cudaFree(nullptr));
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q{};
-  CUDALAB_CUDA_TRY(
-      cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q));
-  if (!fn || q != cudaDriverEntryPointSuccess)
-    return Status::error("The CUDA driver has no cuCtxGetCurrent.");
-  CUcontext ctx = nullptr;
-  if (reinterpret_cast<CUresult (*)(CUcontext*)>(fn)(&ctx) != CUDA_SUCCESS || !ctx)
-    return Status::error("There is no CUDA context to profile.");
-  return ctx;
-}
-
 // Everything one profile() call holds, released in reverse order whatever happens.
 struct Session {
   const Cupti& c;
@@ -266,21 +246,28 @@ struct Session {
   }
 };
 
-std::mutex& profilerMutex() {
-  static std::mutex m;  // one profiling session at a time in the process
-  return m;
-}
-
 }  // namespace
 
 Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys,
                                             const std::function<Status()>& work, int maxLaunches) {
   if (keys.empty()) return Status::error("No metric was asked for.");
+  Result<std::vector<std::string>> raw = rawKeys(keys);
+  if (!raw) return raw.status();
   std::vector<const char*> names;
-  for (const std::string& k : keys) {
-    const MetricInfo* m = findMetric(k);
-    if (!m) return Status::error("The app knows no metric called \"" + k + "\".");
-    names.push_back(m->cupti);
+  for (const std::string& k : *raw)
+    names.push_back(findMetric(k)->cupti);
+  if (markOnly()) {
+    // Nsight Compute profiles these kernels: run them once, marked, and read nothing.
+    nvtxRangePushA(kNvtxRange);
+    const Status ran = work();
+    const cudaError_t synced = cudaDeviceSynchronize();
+    nvtxRangePop();
+    if (!ran) return ran;
+    CUDALAB_CUDA_TRY(synced);
+    LaunchCounters none;
+    none.keys = *raw;
+    none.values.assign(raw->size(), NAN);
+    return std::vector<LaunchCounters>{none};
   }
   const Cupti& c = cupti();
   if (!c.problem.empty()) return Status::error(c.problem);
@@ -391,7 +378,7 @@ Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys
   std::vector<LaunchCounters> out;
   for (size_t r = 0; r < info.numTotalRanges; ++r) {
     LaunchCounters lc;
-    lc.keys = keys;
+    lc.keys = *raw;
     lc.values.assign(names.size(), 0.0);
     auto range = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
@@ -412,6 +399,20 @@ Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys
     eval.pMetricValues = lc.values.data();
     CUDALAB_CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, eval);
     out.push_back(std::move(lc));
+  }
+  {
+    std::lock_guard<std::mutex> journalLock(journal().m);
+    if (journal().on) {
+      JournalEntry e;
+      e.what = journal().what;
+      for (const LaunchCounters& lc : out) {
+        std::vector<std::pair<std::string, double>> launch;
+        for (size_t i = 0; i < lc.keys.size(); ++i)
+          launch.emplace_back(findMetric(lc.keys[i])->cupti, lc.values[i]);
+        e.launches.push_back(std::move(launch));
+      }
+      journal().entries.push_back(std::move(e));
+    }
   }
   return out;
 }

@@ -2,8 +2,12 @@
 // library Nsight Compute is built on), to show beside the lessons' models what the hardware
 // measured.
 //
-// [SECTION] Metrics     one table: a short key, CUPTI's metric name, its unit, what it means
+// [SECTION] Metrics     one table: a short key, CUPTI's metric name, its unit, what it means;
+//                       and the ratios of two of them (sectors per request, ...)
 // [SECTION] Profiling   every kernel a piece of work launches, its metrics, one set per launch
+// [SECTION] Ladders     one reading per ladder step, beside what the lesson's model predicts
+// [SECTION] Checking    a journal of every raw counter read, and a mode that only marks the same
+//                       kernels for Nsight Compute, so tools/ncu_counters_check.py compares them
 // [SECTION] Failures    the sentence for each reason counters cannot be read, with the fix
 //
 //   Result<std::vector<LaunchCounters>> r =
@@ -41,6 +45,19 @@ struct MetricInfo {
 std::span<const MetricInfo> metrics();
 const MetricInfo* findMetric(const std::string& key);
 
+// A quotient of two metrics, asked for and read like one: profile() collects both.
+struct RatioInfo {
+  const char* key;  // "global_load_sectors_per_request"
+  const char* num;  // "global_load_sectors"
+  const char* den;  // "global_load_requests"
+  const char* meaning;
+};
+std::span<const RatioInfo> ratios();
+const RatioInfo* findRatio(const std::string& key);
+// The metric keys CUPTI must collect for `keys` (ratios expanded, each once, in order); fails
+// with a sentence on a key that is neither a metric nor a ratio.
+Result<std::vector<std::string>> rawKeys(const std::vector<std::string>& keys);
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Profiling
 // ---------------------------------------------------------------------------------------------
@@ -50,6 +67,7 @@ struct LaunchCounters {
   std::string range;  // CUPTI's name for the range (with one range per launch: its index)
   std::vector<std::string> keys;
   std::vector<double> values;
+  // A metric's value, or a ratio's (nullopt when its denominator is 0 or it was not collected).
   std::optional<double> value(const std::string& key) const;
 };
 
@@ -60,6 +78,48 @@ struct LaunchCounters {
 Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys,
                                             const std::function<Status()>& work,
                                             int maxLaunches = 16);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Ladders
+// ---------------------------------------------------------------------------------------------
+
+// One step of a lesson's ladder under the profiler: the counters of its main kernel, and beside
+// them what the lesson's model predicts for some of the same keys. The lessons' measureCounters
+// functions return these; the app's counters panel and `cudalab bench counters` draw them.
+struct StepReading {
+  std::string key;    // the step's stable id ("tiled16")
+  std::string label;  // what the UI shows
+  int colour = 0;     // palette index of the step
+  int launches = 0;   // kernels the step launched; `measured` is its main one
+  LaunchCounters measured;
+  std::vector<std::pair<std::string, double>> model;
+  // Where the model and the counters must agree and do not: one phrase each (empty: they agree,
+  // or the model predicts nothing exact for this step).
+  std::vector<std::string> mismatches;
+  std::optional<double> modelValue(const std::string& key) const;
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Checking
+// ---------------------------------------------------------------------------------------------
+
+// With the journal on, every profile() call appends the raw counters (CUPTI's names) of every
+// launch it saw. `cudalab bench counters` writes them to its JSON.
+struct JournalEntry {
+  std::string what;  // the label given to profile()'s caller by journalLabel()
+  std::vector<std::vector<std::pair<std::string, double>>> launches;
+};
+void setJournal(bool on);
+void journalLabel(const std::string& what);  // names the entries that follow
+std::vector<JournalEntry> takeJournal();
+
+// Under Nsight Compute the app cannot read counters itself (one profiler per process). With this
+// mode on, profile() runs the work once inside an NVTX range named kNvtxRange and returns one
+// launch without values, so `ncu --nvtx --nvtx-include cudalab-counters/` profiles exactly the
+// kernels the app profiles, in the same order.
+inline constexpr const char* kNvtxRange = "cudalab-counters";
+void setMarkOnly(bool on);
+bool markOnly();
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Failures

@@ -47,6 +47,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -56,6 +58,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/counters.hpp"
 #include "launch_config/launch_config_index.cuh"
 
 typedef struct CUstream_st* cudaStream_t;
@@ -382,6 +385,20 @@ Result<OwnershipMap> gpuOwnership(const LaunchConfig& c, const DeviceLimits& lim
 
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor for the doubling kernel at this block size.
 Result<int> occupancyBlocksPerSM(const LaunchConfig& c);
+
+// Under the GPU's counters (launch_config_counters.cpp): the learner's configuration first, then
+// the same one at 32, 64, ..., 1024 threads per block, each doubling kernel profiled once (CUPTI)
+// for kLaunchCounterKeys. The model beside them: the calculator's occupancy (blocks per SM from
+// occupancyBlocksPerSM) as "achieved_occupancy", and the share of SMs given a block as "sm_busy".
+// Separate from the timed runs.
+inline const std::vector<std::string> kLaunchCounterKeys = {
+    "achieved_occupancy", "sm_busy", "warp_efficiency", "global_load_sectors_per_request",
+    "instructions"};
+using LaunchProgress = std::function<void(float fraction, const std::string& what)>;
+std::vector<LaunchConfig> countersConfigs(const LaunchConfig& learner);
+Result<std::vector<counters::StepReading>> measureLaunchCounters(
+    const LaunchConfig& learner, const DeviceLimits& limits, const std::atomic<bool>* cancel,
+    const LaunchProgress& progress);
 
 // The device's limits and free memory (makes `device` current only while asking).
 Result<DeviceLimits> queryLimits(int device);

@@ -37,6 +37,52 @@ constexpr Precision precisionOf() {
 }
 
 template <class T>
+using StepKernel = void (*)(const T*, const T*, T*, int, int, int);
+
+// The kernel of a hand-written step in precision T (with float4 loads when `vec`), or nullptr when
+// the step has none in T.
+template <class T>
+StepKernel<T> kernelFor(StepId step, bool vec) {
+  using namespace kernels;
+  if constexpr (sizeof(T) == 8) {
+    switch (step) {
+      case StepId::Naive64:
+        return naiveCourse<T>;
+      case StepId::Tiled64:
+        return tiled<T, 16>;
+      default:
+        return nullptr;
+    }
+  } else {
+    using B1 = Blocked1D;
+    using B2 = Blocked2D;
+    switch (step) {
+      case StepId::Naive:
+        return naiveCourse<T>;
+      case StepId::Swapped:
+        return naiveSwapped<T>;
+      case StepId::Tiled8:
+        return tiled<T, 8>;
+      case StepId::Tiled16:
+        return tiled<T, 16>;
+      case StepId::Tiled32:
+        return tiled<T, 32>;
+      case StepId::Reg1D:
+        return blocked1d<B1::BM, B1::BN, B1::BK, B1::TM>;
+      case StepId::Reg2D:
+        return blocked2d<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN>;
+      case StepId::Vec4:
+        return vec ? vectorised<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN, true>
+                   : vectorised<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN, false>;
+      case StepId::Warp:
+        return vec ? warpTiled<WarpConfig, true> : warpTiled<WarpConfig, false>;
+      default:
+        return nullptr;
+    }
+  }
+}
+
+template <class T>
 Status launchTyped(StepId step, const T* A, const T* B, T* C, int M, int N, int K, cudaStream_t s) {
   const StepInfo& info = stepInfo(step);
   if (info.family == Family::Library)
@@ -48,62 +94,9 @@ Status launchTyped(StepId step, const T* A, const T* B, T* C, int M, int N, int 
   const LaunchConfig c = launchConfig(info, M, N, K);
   const dim3 grid(static_cast<unsigned>(c.gridX), static_cast<unsigned>(c.gridY));
   const dim3 block(static_cast<unsigned>(c.blockX), static_cast<unsigned>(c.blockY));
-  const bool vec = K % 4 == 0 && N % 4 == 0;
-  using namespace kernels;
-  if constexpr (sizeof(T) == 8) {
-    switch (step) {
-      case StepId::Naive64:
-        naiveCourse<T><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Tiled64:
-        tiled<T, 16><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      default:
-        return Status::error("No float64 kernel for this step.");
-    }
-  } else {
-    using B1 = Blocked1D;
-    using B2 = Blocked2D;
-    switch (step) {
-      case StepId::Naive:
-        naiveCourse<T><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Swapped:
-        naiveSwapped<T><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Tiled8:
-        tiled<T, 8><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Tiled16:
-        tiled<T, 16><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Tiled32:
-        tiled<T, 32><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Reg1D:
-        blocked1d<B1::BM, B1::BN, B1::BK, B1::TM><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Reg2D:
-        blocked2d<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Vec4:
-        if (vec)
-          vectorised<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN, true>
-              <<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        else
-          vectorised<B2::BM, B2::BN, B2::BK, B2::TM, B2::TN, false>
-              <<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      case StepId::Warp:
-        if (vec)
-          warpTiled<WarpConfig, true><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        else
-          warpTiled<WarpConfig, false><<<grid, block, 0, s>>>(A, B, C, M, N, K);
-        break;
-      default:
-        return Status::error("No float32 kernel for this step.");
-    }
-  }
+  const StepKernel<T> kernel = kernelFor<T>(step, K % 4 == 0 && N % 4 == 0);
+  if (!kernel) return Status::error(std::string("No kernel for ") + info.label + ".");
+  kernel<<<grid, block, 0, s>>>(A, B, C, M, N, K);
   CUDALAB_CUDA_TRY_LAUNCH();
   return {};
 }
@@ -118,6 +111,19 @@ Status launchStep(StepId step, const float* A, const float* B, float* C, int M, 
 Status launchStep(StepId step, const double* A, const double* B, double* C, int M, int N, int K,
                   cudaStream_t stream) {
   return launchTyped(step, A, B, C, M, N, K, stream);
+}
+
+Result<int> blocksPerSM(StepId step, int M, int N, int K) {
+  const StepInfo& info = stepInfo(step);
+  const bool vec = K % 4 == 0 && N % 4 == 0;
+  const void* k = info.precision == Precision::Float64
+                      ? reinterpret_cast<const void*>(kernelFor<double>(step, vec))
+                      : reinterpret_cast<const void*>(kernelFor<float>(step, vec));
+  if (!k) return Status::error(std::string(info.label) + " has no kernel of ours.");
+  int blocks = 0;
+  CUDALAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, k, launchConfig(info, M, N, K).threadsPerBlock(), 0));
+  return blocks;
 }
 
 BlockLimits deviceBlockLimits() {

@@ -32,6 +32,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/counters.hpp"
 
 typedef struct CUstream_st* cudaStream_t;
 
@@ -258,6 +259,25 @@ Status launchStep(StepId step, const float* A, const float* B, float* C, int M, 
                   cudaStream_t stream);
 Status launchStep(StepId step, const double* A, const double* B, double* C, int M, int N, int K,
                   cudaStream_t stream);
+
+// Blocks of a hand-written step's kernel one SM holds at once (the CUDA occupancy calculator:
+// registers, shared memory, threads), for the theoretical occupancy beside the counters'.
+Result<int> blocksPerSM(StepId step, int M, int N, int K);
+
+// The ladder under the GPU's counters (matmul_counters.cpp): each hand-written step in `steps`
+// profiled once (CUPTI) at M, N and K capped at kCountersExtent (every kernel is replayed once per
+// pass of the profiler), reading kCounterKeys; the model beside them is the occupancy the CUDA
+// calculator promises (key "achieved_occupancy"). Separate from the timed runs.
+inline constexpr int kCountersExtent = 1024;
+inline const std::vector<std::string> kCounterKeys = {
+    "global_load_sectors_per_request", "shared_load_wavefronts_per_request",
+    "shared_load_bank_conflicts",      "shared_store_bank_conflicts",
+    "achieved_occupancy",              "l1_hit_rate",
+    "dram_bytes_read",                 "instructions"};
+Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& p,
+                                                           std::span<const StepId> steps,
+                                                           const std::atomic<bool>* cancel,
+                                                           const Progress& progress);
 
 struct StepResult {
   StepId step;

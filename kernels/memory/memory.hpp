@@ -26,6 +26,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/counters.hpp"
 #include "memory/access_patterns.hpp"
 
 typedef struct CUstream_st* cudaStream_t;
@@ -118,6 +119,19 @@ struct TransposeReport {
 Result<TransposeReport> measureTranspose(const TransposeParams& p,
                                          const std::atomic<bool>* cancel = nullptr,
                                          const Progress& progress = {});
+
+// The ladder under the GPU's counters (transpose_counters.cpp): every step's kernel (not the
+// copy engine's cudaMemcpy) profiled once (CUPTI) at modelExtent(rows) x modelExtent(cols), the
+// size the access model counts, reading kTransposeCounterKeys. The model beside them: sectors
+// and wavefronts per request, and their totals, which must equal the counters' (a step whose
+// totals differ lists them in `mismatches`). Separate from the timed runs.
+inline const std::vector<std::string> kTransposeCounterKeys = {
+    "global_load_sectors_per_request",    "global_store_sectors_per_request",
+    "shared_load_wavefronts_per_request", "shared_load_bank_conflicts",
+    "shared_store_bank_conflicts",        "achieved_occupancy"};
+Result<std::vector<counters::StepReading>> measureTransposeCounters(
+    const TransposeParams& p, const std::atomic<bool>* cancel = nullptr,
+    const Progress& progress = {});
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Strided copy

@@ -15,7 +15,6 @@ namespace cudalab::playground {
 namespace {
 
 // The name NVRTC gives the learner's program: its messages read "kernel.cu(12): error: ...".
-constexpr const char* kProgramName = "kernel.cu";
 
 Status nvrtcFailure(nvrtcResult r, const char* what) {
   return Status::error(std::string("NVRTC could not ") + what + ": " + nvrtcGetErrorString(r) +

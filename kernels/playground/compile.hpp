@@ -21,6 +21,9 @@
 
 namespace cudalab::playground {
 
+// The file name NVRTC is given for the learner's program: messages and line information name it.
+inline constexpr const char* kProgramName = "kernel.cu";
+
 // Compute capability compiled for when there is no GPU to ask: Hopper (sm_90, the H100).
 inline constexpr int kDefaultArch = 90;
 

@@ -32,6 +32,7 @@
 
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/source_lines.hpp"
 #include "models/occupancy.hpp"
 
 namespace cudalab::playground {
@@ -183,6 +184,9 @@ struct RunParams {
   double timeoutSeconds = 5;
   std::uint64_t seed = 1;
   bool compare = true;  // also time the built-in kernel and the library
+  // Also read the GPU's counters per source line (CUPTI's SASS metrics) on the first, untimed
+  // launch of each of the learner's kernels.
+  bool lineCounters = false;
 };
 
 RunParams defaultRunParams(const Exercise& e);
@@ -328,6 +332,10 @@ struct RunReport {
     double x, f32, f64, exact;
   };
   std::vector<Sample> samples;
+  // With RunParams::lineCounters: the counters of each line of the learner's program (line 0:
+  // code of no line of it), or why they could not be read.
+  std::vector<counters::LineCounters> lines;
+  std::string linesProblem;
   double loadMs = 0;   // loading the compiled image in the worker
   std::string output;  // what the kernel printed (printf), at most 16 KiB
   std::string device;

@@ -138,7 +138,8 @@ nlohmann::json toJson(const RunParams& p) {
           {"runs", p.runs},
           {"timeout_s", p.timeoutSeconds},
           {"seed", p.seed},
-          {"compare", p.compare}};
+          {"compare", p.compare},
+          {"line_counters", p.lineCounters}};
 }
 
 Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
@@ -154,6 +155,7 @@ Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
     p.timeoutSeconds = j.at("timeout_s").get<double>();
     p.seed = j.at("seed").get<std::uint64_t>();
     p.compare = j.at("compare").get<bool>();
+    p.lineCounters = j.value("line_counters", false);
     return p;
   } catch (const std::exception& e) {
     return Status::error(std::string("bad run request: ") + e.what());
@@ -197,6 +199,14 @@ nlohmann::json toJson(const RunReport& r) {
   j["samples"] = nlohmann::json::array();
   for (const RunReport::Sample& s : r.samples)
     j["samples"].push_back({jnum(s.x), jnum(s.f32), jnum(s.f64), jnum(s.exact)});
+  j["lines"] = nlohmann::json::array();
+  for (const counters::LineCounters& l : r.lines) {
+    nlohmann::json line = {l.line, l.instructionsOnLine};
+    for (std::uint64_t v : l.values)
+      line.push_back(v);
+    j["lines"].push_back(line);
+  }
+  j["lines_problem"] = r.linesProblem;
   return j;
 }
 
@@ -237,6 +247,15 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
                                c.at("ok").get<bool>(), c.at("note").get<std::string>()});
     for (const auto& s : j.at("samples"))
       r.samples.push_back({jget(s.at(0)), jget(s.at(1)), jget(s.at(2)), jget(s.at(3))});
+    for (const auto& l : j.value("lines", nlohmann::json::array())) {
+      counters::LineCounters line;
+      line.line = l.at(0).get<int>();
+      line.instructionsOnLine = l.at(1).get<int>();
+      for (int m = 0; m < int(counters::SassMetric::Count); ++m)
+        line.values[m] = l.at(size_t(2 + m)).get<std::uint64_t>();
+      r.lines.push_back(line);
+    }
+    r.linesProblem = j.value("lines_problem", "");
     return r;
   } catch (const std::exception& e) {
     return Status::error(std::string("bad report from the worker: ") + e.what());

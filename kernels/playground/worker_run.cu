@@ -17,6 +17,7 @@
 #include "common/measurement.hpp"
 #include "launch_config/launch_config.hpp"
 #include "matmul/matmul.hpp"
+#include "playground/compile.hpp"
 #include "playground/worker_run.hpp"
 #include "reduction/reduction.hpp"
 
@@ -357,15 +358,39 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   // Launches the learner's kernel; a failure becomes the teaching sentence.
   LaunchError launchError;
   bool launched = false;
-  auto launch = [&](cudaKernel_t k, void** args) -> Status {
-    // The learner's time limit starts with the first launch.
-    if (!launched) phase("launching");
-    launched = true;
+  // Counters per line: the first (untimed, warm-up) launch of each of the learner's kernels runs
+  // under CUPTI's SASS metrics.
+  std::vector<counters::SassRecord> sassRecords;
+  std::vector<cudaKernel_t> probed;
+  auto plainLaunch = [&](cudaKernel_t k, void** args) -> Status {
     cudaError_t err = cudaLaunchKernel(reinterpret_cast<const void*>(k), grid, block, args, 0, st);
     if (err == cudaSuccess) return {};
     launchError = explain(err, l, r.resources, true);
     return Status::cuda(err, cudaGetErrorName(err), cudaGetErrorString(err), "learner's launch", "",
                         0, launchError.sticky);
+  };
+  auto launch = [&](cudaKernel_t k, void** args) -> Status {
+    // The learner's time limit starts with the first launch.
+    if (!launched) phase("launching");
+    launched = true;
+    if (!p.lineCounters || r.linesProblem.size() ||
+        std::find(probed.begin(), probed.end(), k) != probed.end())
+      return plainLaunch(k, args);
+    probed.push_back(k);
+    Status launchStatus;
+    Result<std::vector<counters::SassRecord>> recs = counters::profileSass([&] {
+      launchStatus = plainLaunch(k, args);
+      return launchStatus;
+    });
+    if (!launchStatus) return launchStatus;
+    if (recs) {
+      sassRecords.insert(sassRecords.end(), recs->begin(), recs->end());
+      return {};
+    }
+    // A fault of the kernel itself is the run's failure; anything else only the lines'.
+    if (recs.status().cudaCode() != 0) return recs.status();
+    r.linesProblem = recs.status().sentence();
+    return {};
   };
   auto runFailed = [&](const Status& s) {
     if (!launchError.sentence.empty()) {
@@ -868,6 +893,16 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
     }
   }
 
+  if (p.lineCounters && r.linesProblem.empty()) {
+    r.lines = counters::countersByLine(
+        sassRecords, kProgramName, [&](const counters::SassRecord& rec) {
+          Result<counters::SourcePlace> place =
+              counters::sourcePlace(loaded.image, rec.function, rec.pcOffset);
+          return place ? *place : counters::SourcePlace{};
+        });
+    if (r.lines.empty())
+      r.linesProblem = "The profiler saw no instruction of your kernel.";
+  }
   r.medianMs = medianOf(r.kernelMs);
   r.ok = r.wrong == 0 && r.pastEnd == 0 && r.beforeStart == 0 && r.checked > 0;
   std::string verdict;

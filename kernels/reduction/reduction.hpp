@@ -30,6 +30,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/counters.hpp"
 
 typedef struct CUstream_st* cudaStream_t;
 
@@ -286,23 +287,17 @@ Result<double> reduceOnce(StepId step, const HostData& d, int block);
 // What the GPU's counters (CUPTI, kernels/counters) say of a step's first kernel: the pass over
 // all N numbers, where the tree's divergence and bank conflicts are. Profiling replays kernels:
 // these runs are apart from the timed ones.
-struct StepCounters {
-  StepId step;
-  int launches = 0;                  // kernels the step launched (the first is profiled)
-  double threadsPerInstruction = 0;  // active threads per warp instruction, all instructions
-  double divergentBranches = 0;      // branches where a warp's threads went both ways
-  double sharedLoadConflicts = 0;    // extra shared-load passes from bank conflicts
-  double sharedStoreConflicts = 0;   // the same for stores
-  double sharedLoads = 0;            // shared-load warp instructions
-  double instructions = 0;           // warp instructions executed: divergence keeps warps busy
-  double achievedOccupancy = 0;      // percent of the SM's warp slots in use, on average
-};
+inline const std::vector<std::string> kCounterKeys = {
+    "warp_efficiency",      "divergent_branches",          "shared_load_bank_conflicts",
+    "shared_store_bank_conflicts", "shared_load_requests", "achieved_occupancy",
+    "instructions"};
 // Every step in `steps` but CUB on `p` (fresh numbers; N is usually smaller than for timing,
-// since each kernel runs once per pass of the profiler).
-Result<std::vector<StepCounters>> measureCounters(const ReduceParams& p,
-                                                  std::span<const StepId> steps,
-                                                  const std::atomic<bool>* cancel,
-                                                  const Progress& progress);
+// since each kernel runs once per pass of the profiler), reading kCounterKeys of each step's first
+// kernel.
+Result<std::vector<counters::StepReading>> measureCounters(const ReduceParams& p,
+                                                           std::span<const StepId> steps,
+                                                           const std::atomic<bool>* cancel,
+                                                           const Progress& progress);
 
 struct StepResult {
   StepId step;

@@ -10,6 +10,8 @@
 #include "counters/counters.hpp"
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
+#include "launch_config/launch_config.hpp"
+#include "matmul/matmul.hpp"
 #include "reduction/reduction.hpp"
 
 namespace cudalab {
@@ -89,24 +91,29 @@ TEST(CountersGpu, PaddingRemovesTheTransposeBankConflicts) {
 // step 2's strided index makes far more bank conflicts than step 3's sequential addressing.
 TEST(CountersGpu, ReductionDivergenceAndBankConflicts) {
   using namespace reduction;
-  Result<std::vector<StepCounters>> r = measureCounters(
+  Result<std::vector<counters::StepReading>> r = measureCounters(
       ReduceParams{DataType::Float32, 1 << 20, 256}, allStepIds(), nullptr, nullptr);
   if (!r) GTEST_SKIP() << r.status().sentence();
-  auto find = [&](StepId id) -> const StepCounters* {
-    for (const StepCounters& s : *r)
-      if (s.step == id) return &s;
+  auto find = [&](StepId id) -> const counters::StepReading* {
+    for (const counters::StepReading& s : *r)
+      if (s.key == stepInfo(id).key) return &s;
     return nullptr;
   };
-  const StepCounters *one = find(StepId::Interleaved), *two = find(StepId::Strided),
-                     *three = find(StepId::Sequential);
+  const counters::StepReading *one = find(StepId::Interleaved), *two = find(StepId::Strided),
+                              *three = find(StepId::Sequential);
   ASSERT_TRUE(one && two && three);
+  auto v = [](const counters::StepReading* s, const char* key) {
+    return s->measured.value(key).value_or(-1);
+  };
   // Counts of work, not times: step 1's divergent tree keeps every warp executing every level.
-  EXPECT_GT(one->instructions, three->instructions)
-      << one->instructions << " against " << three->instructions;
-  const double conflicts2 = two->sharedLoadConflicts + two->sharedStoreConflicts;
-  const double conflicts3 = three->sharedLoadConflicts + three->sharedStoreConflicts;
+  EXPECT_GT(v(one, "instructions"), v(three, "instructions"))
+      << v(one, "instructions") << " against " << v(three, "instructions");
+  const double conflicts2 =
+      v(two, "shared_load_bank_conflicts") + v(two, "shared_store_bank_conflicts");
+  const double conflicts3 =
+      v(three, "shared_load_bank_conflicts") + v(three, "shared_store_bank_conflicts");
   EXPECT_GT(conflicts2, 20 * (conflicts3 + 1)) << conflicts2 << " against " << conflicts3;
-  EXPECT_GT(three->achievedOccupancy, 0.0);
+  EXPECT_GT(v(three, "achieved_occupancy"), 0.0);
   EXPECT_EQ(one->launches, 3);  // 2^20 numbers in blocks of 256: 4,096 sums, 16, then 1
 }
 
@@ -122,4 +129,83 @@ TEST(CountersGpu, ProfiledTwiceTheSame) {
 }
 
 }  // namespace
+// The transpose ladder's counters equal the access model's totals at the same size, for the
+// lesson's default and for an odd shape; the tile's column read conflicts 32 ways until padded.
+TEST(CountersGpu, TransposeLadderAgreesWithTheModel) {
+  for (const mem::TransposeParams p : {mem::TransposeParams{8192, 8192},
+                                       mem::TransposeParams{1000, 17}}) {
+    SCOPED_TRACE(std::to_string(p.rows) + " x " + std::to_string(p.cols));
+    Result<std::vector<counters::StepReading>> r = mem::measureTransposeCounters(p);
+    if (!r) GTEST_SKIP() << r.status().sentence();
+    ASSERT_EQ(r->size(), mem::transposeSteps().size() - 1);  // every step but cudaMemcpy
+    for (const counters::StepReading& s : *r) {
+      EXPECT_FALSE(s.model.empty()) << s.label;
+      for (const std::string& m : s.mismatches)
+        ADD_FAILURE() << s.label << ": " << m;
+    }
+  }
+  Result<std::vector<counters::StepReading>> r =
+      mem::measureTransposeCounters(mem::TransposeParams{1024, 1024});
+  ASSERT_TRUE(r);
+  auto find = [&](const char* key) -> const counters::StepReading& {
+    for (const counters::StepReading& s : *r)
+      if (s.key == key) return s;
+    ADD_FAILURE() << key;
+    return r->front();
+  };
+  const double tiled = *find("tiled").measured.value("shared_load_wavefronts_per_request");
+  const double padded = *find("padded").measured.value("shared_load_wavefronts_per_request");
+  EXPECT_NEAR(tiled, 32.0, 0.5);
+  EXPECT_NEAR(padded, 1.0, 0.05);
+}
+
+// The matmul ladder: the course's mapping spreads a warp's loads over far more sectors than the
+// swapped one, and no step reaches more occupancy than the calculator allows it.
+TEST(CountersGpu, MatmulLadderSectorsAndOccupancy) {
+  using namespace matmul;
+  Result<std::vector<counters::StepReading>> r =
+      measureCounters(MatmulParams{512, 512, 512}, allStepIds(), nullptr, nullptr);
+  if (!r) GTEST_SKIP() << r.status().sentence();
+  int handWrittenSteps = 0;
+  for (const StepInfo& s : steps())
+    handWrittenSteps += handWritten(s);
+  ASSERT_EQ(int(r->size()), handWrittenSteps);
+  const counters::StepReading *naive = nullptr, *swapped = nullptr;
+  for (const counters::StepReading& s : *r) {
+    if (s.key == "naive") naive = &s;
+    if (s.key == "swapped") swapped = &s;
+    const std::optional<double> reached = s.measured.value("achieved_occupancy");
+    const std::optional<double> promised = s.modelValue("achieved_occupancy");
+    ASSERT_TRUE(reached && promised) << s.label;
+    EXPECT_GT(*promised, 0.0) << s.label;
+    EXPECT_LE(*reached, *promised + 1.0) << s.label;
+  }
+  ASSERT_TRUE(naive && swapped);
+  const double a = *naive->measured.value("global_load_sectors_per_request");
+  const double b = *swapped->measured.value("global_load_sectors_per_request");
+  EXPECT_GT(a, 3 * b) << a << " against " << b;
+}
+
+// One block of 128 threads on a GPU of many SMs: the calculator promises full occupancy of an
+// SM, the counters see how little of the GPU the launch used.
+TEST(CountersGpu, LaunchOccupancyReachedAgainstPromised) {
+  Result<DeviceLimits> limits = queryLimits(0);
+  if (!limits) GTEST_SKIP() << limits.status().sentence();
+  LaunchConfig c;
+  c.n = 1 << 20;
+  c.threadsPerBlock = 128;
+  c.autoBlocks = false;
+  c.blocks = 1;
+  c.gridStride = true;
+  Result<std::vector<counters::StepReading>> r =
+      measureLaunchCounters(c, *limits, nullptr, nullptr);
+  if (!r) GTEST_SKIP() << r.status().sentence();
+  ASSERT_EQ(r->size(), countersConfigs(c).size());
+  const counters::StepReading& mine = r->front();
+  const double busy = *mine.measured.value("sm_busy");
+  EXPECT_LT(busy, 10.0);  // one SM of many had work
+  EXPECT_NEAR(*mine.modelValue("sm_busy"), 100.0 / limits->smCount, 1e-9);
+  EXPECT_GT(*mine.modelValue("achieved_occupancy"), 0.0);
+}
+
 }  // namespace cudalab

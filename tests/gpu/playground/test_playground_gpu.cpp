@@ -300,3 +300,33 @@ TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
       << r.status().message();
   EXPECT_EQ(worker.restarts(), 0);
 }
+
+// Counters per line (CUPTI's SASS metrics, in the worker): the doubling solution's line that
+// reads and writes the arrays moves 4 sectors per warp access (32 consecutive floats), every
+// line found is one of the learner's (or 0), and the run is still right.
+TEST_F(PlaygroundGpu, CountersPerLine) {
+  const Exercise& e = *findExercise("double");
+  RunParams p = defaultRunParams(e);
+  p.n = 1 << 20;  // a multiple of 32: no partial warps
+  p.seed = freshSeed();
+  p.runs = 2;
+  p.compare = false;
+  p.lineCounters = true;
+  const std::string text(solutionSource(e));
+  Result<RunReport> r = worker.run(compiled(e, text), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->summary;
+  if (!r->linesProblem.empty()) GTEST_SKIP() << r->linesProblem;
+  ASSERT_FALSE(r->lines.empty());
+  const int textLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  bool sawGlobal = false;
+  for (const counters::LineCounters& l : r->lines) {
+    EXPECT_GE(l.line, 0);
+    EXPECT_LE(l.line, textLines);
+    if (l.value(counters::SassMetric::GlobalRequests) == 0) continue;
+    sawGlobal = true;
+    EXPECT_NEAR(l.sectorsPerRequest(), 4.0, 0.01) << "line " << l.line;
+    EXPECT_NEAR(l.threadsPerInstruction(), 32.0, 1.0) << "line " << l.line;
+  }
+  EXPECT_TRUE(sawGlobal);
+}

@@ -1,0 +1,204 @@
+#include "lessons/counters_panel.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+
+#include "bench.hpp"
+#include "common/format.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+std::string formatCounter(double v, CounterFormat f) {
+  if (std::isnan(v)) return "-";
+  switch (f) {
+    case CounterFormat::Ratio:
+      return trimmedFixed(v, 2);
+    case CounterFormat::Threads:
+      return trimmedFixed(v, 1);
+    case CounterFormat::Percent:
+      return trimmedFixed(v, 0) + "%";
+    case CounterFormat::Bytes:
+      return v >= 1024.0 * 1024.0 ? mib(v) : thousands(std::llround(v)) + " B";
+    case CounterFormat::Count:
+      if (v >= 1e6) return trimmedFixed(v / 1e6, 1) + " M";
+      if (v >= 1e4) return trimmedFixed(v / 1e3, 1) + " k";
+      return thousands(std::llround(v));
+  }
+  return "-";
+}
+
+bool CountersPanel::start(std::function<Result<Readings>(Job::Control&)> measure,
+                          std::string context) {
+  if (job_.running()) return false;
+  error_ = {};
+  context_ = std::move(context);
+  return job_.start(std::move(measure));
+}
+
+namespace {
+
+std::optional<double> cellValue(const counters::StepReading& r, const CounterColumn& c,
+                                bool model) {
+  auto get = [&](const char* key) {
+    return model ? r.modelValue(key) : r.measured.value(key);
+  };
+  std::optional<double> v = get(c.key);
+  if (v && c.plus) {
+    const std::optional<double> w = get(c.plus);
+    if (!w) return model ? std::nullopt : v;
+    *v += *w;
+  }
+  return v;
+}
+
+std::string columnHelp(const CounterColumn& c) {
+  if (c.help) return c.help;
+  if (const counters::RatioInfo* r = counters::findRatio(c.key)) return r->meaning;
+  if (const counters::MetricInfo* m = counters::findMetric(c.key))
+    return std::string(m->meaning) + " (" + m->cupti + ")";
+  return c.key;
+}
+
+}  // namespace
+
+int writeCountersBench(const std::string& outDir, const std::string& id, const std::string& title,
+                       const Result<std::vector<counters::StepReading>>& readings,
+                       const CountersPanelSpec& spec) {
+  if (!readings) return fail(readings.status());
+  const RuntimeInfo rt = queryRuntime();
+  std::string md = "### " + title + ", " + today() + ", " + rt.firstDeviceName + "\n\n| step |";
+  std::string rule = "| --- |";
+  for (const CounterColumn& c : spec.columns) {
+    md += std::string(" ") + c.header + " |";
+    rule += " ---: |";
+  }
+  if (spec.agreement) {
+    md += " model agrees |";
+    rule += " --- |";
+  }
+  md += "\n" + rule + "\n";
+  nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
+  int mismatches = 0;
+  for (const counters::StepReading& r : *readings) {
+    md += "| " + r.label + " |";
+    nlohmann::json row = {{"step", r.key}, {"launches", r.launches}};
+    for (const CounterColumn& c : spec.columns) {
+      const std::optional<double> got = cellValue(r, c, false), model = cellValue(r, c, true);
+      md += " ";
+      md += formatCounter(got.value_or(NAN), c.format);
+      if (model) md.append(" (").append(formatCounter(*model, c.format)).append(")");
+      md += " |";
+    }
+    for (size_t i = 0; i < r.measured.keys.size(); ++i)
+      row["counters"][r.measured.keys[i]] = r.measured.values[i];
+    for (const auto& [key, v] : r.model)
+      row["model"][key] = v;
+    if (spec.agreement) {
+      md += r.model.empty() ? " - |" : r.mismatches.empty() ? " yes |" : " **NO** |";
+      row["mismatches"] = r.mismatches;
+      mismatches += int(r.mismatches.size());
+    }
+    j["steps"].push_back(row);
+    md += "\n";
+  }
+  md += std::string("\nIn brackets: ") + spec.modelLabel + ".";
+  if (spec.agreement) md += " " + std::to_string(mismatches) + " mismatches.";
+  md += "\n";
+  j["mismatches"] = mismatches;
+  return writeOutputs(outDir, id, md, j) ? (mismatches ? 1 : 0) : 1;
+}
+
+void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& spec,
+                         const std::function<void()>& onButton) {
+  if (const Status s = job_.takeInto(last_); !s) error_ = s;
+  if (last_ && !job_.running()) lastContext_ = context_;
+  if (!beginPanel(ctx, spec.id, spec.title, kPanelCollapsible)) return endPanel(ctx);
+  ImGui::BeginDisabled(!gpu || job_.running());
+  if (!ctx.exporting && ImGui::Button(spec.button) && onButton) onButton();
+  ImGui::EndDisabled();
+  helpTooltip(spec.buttonHelp);
+  if (!gpu) {
+    mutedText(ctx.theme, spec.noGpu);
+    return endPanel(ctx);
+  }
+  if (job_.running())
+    ImGui::ProgressBar(job_.progress().fraction, ImVec2(-1, 0),
+                       ("profiling " + job_.progress().what).c_str());
+  if (!error_.ok()) {
+    // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.
+    errorText(ctx.theme, error_);
+    return endPanel(ctx);
+  }
+  if (!last_) return endPanel(ctx);
+  const int columns = 1 + int(spec.columns.size()) + (spec.agreement ? 1 : 0);
+  if (ImGui::BeginTable(spec.id, columns,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
+                            ImGuiTableFlags_ScrollX)) {
+    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
+    for (const CounterColumn& c : spec.columns)
+      ImGui::TableSetupColumn(c.header, ImGuiTableColumnFlags_WidthFixed);
+    if (spec.agreement) ImGui::TableSetupColumn("agree", ImGuiTableColumnFlags_WidthFixed);
+    // Headers with the metric's meaning on hover.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGui::TableNextColumn();
+    ImGui::TableHeader("step");
+    for (const CounterColumn& c : spec.columns) {
+      ImGui::TableNextColumn();
+      ImGui::TableHeader(c.header);
+      helpTooltip(columnHelp(c).c_str());
+    }
+    if (spec.agreement) {
+      ImGui::TableNextColumn();
+      ImGui::TableHeader("agree");
+      helpTooltip("Whether the model's totals (sectors, wavefronts) equal what the GPU counted.");
+    }
+    for (const counters::StepReading& r : *last_) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      colourSwatch(r.colour);
+      ImGui::TextUnformatted(r.label.c_str());
+      if (r.launches > 1)
+        helpTooltip(("The first of the step's " + std::to_string(r.launches) +
+                     " kernel launches is shown.")
+                        .c_str());
+      for (const CounterColumn& c : spec.columns) {
+        ImGui::TableNextColumn();
+        const std::optional<double> got = cellValue(r, c, false);
+        ImGui::TextUnformatted(formatCounter(got.value_or(NAN), c.format).c_str());
+        if (const std::optional<double> model = cellValue(r, c, true)) {
+          ImGui::SameLine();
+          std::string bracket = "(";
+          bracket.append(formatCounter(*model, c.format)).append(")");
+          mutedText(ctx.theme, bracket.c_str());
+          helpTooltip((std::string("Counted by the GPU: ") +
+                       formatCounter(got.value_or(NAN), c.format) + "; " + spec.modelLabel +
+                       ": " + formatCounter(*model, c.format) + ".")
+                          .c_str());
+        }
+      }
+      if (spec.agreement) {
+        ImGui::TableNextColumn();
+        const bool ok = r.mismatches.empty();
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
+        ImGui::TextUnformatted(r.model.empty() ? "-" : ok ? "yes" : "NO");
+        ImGui::PopStyleColor();
+        if (!ok) {
+          std::string why;
+          for (const std::string& m : r.mismatches)
+            why += m + ".\n";
+          helpTooltip(why.c_str());
+        }
+      }
+    }
+    ImGui::EndTable();
+  }
+  if (!lastContext_.empty()) mutedText(ctx.theme, lastContext_.c_str());
+  mutedText(ctx.theme, spec.note);
+  endPanel(ctx);
+}
+
+}  // namespace cudalab

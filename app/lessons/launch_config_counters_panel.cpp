@@ -1,0 +1,59 @@
+#include "lessons/launch_config_counters_panel.hpp"
+
+namespace cudalab {
+
+namespace {
+
+constexpr CounterColumn kColumns[] = {
+    {"achieved_occupancy", "occupancy reached", CounterFormat::Percent,
+     "Warps resident on an SM on average, against the most it can hold; in brackets the "
+     "calculator's occupancy for this block size (what fits on an SM)."},
+    {"sm_busy", "SMs busy", CounterFormat::Percent,
+     "Share of the kernel's time an average SM had work; in brackets the share of SMs that get "
+     "at least one block."},
+    {"warp_efficiency", "threads / instruction", CounterFormat::Threads},
+    {"global_load_sectors_per_request", "sectors / load", CounterFormat::Ratio},
+    {"instructions", "warp instructions", CounterFormat::Count},
+};
+
+constexpr CountersPanelSpec kSpec{
+    "counters",
+    "Measured by the GPU's counters",
+    "Read the counters",
+    "Runs your launch, and the same work at 32 to 1024 threads per block, once more under the "
+    "profiler (CUPTI, the library Nsight Compute uses) and reads what the hardware counted. "
+    "Profiling replays kernels: these runs are separate from the timed ones.",
+    "No GPU: there are no counters to read; the launch in numbers above gives the calculator's "
+    "occupancy.",
+    kColumns,
+    "Occupancy reached against the calculator's (in brackets): the calculator says how many "
+    "warps fit on an SM; the counters say how many were there on average while the kernel ran. "
+    "A grid with fewer blocks than the GPU has slots, a last wave with few blocks, or blocks "
+    "that finish at different times leave slots empty. SMs busy: a grid smaller than the "
+    "number of SMs leaves some with nothing to do. Threads / instruction falls below 32 when "
+    "a block size is not a multiple of 32 or the guard idles threads.",
+    false,
+    "the calculator"};
+
+}  // namespace
+
+const CountersPanelSpec& launchCountersSpec() {
+  return kSpec;
+}
+
+bool LaunchCountersPanel::start(const LaunchConfig& c, const DeviceLimits& limits) {
+  return panel_.start(
+      [c, limits](CountersPanel::Job::Control& ctl) {
+        return measureLaunchCounters(
+            c, limits, ctl.cancelFlag(),
+            [&ctl](float f, const std::string& what) { ctl.progress(f, what); });
+      },
+      describe(c) + "; the other rows change only the threads per block.");
+}
+
+void LaunchCountersPanel::draw(LessonContext& ctx, bool gpu, const LaunchConfig& c,
+                               const DeviceLimits& limits) {
+  panel_.draw(ctx, gpu, kSpec, [&] { start(c, limits); });
+}
+
+}  // namespace cudalab

@@ -1,0 +1,24 @@
+// The launch-config lesson's "measured by the GPU's counters" panel: the learner's launch and the
+// same work at other block sizes, each profiled once (CUPTI, in the app's process), for the
+// occupancy the SMs reached against the occupancy the calculator promises.
+#pragma once
+
+#include "launch_config/launch_config.hpp"
+#include "lessons/counters_panel.hpp"
+
+namespace cudalab {
+
+class LaunchCountersPanel {
+ public:
+  void draw(LessonContext& ctx, bool gpu, const LaunchConfig& c, const DeviceLimits& limits);
+  bool start(const LaunchConfig& c, const DeviceLimits& limits);
+  bool pending() const { return panel_.pending(); }
+
+ private:
+  CountersPanel panel_;
+};
+
+// The panel's columns and texts (also the benchmark's table).
+const CountersPanelSpec& launchCountersSpec();
+
+}  // namespace cudalab

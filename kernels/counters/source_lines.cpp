@@ -1,0 +1,232 @@
+// Per-line counters: the SASS metrics table, the sum per source line, and the CUPTI calls that
+// collect the records and correlate instructions with lines.
+#include "counters/source_lines.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "common/cuda_check.hpp"
+#include "counters/counters.hpp"
+#include "counters/cupti_loader.hpp"
+
+namespace cudalab::counters {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Metrics
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+const SassMetricInfo kSass[] = {
+    {SassMetric::Instructions, "smsp__sass_inst_executed",
+     "Warp instructions executed: how often warps ran the line's machine instructions."},
+    {SassMetric::ThreadInstructions, "smsp__sass_thread_inst_executed",
+     "Thread instructions: the same, counting every thread that took part (32 per warp "
+     "instruction at best; fewer where a branch or a guard idles lanes)."},
+    {SassMetric::GlobalSectors, "smsp__sass_sectors_mem_global",
+     "32-byte sectors the line's global loads and stores touched."},
+    {SassMetric::GlobalRequests, "smsp__sass_inst_executed_op_global",
+     "Warp-wide global load and store instructions the line executed."},
+    {SassMetric::SharedWavefronts, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared",
+     "Passes shared memory needed for the line's accesses: one per instruction without bank "
+     "conflicts."},
+    {SassMetric::SharedRequests, "smsp__sass_inst_executed_op_shared",
+     "Warp-wide shared-memory instructions the line executed."},
+};
+}  // namespace
+
+std::span<const SassMetricInfo> sassMetrics() {
+  return kSass;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Per line
+// ---------------------------------------------------------------------------------------------
+
+double LineCounters::sectorsPerRequest() const {
+  const auto r = value(SassMetric::GlobalRequests);
+  return r ? double(value(SassMetric::GlobalSectors)) / double(r) : 0;
+}
+
+double LineCounters::wavefrontsPerRequest() const {
+  const auto r = value(SassMetric::SharedRequests);
+  return r ? double(value(SassMetric::SharedWavefronts)) / double(r) : 0;
+}
+
+double LineCounters::threadsPerInstruction() const {
+  const auto r = value(SassMetric::Instructions);
+  return r ? double(value(SassMetric::ThreadInstructions)) / double(r) : 0;
+}
+
+std::vector<LineCounters> countersByLine(
+    std::span<const SassRecord> records, const std::string& programFile,
+    const std::function<SourcePlace(const SassRecord&)>& placeOf) {
+  std::map<int, LineCounters> byLine;
+  for (const SassRecord& r : records) {
+    const SourcePlace place = placeOf(r);
+    // The program's own file, by name (CUPTI reports the name NVRTC was given, sometimes with a
+    // directory in front).
+    const bool ours = place.line > 0 &&
+                      (place.file == programFile ||
+                       (place.file.size() > programFile.size() &&
+                        place.file.compare(place.file.size() - programFile.size() - 1,
+                                           std::string::npos, "/" + programFile) == 0));
+    const int line = ours ? place.line : 0;
+    LineCounters& l = byLine[line];
+    l.line = line;
+    ++l.instructionsOnLine;
+    for (int m = 0; m < int(SassMetric::Count); ++m)
+      l.values[m] += r.values[m];
+  }
+  std::vector<LineCounters> out;
+  for (auto& [line, l] : byLine)
+    out.push_back(l);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Profiling
+// ---------------------------------------------------------------------------------------------
+
+Result<std::vector<SassRecord>> profileSass(const std::function<Status()>& work) {
+  const Cupti& c = cupti();
+  if (!c.sassProblem.empty()) return Status::error(c.sassProblem);
+  std::lock_guard<std::mutex> lock(profilerMutex());
+  Result<CUcontext> ctx = currentContext();
+  if (!ctx) return ctx.status();
+  int device = 0;
+  CUDALAB_CUDA_TRY(cudaGetDevice(&device));
+
+  auto init =
+      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  CUDALAB_CUPTI_TRY(cuptiProfilerInitialize, init);
+  struct Deinit {
+    const Cupti& c;
+    ~Deinit() {
+      auto p = params<CUpti_Profiler_DeInitialize_Params>(
+          CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+      c.cuptiProfilerDeInitialize(&p);
+    }
+  } deinit{c};
+  auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = size_t(device);
+  CUDALAB_CUPTI_TRY(cuptiDeviceGetChipName, chip);
+
+  std::vector<CUpti_SassMetrics_Config> config;
+  std::map<std::uint64_t, int> slotOf;  // CUPTI's metric id -> SassMetric
+  for (const SassMetricInfo& m : kSass) {
+    auto prop = params<CUpti_SassMetrics_GetProperties_Params>(
+        CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
+    prop.pChipName = chip.pChipName;
+    prop.pMetricName = m.cupti;
+    if (c.cuptiSassMetricsGetProperties(&prop) != CUPTI_SUCCESS)
+      return Status::error(std::string("This GPU has no SASS metric ") + m.cupti +
+                           ": counters per source line cannot be read here.");
+    config.push_back({prop.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+    slotOf[prop.metric.metricId] = int(m.id);
+  }
+  auto set =
+      params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
+  set.pConfigs = config.data();
+  set.numOfMetricConfig = config.size();
+  set.deviceIndex = uint32_t(device);
+  CUDALAB_CUPTI_TRY(cuptiSassMetricsSetConfig, set);
+  struct Unset {
+    const Cupti& c;
+    int device;
+    ~Unset() {
+      auto p = params<CUpti_SassMetricsUnsetConfig_Params>(
+          CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE);
+      p.deviceIndex = uint32_t(device);
+      c.cuptiSassMetricsUnsetConfig(&p);
+    }
+  } unset{c, device};
+
+  auto enable =
+      params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
+  enable.ctx = *ctx;
+  enable.enableLazyPatching = 1;  // only the kernels the work launches
+  CUDALAB_CUPTI_TRY(cuptiSassMetricsEnable, enable);
+  struct Disable {
+    const Cupti& c;
+    CUcontext ctx;
+    bool done = false;
+    ~Disable() {
+      if (done) return;
+      auto p =
+          params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
+      p.ctx = ctx;
+      c.cuptiSassMetricsDisable(&p);
+    }
+  } disable{c, *ctx};
+
+  const Status ran = work();
+  if (!ran) return ran;
+  CUDALAB_CUDA_TRY(cudaDeviceSynchronize());
+
+  auto props = params<CUpti_SassMetricsGetDataProperties_Params>(
+      CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
+  props.ctx = *ctx;
+  CUDALAB_CUPTI_TRY(cuptiSassMetricsGetDataProperties, props);
+  std::vector<SassRecord> out;
+  const size_t n = props.numOfPatchedInstructionRecords, instances = props.numOfInstances;
+  if (n > 0 && instances > 0) {
+    std::vector<CUpti_SassMetrics_Data> data(n);
+    std::vector<CUpti_SassMetrics_InstanceValue> values(n * instances);
+    for (size_t i = 0; i < n; ++i) {
+      data[i].structSize = sizeof(CUpti_SassMetrics_Data);
+      data[i].pInstanceValues = &values[i * instances];
+    }
+    auto flush =
+        params<CUpti_SassMetricsFlushData_Params>(CUpti_SassMetricsFlushData_Params_STRUCT_SIZE);
+    flush.ctx = *ctx;
+    flush.numOfPatchedInstructionRecords = n;
+    flush.numOfInstances = instances;
+    flush.pMetricsData = data.data();
+    CUDALAB_CUPTI_TRY(cuptiSassMetricsFlushData, flush);
+    for (size_t i = 0; i < n; ++i) {
+      SassRecord r;
+      if (data[i].functionName) {
+        r.function = data[i].functionName;
+        std::free(const_cast<char*>(data[i].functionName));  // CUPTI's allocation
+      }
+      r.pcOffset = data[i].pcOffset;
+      for (size_t k = 0; k < instances; ++k) {
+        const auto slot = slotOf.find(data[i].pInstanceValues[k].metricId);
+        if (slot != slotOf.end()) r.values[slot->second] += data[i].pInstanceValues[k].value;
+      }
+      out.push_back(std::move(r));
+    }
+  }
+  auto off = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
+  off.ctx = *ctx;
+  disable.done = true;
+  CUDALAB_CUPTI_TRY(cuptiSassMetricsDisable, off);
+  return out;
+}
+
+Result<SourcePlace> sourcePlace(const std::string& cubin, const std::string& function,
+                                std::uint64_t pcOffset) {
+  const Cupti& c = cupti();
+  if (!c.sassProblem.empty()) return Status::error(c.sassProblem);
+  CUpti_GetSassToSourceCorrelationParams p{};
+  p.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  p.cubin = cubin.data();
+  p.cubinSize = cubin.size();
+  p.functionName = function.c_str();
+  p.pcOffset = pcOffset;
+  const CUptiResult r = c.cuptiGetSassToSourceCorrelation(&p);
+  SourcePlace place;
+  if (p.fileName) {
+    place.file = p.fileName;
+    std::free(p.fileName);
+  }
+  if (p.dirName) std::free(p.dirName);
+  if (r != CUPTI_SUCCESS)
+    return Status::error(failureSentence(r, "cuptiGetSassToSourceCorrelation"));
+  place.line = int(p.lineNumber);
+  return place;
+}
+
+}  // namespace cudalab::counters
