@@ -98,8 +98,8 @@ int benchAllCounters(const std::string& outDir) {
     counters::journalLabel(b.id);
     const int r = b.run(outDir);
     code |= r;
-    md += std::string("| ") + b.id + " | " + (r == 0 ? "agrees" : "**failed or disagrees**") +
-          " |\n";
+    md +=
+        std::string("| ") + b.id + " | " + (r == 0 ? "agrees" : "**failed or disagrees**") + " |\n";
   }
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}, {"mark_only", markOnly}};
   j["profiled"] = nlohmann::json::array();

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "bench.hpp"
@@ -19,7 +20,8 @@ std::string formatCounter(double v, CounterFormat f) {
     case CounterFormat::Threads:
       return trimmedFixed(v, 1);
     case CounterFormat::Percent:
-      return trimmedFixed(v, 0) + "%";
+      // "Of peak sustained" counters can pass 100 by a hair (101% SMs busy): never more than all.
+      return trimmedFixed(std::min(v, 100.0), 0) + "%";
     case CounterFormat::Bytes:
       return v >= 1024.0 * 1024.0 ? mib(v) : thousands(std::llround(v)) + " B";
     case CounterFormat::Count:
@@ -42,9 +44,7 @@ namespace {
 
 std::optional<double> cellValue(const counters::StepReading& r, const CounterColumn& c,
                                 bool model) {
-  auto get = [&](const char* key) {
-    return model ? r.modelValue(key) : r.measured.value(key);
-  };
+  auto get = [&](const char* key) { return model ? r.modelValue(key) : r.measured.value(key); };
   std::optional<double> v = get(c.key);
   if (v && c.plus) {
     const std::optional<double> w = get(c.plus);
@@ -134,9 +134,16 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
   }
   if (!last_) return endPanel(ctx);
   const int columns = 1 + int(spec.columns.size()) + (spec.agreement ? 1 : 0);
-  if (ImGui::BeginTable(spec.id, columns,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
-                            ImGuiTableFlags_ScrollX)) {
+  // Every row shown (a scrolling table needs a height): the header, the rows and room for the
+  // horizontal scroll bar a narrow window or a projector's scale needs.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float height =
+      rowH * float(last_->size() + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  if (ImGui::BeginTable(
+          spec.id, columns,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollX,
+          ImVec2(0, height))) {
     ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
     for (const CounterColumn& c : spec.columns)
       ImGui::TableSetupColumn(c.header, ImGuiTableColumnFlags_WidthFixed);
@@ -161,9 +168,9 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
       colourSwatch(r.colour);
       ImGui::TextUnformatted(r.label.c_str());
       if (r.launches > 1)
-        helpTooltip(("The first of the step's " + std::to_string(r.launches) +
-                     " kernel launches is shown.")
-                        .c_str());
+        helpTooltip(
+            ("The first of the step's " + std::to_string(r.launches) + " kernel launches is shown.")
+                .c_str());
       for (const CounterColumn& c : spec.columns) {
         ImGui::TableNextColumn();
         const std::optional<double> got = cellValue(r, c, false);
@@ -172,18 +179,20 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
           ImGui::SameLine();
           std::string bracket = "(";
           bracket.append(formatCounter(*model, c.format)).append(")");
-          mutedText(ctx.theme, bracket.c_str());
+          // Never wrapped: a number cut in two is unreadable on a projector.
+          ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.mutedColour());
+          ImGui::TextUnformatted(bracket.c_str());
+          ImGui::PopStyleColor();
           helpTooltip((std::string("Counted by the GPU: ") +
-                       formatCounter(got.value_or(NAN), c.format) + "; " + spec.modelLabel +
-                       ": " + formatCounter(*model, c.format) + ".")
+                       formatCounter(got.value_or(NAN), c.format) + "; " + spec.modelLabel + ": " +
+                       formatCounter(*model, c.format) + ".")
                           .c_str());
         }
       }
       if (spec.agreement) {
         ImGui::TableNextColumn();
         const bool ok = r.mismatches.empty();
-        ImGui::PushStyleColor(ImGuiCol_Text,
-                              ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
+        ImGui::PushStyleColor(ImGuiCol_Text, ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
         ImGui::TextUnformatted(r.model.empty() ? "-" : ok ? "yes" : "NO");
         ImGui::PopStyleColor();
         if (!ok) {

@@ -42,8 +42,8 @@ struct CountersPanelSpec {
   const char* buttonHelp;
   const char* noGpu;  // what to say without a GPU (what models the same thing)
   std::span<const CounterColumn> columns;
-  const char* note;           // below the table: how to read it
-  bool agreement = false;     // a last column: the model's totals agree with the counters
+  const char* note;                  // below the table: how to read it
+  bool agreement = false;            // a last column: the model's totals agree with the counters
   const char* modelLabel = "model";  // what the model's value in a cell is called
 };
 

@@ -226,10 +226,9 @@ int benchLaunchCounters(const std::string& outDir) {
   strided.blocks = 2LL * limits->smCount;
   for (const auto& [id, c] : {std::pair<const char*, LaunchConfig>{"counters-launch-config", {}},
                               {"counters-launch-config-stride", strided}})
-    code |= writeCountersBench(outDir, id,
-                               "The launch under the GPU's counters: " + describe(c),
-                               measureLaunchCounters(c, *limits, nullptr, {}),
-                               launchCountersSpec());
+    code |=
+        writeCountersBench(outDir, id, "The launch under the GPU's counters: " + describe(c),
+                           measureLaunchCounters(c, *limits, nullptr, {}), launchCountersSpec());
   return code;
 }
 

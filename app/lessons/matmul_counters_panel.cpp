@@ -61,8 +61,8 @@ bool MatmulCountersPanel::start(const MatmulParams& lesson) {
         return measureCounters(p, allStepIds(), c.cancelFlag(),
                                [&c](float f, const std::string& what) { c.progress(f, what); });
       },
-      "M x N x K = " + std::to_string(M) + " x " + std::to_string(N) + " x " +
-          std::to_string(K) + " (at most 1024 each: every kernel runs once per profiler pass).");
+      "M x N x K = " + std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K) +
+          " (at most 1024 each: every kernel runs once per profiler pass).");
 }
 
 void MatmulCountersPanel::draw(LessonContext& ctx, bool gpu, const MatmulParams& p) {

@@ -299,8 +299,7 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
 }
 
 void drawLineCounters(LessonContext& ctx, const std::string& text, const RunReport& r) {
-  if (!beginPanel(ctx, "lines", "Measured by the GPU's counters, line by line",
-                  kPanelCollapsible))
+  if (!beginPanel(ctx, "lines", "Measured by the GPU's counters, line by line", kPanelCollapsible))
     return endPanel(ctx);
   if (!r.linesProblem.empty()) {
     errorText(ctx.theme, Status::error(r.linesProblem));
@@ -317,11 +316,34 @@ void drawLineCounters(LessonContext& ctx, const std::string& text, const RunRepo
     }
   }
   using counters::SassMetric;
-  if (ImGui::BeginTable("##lines", 6,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                            ImGuiTableFlags_ScrollX)) {
+  // The source column as wide as its longest line (in the editor's font), never cut: a narrow
+  // window or a projector's scale scrolls the table sideways instead.
+  auto sourceOf = [&](const counters::LineCounters& l) {
+    std::string src = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
+                      : l.line <= int(lines.size())
+                          ? lines[size_t(l.line - 1)]
+                          : "(added by cudalab: the loop that calls your f)";
+    src.erase(0, src.find_first_not_of(" \t"));
+    return src;
+  };
+  int shown = 0;
+  float sourceWidth = 0;
+  ImGui::PushFont(ctx.theme.fonts().mono);
+  for (const counters::LineCounters& l : r.lines)
+    if (l.value(SassMetric::Instructions) > 0) {
+      ++shown;
+      sourceWidth = std::max(sourceWidth, ImGui::CalcTextSize(sourceOf(l).c_str()).x);
+    }
+  ImGui::PopFont();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float height = rowH * float(shown + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  if (ImGui::BeginTable(
+          "##lines", 6,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+          ImVec2(0, height))) {
     ImGui::TableSetupColumn("line");
-    ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthFixed, sourceWidth);
     ImGui::TableSetupColumn("warp instructions");
     ImGui::TableSetupColumn("threads / instruction");
     ImGui::TableSetupColumn("sectors / global access");
@@ -333,19 +355,15 @@ void drawLineCounters(LessonContext& ctx, const std::string& text, const RunRepo
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(l.line > 0 ? std::to_string(l.line).c_str() : "-");
       ImGui::TableNextColumn();
-      std::string src = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
-                        : l.line <= int(lines.size())
-                            ? lines[size_t(l.line - 1)]
-                            : "(added by cudalab: the loop that calls your f)";
-      src.erase(0, src.find_first_not_of(" \t"));
       ImGui::PushFont(ctx.theme.fonts().mono);
-      ImGui::TextUnformatted(src.c_str());
+      ImGui::TextUnformatted(sourceOf(l).c_str());
       ImGui::PopFont();
       helpTooltip((std::to_string(l.instructionsOnLine) +
                    " machine instructions of the compiled kernel come from this line.")
                       .c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(thousands(static_cast<long long>(l.value(SassMetric::Instructions))).c_str());
+      ImGui::TextUnformatted(
+          thousands(static_cast<long long>(l.value(SassMetric::Instructions))).c_str());
       ImGui::TableNextColumn();
       const double threads = l.threadsPerInstruction();
       if (threads < 31.5) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
@@ -375,8 +393,9 @@ void drawLineCounters(LessonContext& ctx, const std::string& text, const RunRepo
         if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
         ImGui::TextUnformatted(trimmedFixed(wpr, 1).c_str());
         if (bad) ImGui::PopStyleColor();
-        helpTooltip("Passes shared memory needed per warp-wide access: 1 without bank "
-                    "conflicts, up to 32 when all lanes hit different words of one bank.");
+        helpTooltip(
+            "Passes shared memory needed per warp-wide access: 1 without bank "
+            "conflicts, up to 32 when all lanes hit different words of one bank.");
       } else {
         ImGui::TextUnformatted("-");
       }

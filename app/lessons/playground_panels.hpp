@@ -45,8 +45,7 @@ void drawLaunchNumbers(LessonContext& ctx, const playground::LaunchNumbers& n, b
 // The GPU's counters per line of the learner's kernel (RunParams::lineCounters): how often each
 // line ran, with how many threads, sectors per global request and passes per shared request,
 // with the lines that waste the most marked; or why they could not be read.
-void drawLineCounters(LessonContext& ctx, const std::string& text,
-                      const playground::RunReport& r);
+void drawLineCounters(LessonContext& ctx, const std::string& text, const playground::RunReport& r);
 // Registers, shared and local memory per kernel, as ptxas reported them, with what they mean.
 void drawResources(LessonContext& ctx, const playground::CompileResult& c);
 

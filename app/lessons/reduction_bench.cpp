@@ -148,8 +148,7 @@ int benchReductionCounters(const std::string& outDir) {
   const ReduceParams p{DataType::Float32, 1LL << 22, 256};
   return writeCountersBench(outDir, "counters-reduction",
                             "The reduction ladder under the GPU's counters, 2^22 float32",
-                            measureCounters(p, allStepIds(), nullptr, {}),
-                            reductionCountersSpec());
+                            measureCounters(p, allStepIds(), nullptr, {}), reductionCountersSpec());
 }
 
 std::span<const BenchEntry> reductionBenches() {

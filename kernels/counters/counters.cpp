@@ -81,8 +81,8 @@ const RatioInfo kRatios[] = {
      "32-byte sectors per warp-wide global store."},
     {"shared_load_wavefronts_per_request", "shared_load_wavefronts_sass", "shared_load_requests",
      "Passes shared memory needs per warp-wide load: 1 without bank conflicts, up to 32."},
-    {"shared_store_wavefronts_per_request", "shared_store_wavefronts_sass",
-     "shared_store_requests", "Passes shared memory needs per warp-wide store."},
+    {"shared_store_wavefronts_per_request", "shared_store_wavefronts_sass", "shared_store_requests",
+     "Passes shared memory needs per warp-wide store."},
 };
 
 }  // namespace

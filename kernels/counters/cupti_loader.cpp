@@ -57,6 +57,8 @@ const Cupti& cupti() {
     CUDALAB_CUPTI_RANGE(cuptiProfilerHostGetConfigImage)
     CUDALAB_CUPTI_RANGE(cuptiProfilerHostEvaluateToGpuValues)
     CUDALAB_CUPTI_SASS(cuptiSassMetricsGetProperties)
+    CUDALAB_CUPTI_SASS(cuptiSassMetricsGetNumOfMetrics)
+    CUDALAB_CUPTI_SASS(cuptiSassMetricsGetMetrics)
     CUDALAB_CUPTI_SASS(cuptiSassMetricsSetConfig)
     CUDALAB_CUPTI_SASS(cuptiSassMetricsUnsetConfig)
     CUDALAB_CUPTI_SASS(cuptiSassMetricsEnable)

@@ -43,6 +43,8 @@ struct Cupti {
   CUDALAB_CUPTI_FN(cuptiProfilerHostGetConfigImage);
   CUDALAB_CUPTI_FN(cuptiProfilerHostEvaluateToGpuValues);
   CUDALAB_CUPTI_FN(cuptiSassMetricsGetProperties);
+  CUDALAB_CUPTI_FN(cuptiSassMetricsGetNumOfMetrics);
+  CUDALAB_CUPTI_FN(cuptiSassMetricsGetMetrics);
   CUDALAB_CUPTI_FN(cuptiSassMetricsSetConfig);
   CUDALAB_CUPTI_FN(cuptiSassMetricsUnsetConfig);
   CUDALAB_CUPTI_FN(cuptiSassMetricsEnable);
@@ -66,10 +68,10 @@ P params(size_t structSize) {
 
 // One CUPTI call through the Cupti `c` in scope, its failure as a Status with the learner's
 // sentence (failureSentence).
-#define CUDALAB_CUPTI_TRY(call, params)                                                     \
-  do {                                                                                      \
-    const CUptiResult cudalab_r_ = c.call(&(params));                                       \
-    if (cudalab_r_ != CUPTI_SUCCESS)                                                        \
+#define CUDALAB_CUPTI_TRY(call, params)                                                         \
+  do {                                                                                          \
+    const CUptiResult cudalab_r_ = c.call(&(params));                                           \
+    if (cudalab_r_ != CUPTI_SUCCESS)                                                            \
       return ::cudalab::Status::error(::cudalab::counters::failureSentence(cudalab_r_, #call)); \
   } while (0)
 

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "common/cuda_check.hpp"
 #include "counters/counters.hpp"
@@ -19,19 +20,29 @@ namespace cudalab::counters {
 
 namespace {
 const SassMetricInfo kSass[] = {
-    {SassMetric::Instructions, "smsp__sass_inst_executed",
+    {SassMetric::Instructions,
+     {{"smsp__sass_inst_executed"}},
      "Warp instructions executed: how often warps ran the line's machine instructions."},
-    {SassMetric::ThreadInstructions, "smsp__sass_thread_inst_executed",
+    {SassMetric::ThreadInstructions,
+     {{"smsp__sass_thread_inst_executed"}},
      "Thread instructions: the same, counting every thread that took part (32 per warp "
      "instruction at best; fewer where a branch or a guard idles lanes)."},
-    {SassMetric::GlobalSectors, "smsp__sass_sectors_mem_global",
+    {SassMetric::GlobalSectors,
+     {{"smsp__sass_sectors_mem_global"},
+      {"smsp__sass_sectors_mem_global_op_ld", "smsp__sass_sectors_mem_global_op_st"}},
      "32-byte sectors the line's global loads and stores touched."},
-    {SassMetric::GlobalRequests, "smsp__sass_inst_executed_op_global",
+    {SassMetric::GlobalRequests,
+     {{"smsp__sass_inst_executed_op_global"},
+      {"smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st"}},
      "Warp-wide global load and store instructions the line executed."},
-    {SassMetric::SharedWavefronts, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared",
+    {SassMetric::SharedWavefronts,
+     {{"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"},
+      {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"}},
      "Passes shared memory needed for the line's accesses: one per instruction without bank "
      "conflicts."},
-    {SassMetric::SharedRequests, "smsp__sass_inst_executed_op_shared",
+    {SassMetric::SharedRequests,
+     {{"smsp__sass_inst_executed_op_shared"},
+      {"smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st"}},
      "Warp-wide shared-memory instructions the line executed."},
 };
 }  // namespace
@@ -67,11 +78,11 @@ std::vector<LineCounters> countersByLine(
     const SourcePlace place = placeOf(r);
     // The program's own file, by name (CUPTI reports the name NVRTC was given, sometimes with a
     // directory in front).
-    const bool ours = place.line > 0 &&
-                      (place.file == programFile ||
-                       (place.file.size() > programFile.size() &&
-                        place.file.compare(place.file.size() - programFile.size() - 1,
-                                           std::string::npos, "/" + programFile) == 0));
+    const bool ours =
+        place.line > 0 && (place.file == programFile ||
+                           (place.file.size() > programFile.size() &&
+                            place.file.compare(place.file.size() - programFile.size() - 1,
+                                               std::string::npos, "/" + programFile) == 0));
     const int line = ours ? place.line : 0;
     LineCounters& l = byLine[line];
     l.line = line;
@@ -89,62 +100,111 @@ std::vector<LineCounters> countersByLine(
 // [SECTION] Profiling
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+// The chip's SASS metrics, for the sentence when one the app needs is missing.
+std::string sassMetricNames(const Cupti& c, const char* chip) {
+  auto n = params<CUpti_SassMetrics_GetNumOfMetrics_Params>(
+      CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE);
+  n.pChipName = chip;
+  if (c.cuptiSassMetricsGetNumOfMetrics(&n) != CUPTI_SUCCESS) return "?";
+  std::vector<CUpti_SassMetrics_MetricDetails> list(n.numOfMetrics);
+  auto get =
+      params<CUpti_SassMetrics_GetMetrics_Params>(CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE);
+  get.pChipName = chip;
+  get.numOfMetrics = list.size();
+  get.pMetricsList = list.data();
+  if (c.cuptiSassMetricsGetMetrics(&get) != CUPTI_SUCCESS) return "?";
+  std::string out;
+  for (const auto& m : list)
+    if (m.pMetricName) out += std::string(out.empty() ? "" : ", ") + m.pMetricName;
+  return out;
+}
+}  // namespace
+
+namespace {
+
+// The SASS metrics' configuration, set once per process and kept: CUPTI refuses to set it again
+// in a process once it has been unset (CUPTI_ERROR_INVALID_OPERATION). (A second enable in the
+// same process then returned no records on the H100 with CUPTI 13.0, so the playground's worker
+// exits after a run with counters per line: see worker_server.cpp.)
+struct SassConfig {
+  Status failed;
+  std::map<std::uint64_t, int> slotOf;  // CUPTI's metric id -> SassMetric
+};
+
+Result<const SassConfig*> sassConfig(const Cupti& c) {
+  static const SassConfig config = [&c] {
+    SassConfig out;
+    auto fail = [&out](const Status& s) {
+      out.failed = s;
+      return out;
+    };
+    int device = 0;
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+      return fail(Status::error(std::string("cudaGetDevice failed: ") + cudaGetErrorString(e)));
+    auto init =
+        params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (const CUptiResult r = c.cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS)
+      return fail(Status::error(failureSentence(r, "cuptiProfilerInitialize")));
+    auto chip =
+        params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = size_t(device);
+    if (const CUptiResult r = c.cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS)
+      return fail(Status::error(failureSentence(r, "cuptiDeviceGetChipName")));
+    auto idOf = [&](const char* name) -> std::optional<std::uint64_t> {
+      auto prop = params<CUpti_SassMetrics_GetProperties_Params>(
+          CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
+      prop.pChipName = chip.pChipName;
+      prop.pMetricName = name;
+      if (c.cuptiSassMetricsGetProperties(&prop) != CUPTI_SUCCESS) return std::nullopt;
+      return prop.metric.metricId;
+    };
+    std::vector<CUpti_SassMetrics_Config> configs;
+    for (const SassMetricInfo& m : kSass) {
+      bool found = false;
+      for (const std::vector<const char*>& names : m.cupti) {
+        std::vector<std::uint64_t> ids;
+        for (const char* name : names)
+          if (const std::optional<std::uint64_t> id = idOf(name)) ids.push_back(*id);
+        if (ids.size() != names.size()) continue;
+        for (std::uint64_t id : ids) {
+          configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+          out.slotOf[id] = int(m.id);
+        }
+        found = true;
+        break;
+      }
+      if (!found)
+        return fail(Status::error(std::string("This GPU has no SASS metric ") + m.cupti[0][0] +
+                                  " (it has " + sassMetricNames(c, chip.pChipName) +
+                                  "): counters per source line cannot be read here."));
+    }
+    auto set =
+        params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
+    set.pConfigs = configs.data();
+    set.numOfMetricConfig = configs.size();
+    set.deviceIndex = uint32_t(device);
+    if (const CUptiResult r = c.cuptiSassMetricsSetConfig(&set); r != CUPTI_SUCCESS)
+      return fail(Status::error(failureSentence(r, "cuptiSassMetricsSetConfig")));
+    return out;
+  }();
+  if (!config.failed.ok()) return config.failed;
+  return &config;
+}
+
+}  // namespace
+
 Result<std::vector<SassRecord>> profileSass(const std::function<Status()>& work) {
   const Cupti& c = cupti();
   if (!c.sassProblem.empty()) return Status::error(c.sassProblem);
   std::lock_guard<std::mutex> lock(profilerMutex());
   Result<CUcontext> ctx = currentContext();
   if (!ctx) return ctx.status();
-  int device = 0;
-  CUDALAB_CUDA_TRY(cudaGetDevice(&device));
+  Result<const SassConfig*> config = sassConfig(c);
+  if (!config) return config.status();
+  const std::map<std::uint64_t, int>& slotOf = (*config)->slotOf;
 
-  auto init =
-      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-  CUDALAB_CUPTI_TRY(cuptiProfilerInitialize, init);
-  struct Deinit {
-    const Cupti& c;
-    ~Deinit() {
-      auto p = params<CUpti_Profiler_DeInitialize_Params>(
-          CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
-      c.cuptiProfilerDeInitialize(&p);
-    }
-  } deinit{c};
-  auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-  chip.deviceIndex = size_t(device);
-  CUDALAB_CUPTI_TRY(cuptiDeviceGetChipName, chip);
-
-  std::vector<CUpti_SassMetrics_Config> config;
-  std::map<std::uint64_t, int> slotOf;  // CUPTI's metric id -> SassMetric
-  for (const SassMetricInfo& m : kSass) {
-    auto prop = params<CUpti_SassMetrics_GetProperties_Params>(
-        CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
-    prop.pChipName = chip.pChipName;
-    prop.pMetricName = m.cupti;
-    if (c.cuptiSassMetricsGetProperties(&prop) != CUPTI_SUCCESS)
-      return Status::error(std::string("This GPU has no SASS metric ") + m.cupti +
-                           ": counters per source line cannot be read here.");
-    config.push_back({prop.metric.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
-    slotOf[prop.metric.metricId] = int(m.id);
-  }
-  auto set =
-      params<CUpti_SassMetricsSetConfig_Params>(CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
-  set.pConfigs = config.data();
-  set.numOfMetricConfig = config.size();
-  set.deviceIndex = uint32_t(device);
-  CUDALAB_CUPTI_TRY(cuptiSassMetricsSetConfig, set);
-  struct Unset {
-    const Cupti& c;
-    int device;
-    ~Unset() {
-      auto p = params<CUpti_SassMetricsUnsetConfig_Params>(
-          CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE);
-      p.deviceIndex = uint32_t(device);
-      c.cuptiSassMetricsUnsetConfig(&p);
-    }
-  } unset{c, device};
-
-  auto enable =
-      params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
+  auto enable = params<CUpti_SassMetricsEnable_Params>(CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
   enable.ctx = *ctx;
   enable.enableLazyPatching = 1;  // only the kernels the work launches
   CUDALAB_CUPTI_TRY(cuptiSassMetricsEnable, enable);
@@ -154,8 +214,7 @@ Result<std::vector<SassRecord>> profileSass(const std::function<Status()>& work)
     bool done = false;
     ~Disable() {
       if (done) return;
-      auto p =
-          params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
+      auto p = params<CUpti_SassMetricsDisable_Params>(CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
       p.ctx = ctx;
       c.cuptiSassMetricsDisable(&p);
     }

@@ -44,7 +44,9 @@ enum class SassMetric {
 };
 struct SassMetricInfo {
   SassMetric id;
-  const char* cupti;  // "smsp__sass_inst_executed"
+  // CUPTI's names: the first of these alternatives the GPU has is read, each a list of metrics
+  // summed ("..._op_ld" and "..._op_st" where a chip has no metric for both).
+  std::vector<std::vector<const char*>> cupti;
   const char* meaning;
 };
 std::span<const SassMetricInfo> sassMetrics();
@@ -71,7 +73,7 @@ struct LineCounters {
   std::uint64_t values[int(SassMetric::Count)] = {};
   int instructionsOnLine = 0;  // SASS instructions the line compiled to
   std::uint64_t value(SassMetric m) const { return values[int(m)]; }
-  double sectorsPerRequest() const;    // 0 without global accesses
+  double sectorsPerRequest() const;     // 0 without global accesses
   double wavefrontsPerRequest() const;  // 0 without shared accesses
   double threadsPerInstruction() const;
 };
@@ -87,8 +89,9 @@ std::vector<LineCounters> countersByLine(
 // ---------------------------------------------------------------------------------------------
 
 // Runs `work` once with CUPTI's SASS metrics collected for every kernel it launches (on the
-// current device's context), and returns one record per instruction executed. Fails with a
-// sentence (failureSentence) where counters cannot be read, or when this GPU lacks a metric.
+// current device's context), and returns one record per instruction executed. Call it for one
+// piece of work per process: CUPTI 13.0 on an H100 returned no records for a second one. Fails with
+// a sentence (failureSentence) where counters cannot be read, or when this GPU lacks a metric.
 Result<std::vector<SassRecord>> profileSass(const std::function<Status()>& work);
 
 // The source place of instruction `pcOffset` of `function` in `cubin` (compiled with -lineinfo).

@@ -396,9 +396,10 @@ inline const std::vector<std::string> kLaunchCounterKeys = {
     "instructions"};
 using LaunchProgress = std::function<void(float fraction, const std::string& what)>;
 std::vector<LaunchConfig> countersConfigs(const LaunchConfig& learner);
-Result<std::vector<counters::StepReading>> measureLaunchCounters(
-    const LaunchConfig& learner, const DeviceLimits& limits, const std::atomic<bool>* cancel,
-    const LaunchProgress& progress);
+Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchConfig& learner,
+                                                                 const DeviceLimits& limits,
+                                                                 const std::atomic<bool>* cancel,
+                                                                 const LaunchProgress& progress);
 
 // The device's limits and free memory (makes `device` current only while asking).
 Result<DeviceLimits> queryLimits(int device);

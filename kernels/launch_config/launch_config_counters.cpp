@@ -40,14 +40,15 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
     CUDALAB_TRY(in.allocate(size_t(shape->allocationElements)));
     CUDALAB_TRY(outArray.allocate(size_t(shape->allocationElements)));
     CUDALAB_CUDA_TRY(cudaMemset(in.get(), 0, in.bytes()));
-    Result<std::vector<counters::LaunchCounters>> r = counters::profile(
-        kLaunchCounterKeys, [&] { return launchDouble(c, *shape, in.get(), outArray.get(), nullptr); });
+    Result<std::vector<counters::LaunchCounters>> r = counters::profile(kLaunchCounterKeys, [&] {
+      return launchDouble(c, *shape, in.get(), outArray.get(), nullptr);
+    });
     if (!r) return r.status();
     if (r->empty()) return Status::error("The profiler saw no kernel of " + describe(c) + ".");
     counters::StepReading reading;
     reading.key = std::to_string(c.threadsPerBlock);
-    reading.label = (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) +
-                    " threads x " + std::to_string(shape->blocks) + " blocks";
+    reading.label = (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) + " threads x " +
+                    std::to_string(shape->blocks) + " blocks";
     reading.colour = int(i);
     reading.launches = int(r->size());
     reading.measured = r->front();

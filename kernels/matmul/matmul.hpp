@@ -269,11 +269,14 @@ Result<int> blocksPerSM(StepId step, int M, int N, int K);
 // pass of the profiler), reading kCounterKeys; the model beside them is the occupancy the CUDA
 // calculator promises (key "achieved_occupancy"). Separate from the timed runs.
 inline constexpr int kCountersExtent = 1024;
-inline const std::vector<std::string> kCounterKeys = {
-    "global_load_sectors_per_request", "shared_load_wavefronts_per_request",
-    "shared_load_bank_conflicts",      "shared_store_bank_conflicts",
-    "achieved_occupancy",              "l1_hit_rate",
-    "dram_bytes_read",                 "instructions"};
+inline const std::vector<std::string> kCounterKeys = {"global_load_sectors_per_request",
+                                                      "shared_load_wavefronts_per_request",
+                                                      "shared_load_bank_conflicts",
+                                                      "shared_store_bank_conflicts",
+                                                      "achieved_occupancy",
+                                                      "l1_hit_rate",
+                                                      "dram_bytes_read",
+                                                      "instructions"};
 Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& p,
                                                            std::span<const StepId> steps,
                                                            const std::atomic<bool>* cancel,

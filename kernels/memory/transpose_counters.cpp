@@ -33,8 +33,9 @@ constexpr Total kTotals[] = {
 
 }  // namespace
 
-Result<std::vector<counters::StepReading>> measureTransposeCounters(
-    const TransposeParams& lesson, const std::atomic<bool>* cancel, const Progress& progress) {
+Result<std::vector<counters::StepReading>> measureTransposeCounters(const TransposeParams& lesson,
+                                                                    const std::atomic<bool>* cancel,
+                                                                    const Progress& progress) {
   CUDALAB_TRY(validate(lesson));
   const int rows = modelExtent(lesson.rows), cols = modelExtent(lesson.cols);
   const size_t n = size_t(rows) * size_t(cols);
@@ -56,9 +57,9 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(
     if (s.step == TransposeStep::Memcpy) continue;  // a copy engine's work, not a kernel
     if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
     if (progress) progress(float(i) / float(steps.size()), s.label);
-    Result<std::vector<counters::LaunchCounters>> r = counters::profile(
-        kTransposeCounterKeys,
-        [&] { return launchTranspose(s.step, A.get(), B.get(), rows, cols, nullptr); });
+    Result<std::vector<counters::LaunchCounters>> r = counters::profile(kTransposeCounterKeys, [&] {
+      return launchTranspose(s.step, A.get(), B.get(), rows, cols, nullptr);
+    });
     if (!r) return r.status();
     if (r->empty())
       return Status::error(std::string("The profiler saw no kernel of ") + s.label + ".");
@@ -82,10 +83,10 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(
       const double got = reading.measured.value(t.key).value_or(NAN);
       reading.model.emplace_back(t.key, want);
       if (!(std::fabs(got - want) <= 0.005 * std::max(want, 1.0)))
-        reading.mismatches.push_back(std::string(t.what) + ": the model counts " +
-                                     std::to_string(std::llround(want)) + ", the GPU " +
-                                     (std::isnan(got) ? std::string("nothing")
-                                                      : std::to_string(std::llround(got))));
+        reading.mismatches.push_back(
+            std::string(t.what) + ": the model counts " + std::to_string(std::llround(want)) +
+            ", the GPU " +
+            (std::isnan(got) ? std::string("nothing") : std::to_string(std::llround(got))));
     }
     out.push_back(std::move(reading));
   }

@@ -894,14 +894,13 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   }
 
   if (p.lineCounters && r.linesProblem.empty()) {
-    r.lines = counters::countersByLine(
-        sassRecords, kProgramName, [&](const counters::SassRecord& rec) {
+    r.lines =
+        counters::countersByLine(sassRecords, kProgramName, [&](const counters::SassRecord& rec) {
           Result<counters::SourcePlace> place =
               counters::sourcePlace(loaded.image, rec.function, rec.pcOffset);
           return place ? *place : counters::SourcePlace{};
         });
-    if (r.lines.empty())
-      r.linesProblem = "The profiler saw no instruction of your kernel.";
+    if (r.lines.empty()) r.linesProblem = "The profiler saw no instruction of your kernel.";
   }
   r.medianMs = medianOf(r.kernelMs);
   r.ok = r.wrong == 0 && r.pastEnd == 0 && r.beforeStart == 0 && r.checked > 0;

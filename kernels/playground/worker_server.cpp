@@ -119,6 +119,9 @@ int runWorker(int inFd, int outFd) {
         return std::string(reinterpret_cast<const char*>(c.data()), c.size());
       };
       reply.blobs = {blob(o.report.cells), blob(o.report.guardCells)};
+      // CUPTI's SASS metrics give records once per process (a second run here got none): after
+      // a run with counters per line the worker ends, and the app starts a fresh one.
+      if (p->lineCounters) return writeMessage(outFd, reply) ? 0 : 2;
     }
     if (!writeMessage(outFd, reply)) return 2;
   }

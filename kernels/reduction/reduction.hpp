@@ -287,10 +287,13 @@ Result<double> reduceOnce(StepId step, const HostData& d, int block);
 // What the GPU's counters (CUPTI, kernels/counters) say of a step's first kernel: the pass over
 // all N numbers, where the tree's divergence and bank conflicts are. Profiling replays kernels:
 // these runs are apart from the timed ones.
-inline const std::vector<std::string> kCounterKeys = {
-    "warp_efficiency",      "divergent_branches",          "shared_load_bank_conflicts",
-    "shared_store_bank_conflicts", "shared_load_requests", "achieved_occupancy",
-    "instructions"};
+inline const std::vector<std::string> kCounterKeys = {"warp_efficiency",
+                                                      "divergent_branches",
+                                                      "shared_load_bank_conflicts",
+                                                      "shared_store_bank_conflicts",
+                                                      "shared_load_requests",
+                                                      "achieved_occupancy",
+                                                      "instructions"};
 // Every step in `steps` but CUB on `p` (fresh numbers; N is usually smaller than for timing,
 // since each kernel runs once per pass of the profiler), reading kCounterKeys of each step's first
 // kernel.

@@ -63,13 +63,13 @@ TEST(Counters, Ratios) {
     EXPECT_EQ(findRatio(r.key), &r);
     EXPECT_EQ(findMetric(r.key), nullptr) << "a ratio and a metric share the name " << r.key;
   }
-  Result<std::vector<std::string>> raw = rawKeys(
-      {"global_load_sectors_per_request", "global_load_sectors", "instructions",
-       "global_store_sectors_per_request"});
+  Result<std::vector<std::string>> raw =
+      rawKeys({"global_load_sectors_per_request", "global_load_sectors", "instructions",
+               "global_store_sectors_per_request"});
   ASSERT_TRUE(raw);
-  EXPECT_EQ(*raw, (std::vector<std::string>{"global_load_sectors", "global_load_requests",
-                                            "instructions", "global_store_sectors",
-                                            "global_store_requests"}));
+  EXPECT_EQ(*raw,
+            (std::vector<std::string>{"global_load_sectors", "global_load_requests", "instructions",
+                                      "global_store_sectors", "global_store_requests"}));
   EXPECT_FALSE(rawKeys({"instructions", "sectors_per_nothing"}));
 
   LaunchCounters c;
@@ -77,8 +77,8 @@ TEST(Counters, Ratios) {
             "global_store_requests", "instructions"};
   c.values = {4096, 1024, 77, 0, NAN};
   EXPECT_DOUBLE_EQ(*c.value("global_load_sectors_per_request"), 4.0);
-  EXPECT_FALSE(c.value("global_store_sectors_per_request"));  // no stores
-  EXPECT_FALSE(c.value("instructions"));                       // not read (NaN)
+  EXPECT_FALSE(c.value("global_store_sectors_per_request"));    // no stores
+  EXPECT_FALSE(c.value("instructions"));                        // not read (NaN)
   EXPECT_FALSE(c.value("shared_load_wavefronts_per_request"));  // not collected
 
   StepReading s;
@@ -105,12 +105,20 @@ TEST(Counters, MarkOnlyRunsTheWorkAndReadsNothing) {
 
 TEST(Counters, SassMetricTable) {
   std::set<std::string> names;
+  int i = 0;
   for (const SassMetricInfo& m : sassMetrics()) {
-    EXPECT_TRUE(names.insert(m.cupti).second) << m.cupti;
-    EXPECT_EQ(std::string(m.cupti).rfind("smsp__sass_", 0), 0u) << m.cupti;
+    EXPECT_EQ(int(m.id), i++);
+    ASSERT_FALSE(m.cupti.empty());
+    for (const auto& alternative : m.cupti) {
+      ASSERT_FALSE(alternative.empty());
+      for (const char* name : alternative) {
+        EXPECT_TRUE(names.insert(name).second) << name;
+        EXPECT_EQ(std::string(name).rfind("smsp__sass_", 0), 0u) << name;
+      }
+    }
     EXPECT_GT(std::string(m.meaning).size(), 20u);
   }
-  EXPECT_EQ(names.size(), size_t(SassMetric::Count));
+  EXPECT_EQ(i, int(SassMetric::Count));
 }
 
 // Canned SASS records, as CUPTI reports them per instruction, summed per source line: two
@@ -140,10 +148,8 @@ TEST(Counters, SourceLineMappingOnCannedRecords) {
                                                        {0x30, {"/tmp/build/kernel.cu", 5}},
                                                        {0x40, {"cuda_fp16.hpp", 120}},
                                                        {0x50, {"kernel.cu", 0}}};
-  const std::vector<LineCounters> lines =
-      countersByLine(records, "kernel.cu", [&](const SassRecord& r) {
-        return places.at(r.pcOffset);
-      });
+  const std::vector<LineCounters> lines = countersByLine(
+      records, "kernel.cu", [&](const SassRecord& r) { return places.at(r.pcOffset); });
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].line, 0);
   EXPECT_EQ(lines[0].instructionsOnLine, 2);
@@ -157,9 +163,10 @@ TEST(Counters, SourceLineMappingOnCannedRecords) {
   EXPECT_DOUBLE_EQ(lines[2].sectorsPerRequest(), 0.0);  // no global access
   EXPECT_DOUBLE_EQ(lines[2].wavefrontsPerRequest(), 0.0);
   // A file that only ends like the program's is not the program.
-  const std::vector<LineCounters> other = countersByLine(
-      std::vector<SassRecord>{records[0]}, "kernel.cu",
-      [](const SassRecord&) { return SourcePlace{"mykernel.cu", 3}; });
+  const std::vector<LineCounters> other =
+      countersByLine(std::vector<SassRecord>{records[0]}, "kernel.cu", [](const SassRecord&) {
+        return SourcePlace{"mykernel.cu", 3};
+      });
   ASSERT_EQ(other.size(), 1u);
   EXPECT_EQ(other[0].line, 0);
 }

@@ -132,8 +132,8 @@ TEST(CountersGpu, ProfiledTwiceTheSame) {
 // The transpose ladder's counters equal the access model's totals at the same size, for the
 // lesson's default and for an odd shape; the tile's column read conflicts 32 ways until padded.
 TEST(CountersGpu, TransposeLadderAgreesWithTheModel) {
-  for (const mem::TransposeParams p : {mem::TransposeParams{8192, 8192},
-                                       mem::TransposeParams{1000, 17}}) {
+  for (const mem::TransposeParams p :
+       {mem::TransposeParams{8192, 8192}, mem::TransposeParams{1000, 17}}) {
     SCOPED_TRACE(std::to_string(p.rows) + " x " + std::to_string(p.cols));
     Result<std::vector<counters::StepReading>> r = mem::measureTransposeCounters(p);
     if (!r) GTEST_SKIP() << r.status().sentence();

@@ -330,3 +330,25 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
   }
   EXPECT_TRUE(sawGlobal);
 }
+
+// Runs with counters per line one after another: an exercise with two kernels (element-wise:
+// float and double), another, and the first again all get their lines (the worker reads them
+// once per process and is restarted after each such run).
+TEST_F(PlaygroundGpu, CountersPerLineAgainAndWithTwoKernels) {
+  for (const char* id : {"elementwise", "double", "elementwise"}) {
+    SCOPED_TRACE(id);
+    const Exercise& e = *findExercise(id);
+    RunParams p = defaultRunParams(e);
+    p.n = sized(e, p.n);
+    p.seed = freshSeed();
+    p.runs = 1;
+    p.compare = false;
+    p.lineCounters = true;
+    Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+    ASSERT_TRUE(r) << r.status().sentence();
+    EXPECT_TRUE(r->ok) << r->summary;
+    if (r->linesProblem.find("restricted") != std::string::npos) GTEST_SKIP() << r->linesProblem;
+    EXPECT_EQ(r->linesProblem, "");
+    EXPECT_FALSE(r->lines.empty());
+  }
+}
