@@ -50,12 +50,15 @@ extern "C" __global__ void cudalab_trap_double_literal(const float* x, int n, fl
 
 namespace {
 
+// `b` holds n operands, except for Sqrt, which has one and gets no second array (a single
+// placeholder element): only the binary operations read it.
 template <class Ops>
 __global__ void basicKernel(BasicOp op, const double* a, const double* b, int n, double* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using N = Num<Ops>;
-  out[i] = Ops::toDouble(evalBasic(op, N(a[i]), N(b[i])).v);
+  const double second = op == BasicOp::Sqrt ? 0.0 : b[i];
+  out[i] = Ops::toDouble(evalBasic(op, N(a[i]), N(second)).v);
 }
 
 template <class Ops>
@@ -90,6 +93,8 @@ cudalab::Result<std::vector<double>> runOnDevice(std::span<const double> a,
   DeviceArray<double> dA, dB, dOut;
   CUDALAB_TRY(dA.allocate(n));
   CUDALAB_TRY(dB.allocate(b.empty() ? 1 : n));
+  // A kernel that has no second operand must not read it, but the placeholder is defined anyway.
+  if (b.empty()) CUDALAB_CUDA_TRY(cudaMemsetAsync(dB.get(), 0, dB.bytes(), stream.get()));
   CUDALAB_TRY(dOut.allocate(n));
   StreamDrain drain(stream.get());
   CUDALAB_CUDA_TRY(cudaMemcpyAsync(dA.get(), a.data(), n * sizeof(double), cudaMemcpyHostToDevice,
