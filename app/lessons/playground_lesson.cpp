@@ -432,7 +432,7 @@ class PlaygroundLesson final : public Lesson {
       drawAttempts(ctx, attempts_);
     }
     endPanel(ctx);
-    if (last_->params.lineCounters) drawLineCounters(ctx, last_->text, r);
+    if (last_->params.lineCounters) drawLineCounters(ctx, lineRows_, r);
   }
 
   void drawLaunchPanel(LessonContext& ctx) {
@@ -710,6 +710,7 @@ class PlaygroundLesson final : public Lesson {
       if ((*r)->exercise != ex_->id) return;  // for an exercise no longer shown
       last_ = std::move(**r);
       ptxView_ = last_->compiled.ptx;
+      lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
       settleFrames_ = 3;
       Attempt a;
       a.number = static_cast<int>(attempts_.size()) + 1;
@@ -831,6 +832,7 @@ class PlaygroundLesson final : public Lesson {
   Status fileStatus_;
   std::optional<WorkerHello> hello_;
   std::optional<Outcome> last_;
+  std::vector<LineRow> lineRows_;  // the per-line table of last_'s report
   std::string ptxView_;
   std::vector<pg::Attempt> attempts_;
   std::uint64_t seed_ = 0;

@@ -298,46 +298,73 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
                            .c_str());
 }
 
-void drawLineCounters(LessonContext& ctx, const std::string& text, const RunReport& r) {
+std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
+  using counters::SassMetric;
+  std::vector<std::string> lines;
+  for (size_t start = 0;;) {
+    const size_t nl = text.find('\n', start);
+    lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  auto count = [](std::uint64_t v) { return thousands(static_cast<long long>(v)); };
+  std::vector<LineRow> rows;
+  for (const counters::LineCounters& l : r.lines) {
+    if (l.value(SassMetric::Instructions) == 0) continue;
+    LineRow row;
+    row.line = l.line > 0 ? std::to_string(l.line) : "-";
+    row.source = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
+                 : l.line <= int(lines.size()) ? lines[size_t(l.line - 1)]
+                                               : "(added by cudalab: the loop that calls your f)";
+    row.source.erase(0, row.source.find_first_not_of(" \t"));
+    row.sourceTip = std::to_string(l.instructionsOnLine) +
+                    " machine instructions of the compiled kernel come from this line.";
+    row.instructions = count(l.value(SassMetric::Instructions));
+    row.threads = trimmedFixed(l.threadsPerInstruction(), 1);
+    row.idleThreads = l.threadsPerInstruction() < 31.5;
+    if (l.value(SassMetric::GlobalRequests) > 0) {
+      row.sectors = trimmedFixed(l.sectorsPerRequest(), 1);
+      // 4 sectors carry a warp's 32 consecutive floats; 8 or more means lanes spread out.
+      row.spread = l.sectorsPerRequest() >= 8;
+      row.sectorsTip = count(l.value(SassMetric::GlobalSectors)) + " sectors in " +
+                       count(l.value(SassMetric::GlobalRequests)) +
+                       " warp-wide loads and stores. 4 per access when a warp reads 32 "
+                       "consecutive floats; 32 when every lane reads its own sector.";
+    }
+    if (l.value(SassMetric::SharedRequests) > 0) {
+      row.passes = trimmedFixed(l.wavefrontsPerRequest(), 1);
+      row.conflicts = l.wavefrontsPerRequest() >= 2;
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, const RunReport& r) {
   if (!beginPanel(ctx, "lines", "Measured by the GPU's counters, line by line", kPanelCollapsible))
     return endPanel(ctx);
   if (!r.linesProblem.empty()) {
     errorText(ctx.theme, Status::error(r.linesProblem));
     return endPanel(ctx);
   }
-  std::vector<std::string> lines;
-  {
-    size_t start = 0;
-    for (;;) {
-      const size_t nl = text.find('\n', start);
-      lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-      if (nl == std::string::npos) break;
-      start = nl + 1;
-    }
-  }
-  using counters::SassMetric;
   // The source column as wide as its longest line (in the editor's font), never cut: a narrow
   // window or a projector's scale scrolls the table sideways instead.
-  auto sourceOf = [&](const counters::LineCounters& l) {
-    std::string src = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
-                      : l.line <= int(lines.size())
-                          ? lines[size_t(l.line - 1)]
-                          : "(added by cudalab: the loop that calls your f)";
-    src.erase(0, src.find_first_not_of(" \t"));
-    return src;
-  };
-  int shown = 0;
   float sourceWidth = 0;
   ImGui::PushFont(ctx.theme.fonts().mono);
-  for (const counters::LineCounters& l : r.lines)
-    if (l.value(SassMetric::Instructions) > 0) {
-      ++shown;
-      sourceWidth = std::max(sourceWidth, ImGui::CalcTextSize(sourceOf(l).c_str()).x);
-    }
+  for (const LineRow& row : rows)
+    sourceWidth = std::max(sourceWidth, ImGui::CalcTextSize(row.source.c_str()).x);
   ImGui::PopFont();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float height = rowH * float(shown + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  const float height =
+      rowH * float(rows.size() + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  // A value in the warning colour where it marks waste, "-" where the line has no such access.
+  auto cell = [&](const std::string& text, bool marked) {
+    ImGui::TableNextColumn();
+    if (marked) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+    ImGui::TextUnformatted(text.empty() ? "-" : text.c_str());
+    if (marked) ImGui::PopStyleColor();
+  };
   if (ImGui::BeginTable(
           "##lines", 6,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
@@ -349,56 +376,23 @@ void drawLineCounters(LessonContext& ctx, const std::string& text, const RunRepo
     ImGui::TableSetupColumn("sectors / global access");
     ImGui::TableSetupColumn("passes / shared access");
     ImGui::TableHeadersRow();
-    for (const counters::LineCounters& l : r.lines) {
-      if (l.value(SassMetric::Instructions) == 0) continue;
+    for (const LineRow& row : rows) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(l.line > 0 ? std::to_string(l.line).c_str() : "-");
+      cell(row.line, false);
       ImGui::TableNextColumn();
       ImGui::PushFont(ctx.theme.fonts().mono);
-      ImGui::TextUnformatted(sourceOf(l).c_str());
+      ImGui::TextUnformatted(row.source.c_str());
       ImGui::PopFont();
-      helpTooltip((std::to_string(l.instructionsOnLine) +
-                   " machine instructions of the compiled kernel come from this line.")
-                      .c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(
-          thousands(static_cast<long long>(l.value(SassMetric::Instructions))).c_str());
-      ImGui::TableNextColumn();
-      const double threads = l.threadsPerInstruction();
-      if (threads < 31.5) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-      ImGui::TextUnformatted(trimmedFixed(threads, 1).c_str());
-      if (threads < 31.5) ImGui::PopStyleColor();
-      ImGui::TableNextColumn();
-      if (l.value(SassMetric::GlobalRequests) > 0) {
-        const double spr = l.sectorsPerRequest();
-        // 4 sectors carry a warp's 32 consecutive floats; 8 or more means lanes spread out.
-        const bool bad = spr >= 8;
-        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-        ImGui::TextUnformatted(trimmedFixed(spr, 1).c_str());
-        if (bad) ImGui::PopStyleColor();
-        helpTooltip((thousands(static_cast<long long>(l.value(SassMetric::GlobalSectors))) +
-                     " sectors in " +
-                     thousands(static_cast<long long>(l.value(SassMetric::GlobalRequests))) +
-                     " warp-wide loads and stores. 4 per access when a warp reads 32 "
-                     "consecutive floats; 32 when every lane reads its own sector.")
-                        .c_str());
-      } else {
-        ImGui::TextUnformatted("-");
-      }
-      ImGui::TableNextColumn();
-      if (l.value(SassMetric::SharedRequests) > 0) {
-        const double wpr = l.wavefrontsPerRequest();
-        const bool bad = wpr >= 2;
-        if (bad) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-        ImGui::TextUnformatted(trimmedFixed(wpr, 1).c_str());
-        if (bad) ImGui::PopStyleColor();
+      helpTooltip(row.sourceTip.c_str());
+      cell(row.instructions, false);
+      cell(row.threads, row.idleThreads);
+      cell(row.sectors, row.spread);
+      if (!row.sectorsTip.empty()) helpTooltip(row.sectorsTip.c_str());
+      cell(row.passes, row.conflicts);
+      if (!row.passes.empty())
         helpTooltip(
             "Passes shared memory needed per warp-wide access: 1 without bank "
             "conflicts, up to 32 when all lanes hit different words of one bank.");
-      } else {
-        ImGui::TextUnformatted("-");
-      }
     }
     ImGui::EndTable();
   }

@@ -45,7 +45,15 @@ void drawLaunchNumbers(LessonContext& ctx, const playground::LaunchNumbers& n, b
 // The GPU's counters per line of the learner's kernel (RunParams::lineCounters): how often each
 // line ran, with how many threads, sectors per global request and passes per shared request,
 // with the lines that waste the most marked; or why they could not be read.
-void drawLineCounters(LessonContext& ctx, const std::string& text, const playground::RunReport& r);
+// The rows are made once per run (lineRows), not every frame.
+struct LineRow {
+  std::string line, source, sourceTip;
+  std::string instructions, threads, sectors, sectorsTip, passes;  // "": no such access
+  bool idleThreads = false, spread = false, conflicts = false;     // marked as waste
+};
+std::vector<LineRow> lineRows(const std::string& text, const playground::RunReport& r);
+void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows,
+                      const playground::RunReport& r);
 // Registers, shared and local memory per kernel, as ptxas reported them, with what they mean.
 void drawResources(LessonContext& ctx, const playground::CompileResult& c);
 

@@ -142,6 +142,21 @@ std::optional<double> StepReading::modelValue(const std::string& k) const {
   return std::nullopt;
 }
 
+Result<StepReading> profileStep(std::string key, std::string label, int colour,
+                                const std::vector<std::string>& keys,
+                                const std::function<Status()>& work) {
+  Result<std::vector<LaunchCounters>> r = profile(keys, work);
+  if (!r) return r.status();
+  if (r->empty()) return Status::error("The profiler saw no kernel of " + label + ".");
+  StepReading reading;
+  reading.key = std::move(key);
+  reading.label = std::move(label);
+  reading.colour = colour;
+  reading.launches = int(r->size());
+  reading.measured = std::move(r->front());
+  return reading;
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Checking
 // ---------------------------------------------------------------------------------------------

@@ -99,6 +99,12 @@ struct StepReading {
   std::optional<double> modelValue(const std::string& key) const;
 };
 
+// Profiles one ladder step's `work` for `keys` and returns its reading: the counters of the first
+// kernel it launches (a ladder step's main pass; later launches finish the job), no model yet.
+Result<StepReading> profileStep(std::string key, std::string label, int colour,
+                                const std::vector<std::string>& keys,
+                                const std::function<Status()>& work);
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Checking
 // ---------------------------------------------------------------------------------------------

@@ -40,18 +40,14 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
     CUDALAB_TRY(in.allocate(size_t(shape->allocationElements)));
     CUDALAB_TRY(outArray.allocate(size_t(shape->allocationElements)));
     CUDALAB_CUDA_TRY(cudaMemset(in.get(), 0, in.bytes()));
-    Result<std::vector<counters::LaunchCounters>> r = counters::profile(kLaunchCounterKeys, [&] {
-      return launchDouble(c, *shape, in.get(), outArray.get(), nullptr);
-    });
+    Result<counters::StepReading> r = counters::profileStep(
+        std::to_string(c.threadsPerBlock),
+        (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) + " threads x " +
+            std::to_string(shape->blocks) + " blocks",
+        int(i), kLaunchCounterKeys,
+        [&] { return launchDouble(c, *shape, in.get(), outArray.get(), nullptr); });
     if (!r) return r.status();
-    if (r->empty()) return Status::error("The profiler saw no kernel of " + describe(c) + ".");
-    counters::StepReading reading;
-    reading.key = std::to_string(c.threadsPerBlock);
-    reading.label = (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) + " threads x " +
-                    std::to_string(shape->blocks) + " blocks";
-    reading.colour = int(i);
-    reading.launches = int(r->size());
-    reading.measured = r->front();
+    counters::StepReading& reading = *r;
     Result<int> perSM = occupancyBlocksPerSM(c);
     if (!perSM) return perSM.status();
     const OccupancyNumbers o = occupancyNumbers(*shape, limits, *perSM);

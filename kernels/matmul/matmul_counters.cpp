@@ -61,20 +61,13 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
       CUDALAB_TRY(upload(B, b, rng));
       CUDALAB_TRY(C.allocate(c));
     }
-    Result<std::vector<counters::LaunchCounters>> r =
-        counters::profile(kCounterKeys, [&]() -> Status {
+    Result<counters::StepReading> r =
+        counters::profileStep(s.key, s.label, s.colour, kCounterKeys, [&]() -> Status {
           return f64 ? launchStep(s.id, A64.get(), B64.get(), C64.get(), p.M, p.N, p.K, nullptr)
                      : launchStep(s.id, A.get(), B.get(), C.get(), p.M, p.N, p.K, nullptr);
         });
     if (!r) return r.status();
-    if (r->empty())
-      return Status::error(std::string("The profiler saw no kernel of ") + s.label + ".");
-    counters::StepReading reading;
-    reading.key = s.key;
-    reading.label = s.label;
-    reading.colour = s.colour;
-    reading.launches = int(r->size());
-    reading.measured = r->front();
+    counters::StepReading& reading = *r;
     // The calculator's promise: resident warps the step's registers, shared memory and block
     // size allow, against what the SM holds. The counters say how much of it the kernel used.
     Result<int> blocks = blocksPerSM(s.id, p.M, p.N, p.K);

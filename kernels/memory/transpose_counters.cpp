@@ -57,18 +57,11 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
     if (s.step == TransposeStep::Memcpy) continue;  // a copy engine's work, not a kernel
     if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
     if (progress) progress(float(i) / float(steps.size()), s.label);
-    Result<std::vector<counters::LaunchCounters>> r = counters::profile(kTransposeCounterKeys, [&] {
-      return launchTranspose(s.step, A.get(), B.get(), rows, cols, nullptr);
-    });
+    Result<counters::StepReading> r = counters::profileStep(
+        s.id, s.label, int(i), kTransposeCounterKeys,
+        [&] { return launchTranspose(s.step, A.get(), B.get(), rows, cols, nullptr); });
     if (!r) return r.status();
-    if (r->empty())
-      return Status::error(std::string("The profiler saw no kernel of ") + s.label + ".");
-    counters::StepReading reading;
-    reading.key = s.id;
-    reading.label = s.label;
-    reading.colour = int(i);
-    reading.launches = int(r->size());
-    reading.measured = r->front();
+    counters::StepReading& reading = *r;
     // The model's totals at the same size: they must equal the counters'. (Per request the two
     // may differ at the matrix's edge, where the hardware also counts requests of warps whose
     // every lane is off; they move nothing.)

@@ -19,23 +19,15 @@ Result<std::vector<counters::StepReading>> measureCounters(const ReduceParams& p
     if (s.shape == Shape::Library) continue;  // CUB's kernels are its own
     if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
     if (progress) progress(float(i) / float(steps.size()), s.label);
-    Result<std::vector<counters::LaunchCounters>> r =
-        counters::profile(kCounterKeys, [&]() -> Status {
+    // Measured: the step's first kernel, its pass over all N numbers (the poisons are memsets,
+    // not kernels; later passes sum the partial sums).
+    Result<counters::StepReading> r =
+        counters::profileStep(s.key, s.label, s.colour, kCounterKeys, [&]() -> Status {
           Result<double> sum = reduceOnce(s.id, d, p.block);
           return sum ? Status{} : sum.status();
         });
     if (!r) return r.status();
-    if (r->empty())
-      return Status::error(std::string("The profiler saw no kernel of ") + s.label + ".");
-    counters::StepReading reading;
-    reading.key = s.key;
-    reading.label = s.label;
-    reading.colour = s.colour;
-    reading.launches = int(r->size());
-    // The step's first kernel: its pass over all N numbers (the poisons are memsets, not
-    // kernels; later passes sum the partial sums).
-    reading.measured = r->front();
-    out.push_back(std::move(reading));
+    out.push_back(std::move(*r));
   }
   if (progress) progress(1, "done");
   return out;
