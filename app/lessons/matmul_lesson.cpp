@@ -7,11 +7,12 @@
 //   the ladder: GFLOP/s, share of cuBLAS and of the FP32 peak, errors
 //   GFLOP/s against size; the roofline; errors
 //   the course's comparison
-//   how tiling works: the block's tiles at step m, each thread's elements
-//   the naive steps' reads: the memory lesson's sector view
+//   (the tiling and sector pictures: matmul_pictures_panel.cpp; the counters:
+//   matmul_counters_panel.cpp)
 //   work on the worker thread; export
 #include "lessons/matmul_lesson.hpp"
 #include "lessons/matmul_counters_panel.hpp"
+#include "lessons/matmul_pictures_panel.hpp"
 
 #include <imgui.h>
 
@@ -66,29 +67,6 @@ struct LadderView {
 std::string rate(double gflops) {
   if (gflops >= 1000) return trimmedFixed(gflops / 1000, gflops >= 10000 ? 1 : 2) + " TFLOP/s";
   return trimmedFixed(gflops, gflops >= 100 ? 0 : 1) + " GFLOP/s";
-}
-
-// "100%", "12.5%", "0.8%": a decimal only where the value has one.
-std::string percent(double f) {
-  const double p = 100 * f;
-  return trimmedFixed(p, std::fabs(p - std::round(p)) > 0.05 || p < 1 ? 1 : 0) + "%";
-}
-
-std::string kib(int bytes) {
-  if (bytes == 0) return "-";
-  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
-  return trimmedFixed(bytes / 1024.0, 1) + " KiB";
-}
-
-// The steps the tiling picture offers (built once: the picture asks every frame).
-const std::vector<const StepInfo*>& handWrittenSteps() {
-  static const std::vector<const StepInfo*> v = [] {
-    std::vector<const StepInfo*> out;
-    for (const StepInfo& s : steps())
-      if (handWritten(s)) out.push_back(&s);
-    return out;
-  }();
-  return v;
 }
 
 std::string blockText(const StepInfo& s) {
@@ -198,8 +176,7 @@ class MatmulLesson final : public Lesson {
     drawRoofline(ctx);
     drawErrors(ctx);
     drawCourse(ctx);
-    drawTiling(ctx);
-    drawSectors(ctx);
+    pictures_.draw(ctx, gpu_, M_, N_, K_, limits_);
     counters_.draw(ctx, gpu_, MatmulParams{M_, N_, K_});
   }
 
@@ -229,10 +206,10 @@ class MatmulLesson final : public Lesson {
           "%s; the course's Numba tiled kernel reached 7.9 TFLOP/s on an H200.",
           r->p.M, r->p.N, r->p.K, r->device.c_str(), best ? stepInfo(best->step).label : "-",
           best ? rate(best->gflops).c_str() : "-",
-          best && lib
-              ? (" = " + percent(best->ofLibrary) + " of cuBLAS SGEMM (" + rate(lib->gflops) + ")")
-                    .c_str()
-              : "",
+          best && lib ? (" = " + matmulPercent(best->ofLibrary) + " of cuBLAS SGEMM (" +
+                         rate(lib->gflops) + ")")
+                            .c_str()
+                      : "",
           t16 ? rate(t16->gflops).c_str() : "-");
     } else {
       ImGui::TextWrapped("%s", ladderJob_.running() ? "Measuring..."
@@ -266,16 +243,16 @@ class MatmulLesson final : public Lesson {
         ImGui::TextUnformatted(
             handWritten(s) ? (thousands(c.gridX) + " x " + thousands(c.gridY)).c_str() : "-");
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kib(s.sharedBytes).c_str());
+        ImGui::TextUnformatted(matmulKib(s.sharedBytes).c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::Text("%s", trimmedFixed(m->m.kernel().medianMs, 3).c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(rate(m->gflops).c_str());
         ImGui::TableNextColumn();
-        if (m && m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
+        if (m && m->ofLibrary > 0) ImGui::TextUnformatted(matmulPercent(m->ofLibrary).c_str());
         ImGui::TableNextColumn();
         if (m && ceil && ceil->fp32PeakGflops > 0 && s.precision == Precision::Float32)
-          ImGui::TextUnformatted(percent(m->gflops / ceil->fp32PeakGflops).c_str());
+          ImGui::TextUnformatted(matmulPercent(m->gflops / ceil->fp32PeakGflops).c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
         helpTooltip("The largest |C - C_float64| over the elements checked.");
@@ -519,348 +496,6 @@ class MatmulLesson final : public Lesson {
     endPanel(ctx);
   }
 
-  // [SECTION] how tiling works: the block's tiles at step m, each thread's elements
-
-  // The step the picture shows: a ladder step, or the tiled kernel with a tile of the learner's
-  // choosing (which may be refused).
-  StepInfo pictureStep() const {
-    const std::vector<const StepInfo*>& hw = handWrittenSteps();
-    StepInfo s = *hw[static_cast<size_t>(std::clamp(pictureIndex_, 0, int(hw.size()) - 1))];
-    if (s.family == Family::Tiled && s.precision == Precision::Float32) {
-      s.blockX = s.blockY = s.tileM = s.tileN = s.tileK = tile_;
-      s.sharedBytes = TileChoice{tile_, Precision::Float32}.sharedBytes();
-    }
-    return s;
-  }
-
-  void drawTiling(LessonContext& ctx) {
-    if (!beginPanel(ctx, "tiling", "How tiling works: one block, tile step by tile step"))
-      return endPanel(ctx);
-    const float s = ctx.scale;
-    const std::vector<const StepInfo*>& hw = handWrittenSteps();
-    ImGui::SetNextItemWidth(260 * s);
-    const bool chooseTile = hw[size_t(pictureIndex_)]->id == StepId::Tiled16;
-    if (ImGui::BeginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
-                                                     : hw[size_t(pictureIndex_)]->label)) {
-      for (int i = 0; i < int(hw.size()); ++i) {
-        if (hw[size_t(i)]->id == StepId::Tiled8 || hw[size_t(i)]->id == StepId::Tiled32) continue;
-        const bool tiled = hw[size_t(i)]->id == StepId::Tiled16;
-        if (ImGui::Selectable(tiled ? "3. Shared tiles (choose the tile)" : hw[size_t(i)]->label,
-                              i == pictureIndex_))
-          pictureIndex_ = i, m_ = 0, thread_ = 0;
-      }
-      ImGui::EndCombo();
-    }
-    StepInfo st = pictureStep();
-    if (st.family == Family::Tiled && st.precision == Precision::Float32) {
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(110 * s);
-      if (ImGui::BeginCombo("Tile",
-                            (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
-        for (int t : kTileChoices)
-          if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
-                                t == tile_))
-            tile_ = t, m_ = 0, thread_ = 0;
-        ImGui::EndCombo();
-      }
-      st = pictureStep();
-      const Status ok = validateTile({tile_, Precision::Float32}, limits_);
-      if (!ok) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        ImGui::TextWrapped("Refused: %s", ok.sentence().c_str());
-        ImGui::PopStyleColor();
-        mutedText(ctx.theme, gpu_ ? "Limits of this GPU." : "Limits of every GPU since Volta.");
-        return endPanel(ctx);
-      }
-    }
-    const int M = M_, N = N_, K = K_;
-    const LaunchConfig lc = launchConfig(st, M, N, K);
-    const int steps = tileSteps(st, K);
-    bx_ = std::clamp(bx_, 0, lc.gridX - 1);
-    by_ = std::clamp(by_, 0, lc.gridY - 1);
-    const int threads = lc.threadsPerBlock();
-    thread_ = std::clamp(thread_, 0, threads - 1);
-    // Animation: one tile step every 0.7 s while playing.
-    if (playing_ && !ctx.exporting) {
-      const double now = ImGui::GetTime();
-      if (now - lastStep_ > 0.7) m_ = (m_ + 1) % std::max(steps, 1), lastStep_ = now;
-    }
-    m_ = std::clamp(m_, 0, std::max(steps - 1, 0));
-    ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt("block x", &bx_, 0, lc.gridX - 1);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt("block y", &by_, 0, lc.gridY - 1);
-    ImGui::SetNextItemWidth(160 * s);
-    int shown = m_ + (st.family == Family::Naive ? 0 : 1);  // k from 0; tile steps from 1
-    const int first = st.family == Family::Naive ? 0 : 1;
-    if (ImGui::SliderInt(st.family == Family::Naive ? "k" : "tile step", &shown, first,
-                         std::max(steps - 1, 0) + first))
-      m_ = shown - first;
-    ImGui::SameLine();
-    if (!ctx.exporting) ImGui::Checkbox("Play", &playing_);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(140 * s);
-    ImGui::SliderInt("thread", &thread_, 0, threads - 1);
-
-    const Range rows = blockRows(st, M, N, bx_, by_), cols = blockCols(st, M, N, bx_, by_);
-    const Range ks = stepK(st, K, m_);
-    const std::vector<Cell> mine = ownedCells(st, thread_);
-    std::string text;
-    text = "Block (" + std::to_string(bx_) + ", " + std::to_string(by_) + ") of " +
-           thousands(lc.gridX) + " x " + thousands(lc.gridY) + " computes C[" +
-           std::to_string(rows.begin) + ":" + std::to_string(rows.end) + ", " +
-           std::to_string(cols.begin) + ":" + std::to_string(cols.end) + "]";
-    if (st.id == StepId::Warp && (bx_ != cols.begin / st.tileN || by_ != rows.begin / st.tileM))
-      text += " (blocks walk C in groups of 8 tile rows, so block (" + std::to_string(bx_) + ", " +
-              std::to_string(by_) + ") computes tile row " + std::to_string(rows.begin / st.tileM) +
-              ", column " + std::to_string(cols.begin / st.tileN) + ")";
-    if (st.family == Family::Naive)
-      text += ". No shared memory: at k = " + std::to_string(ks.begin) +
-              " each thread reads A[i, k] and B[k, j] straight from global memory.";
-    else
-      text += ". At step " + std::to_string(m_ + 1) + " of " + std::to_string(steps) +
-              " it loads A[" + std::to_string(rows.begin) + ":" + std::to_string(rows.end) + ", " +
-              std::to_string(ks.begin) + ":" + std::to_string(ks.end) + "] and B[" +
-              std::to_string(ks.begin) + ":" + std::to_string(ks.end) + ", " +
-              std::to_string(cols.begin) + ":" + std::to_string(cols.end) +
-              "] into shared memory (" + kib(st.sharedBytes) +
-              "), then every thread multiplies "
-              "from there.";
-    int inside = 0;
-    for (const Cell& c : mine)
-      inside += rows.begin + c.row < rows.end && cols.begin + c.col < cols.end;
-    text += " Thread " + std::to_string(thread_) + " owns " + std::to_string(mine.size()) +
-            (mine.size() == 1 ? " element" : " elements") + " of the tile" +
-            (mine.size() > 1 ? ", kept in registers until the end" : "");
-    if (inside < int(mine.size()))
-      text += "; " + std::to_string(inside) +
-              " of them inside C (the rest are computed from "
-              "zeros and never stored)";
-    text += ".";
-    ImGui::TextWrapped("%s", text.c_str());
-
-    const float width = ImGui::GetContentRegionAvail().x;
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const float height = 300 * s;
-    const float gap = 14 * s;
-    const float leftW = width * 0.55f;
-    drawMatrices(ctx, st, M, N, K, rows, cols, ks, mine, ImVec2(o.x, o.y), leftW, height);
-    drawOwnership(ctx, st, mine, ImVec2(o.x + leftW + gap, o.y), width - leftW - gap, height);
-    ImGui::Dummy(ImVec2(width, height + ImGui::GetTextLineHeight() + 6 * s));
-    mutedText(
-        ctx.theme,
-        "Left: A (left), B (top) and C, to scale (around the block when the matrices are large; "
-        "the labels then give the rows and columns shown). Light: the block's bands of A and B and "
-        "its tile of C; strong: what it loads at this step; in the text colour: the rows and "
-        "columns the chosen thread uses. Right: the block's tile of C, one colour per warp "
-        "(lighter and darker cells: neighbouring threads), the chosen thread's elements in "
-        "the text colour.");
-    endPanel(ctx);
-  }
-
-  // The part of one dimension the picture shows: all of it when short, otherwise six tiles (at
-  // least 24 elements) around the block's band or the current tile step, aligned to tiles.
-  struct Window {
-    int begin = 0, end = 0, total = 0;
-    int size() const { return std::max(end - begin, 1); }
-    bool cut() const { return begin > 0 || end < total; }
-  };
-  static Window window(int n, int tile, Range focus) {
-    tile = std::max(tile, 1);
-    const int span = std::max(6 * tile, 24);
-    if (n <= span) return {0, n, n};
-    int b = std::clamp(focus.begin - 2 * tile, 0, n - span);
-    b = (b / tile) * tile;
-    return {b, std::min(n, b + span), n};
-  }
-
-  void drawMatrices(LessonContext& ctx, const StepInfo& st, int M, int N, int K, Range rows,
-                    Range cols, Range ks, const std::vector<Cell>& mine, ImVec2 o, float w,
-                    float h) {
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float s = ctx.scale;
-    const float label = ImGui::GetTextLineHeight();
-    const float gap = label + 6 * s;
-    const Window wm = window(M, st.tileM, rows), wn = window(N, st.tileN, cols),
-                 wk = window(K, st.tileK, ks);
-    const double f = std::min((w - gap) / double(wk.size() + wn.size()),
-                              (h - gap - label) / double(wk.size() + wm.size()));
-    auto len = [&](int n) { return std::max(float(n * f), 3.0f * s); };
-    const float wA = len(wk.size()), hA = len(wm.size()), wB = len(wn.size()), hB = len(wk.size());
-    const ImVec2 a0(o.x, o.y + label + hB + gap), b0(o.x + wA + gap, o.y + label),
-        c0(o.x + wA + gap, o.y + label + hB + gap);
-    const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
-    const ImU32 band = paletteColour(0, 0.45f), strong = paletteColour(1, 0.9f),
-                cTile = paletteColour(2, 0.7f);
-    struct View {
-      ImVec2 p, sz;
-      Window r, c;
-    };
-    const View A{a0, ImVec2(wA, hA), wm, wk}, B{b0, ImVec2(wB, hB), wk, wn},
-        C{c0, ImVec2(wB, hA), wm, wn};
-    // Fills elements [r0, r1) x [c0, c1) of a view, clipped to its window.
-    auto fill = [&](const View& v, int r0, int r1, int c0_, int c1, ImU32 col) {
-      auto x = [&](int c) {
-        return v.p.x + v.sz.x * float(std::clamp(c - v.c.begin, 0, v.c.size())) / float(v.c.size());
-      };
-      auto y = [&](int r) {
-        return v.p.y + v.sz.y * float(std::clamp(r - v.r.begin, 0, v.r.size())) / float(v.r.size());
-      };
-      if (x(c1) <= x(c0_) || y(r1) <= y(r0)) return;
-      dl->AddRectFilled(ImVec2(x(c0_), y(r0)),
-                        ImVec2(std::max(x(c1), x(c0_) + 1), std::max(y(r1), y(r0) + 1)), col);
-    };
-    for (const View* v : {&A, &B, &C})
-      dl->AddRectFilled(v->p, ImVec2(v->p.x + v->sz.x, v->p.y + v->sz.y), frame);
-    // Bands, the tile step, and C's tile.
-    fill(A, rows.begin, rows.end, 0, K, band);
-    fill(B, 0, K, cols.begin, cols.end, band);
-    fill(A, rows.begin, rows.end, ks.begin, ks.end, strong);
-    fill(B, ks.begin, ks.end, cols.begin, cols.end, strong);
-    fill(C, rows.begin, rows.end, cols.begin, cols.end, cTile);
-    // The chosen thread's rows of A and columns of B at this step, and its elements of C.
-    for (const Cell& c : mine) {
-      const int r = rows.begin + c.row, cc = cols.begin + c.col;
-      if (r < rows.end) fill(A, r, r + 1, ks.begin, ks.end, text);
-      if (cc < cols.end) fill(B, ks.begin, ks.end, cc, cc + 1, text);
-      if (r < rows.end && cc < cols.end) fill(C, r, r + 1, cc, cc + 1, text);
-    }
-    // Tile boundaries where they are at least 5 pixels apart.
-    auto grid = [&](const View& v, int stepR, int stepC) {
-      if (stepR > 0 && v.sz.y * float(stepR) / float(v.r.size()) >= 5 * s)
-        for (int r = (v.r.begin / stepR + 1) * stepR; r < v.r.end; r += stepR) {
-          const float y = v.p.y + v.sz.y * float(r - v.r.begin) / float(v.r.size());
-          dl->AddLine(ImVec2(v.p.x, y), ImVec2(v.p.x + v.sz.x, y), border);
-        }
-      if (stepC > 0 && v.sz.x * float(stepC) / float(v.c.size()) >= 5 * s)
-        for (int c = (v.c.begin / stepC + 1) * stepC; c < v.c.end; c += stepC) {
-          const float x = v.p.x + v.sz.x * float(c - v.c.begin) / float(v.c.size());
-          dl->AddLine(ImVec2(x, v.p.y), ImVec2(x, v.p.y + v.sz.y), border);
-        }
-    };
-    grid(A, st.tileM, st.tileK);
-    grid(B, st.tileK, st.tileN);
-    grid(C, st.tileM, st.tileN);
-    auto name = [](const char* m, const View& v) {
-      std::string t = m;
-      if (v.r.cut() || v.c.cut())
-        t += "[" + std::to_string(v.r.begin) + ":" + std::to_string(v.r.end) + ", " +
-             std::to_string(v.c.begin) + ":" + std::to_string(v.c.end) + "]";
-      return t;
-    };
-    // B's and C's names above them; A's below it, where C's cannot run into it.
-    for (auto [m, v] : {std::pair{"A", &A}, std::pair{"B", &B}, std::pair{"C", &C}}) {
-      dl->AddRect(v->p, ImVec2(v->p.x + v->sz.x, v->p.y + v->sz.y), text);
-      const float y = v == &A ? v->p.y + v->sz.y + 2 * s : v->p.y - label - 2 * s;
-      dl->AddText(ImVec2(v->p.x, y), text, name(m, *v).c_str());
-    }
-  }
-
-  // Which thread owns each element of the block's tile (row-major tileM x tileN), computed when
-  // the step or tile changes rather than every frame (the warp step's tile has 32,768 elements).
-  const std::vector<int>& ownerMap(const StepInfo& st) {
-    const std::pair<StepId, int> key{st.id, st.tileM};
-    if (ownerFor_ != key) {
-      ownerFor_ = key;
-      owner_.assign(size_t(st.tileM) * size_t(st.tileN), -1);
-      for (int t = 0; t < st.blockX * st.blockY; ++t)
-        for (const Cell& c : ownedCells(st, t))
-          if (c.row < st.tileM && c.col < st.tileN)
-            owner_[size_t(c.row) * size_t(st.tileN) + size_t(c.col)] = t;
-    }
-    return owner_;
-  }
-
-  void drawOwnership(LessonContext& ctx, const StepInfo& st, const std::vector<Cell>& mine,
-                     ImVec2 o, float w, float h) {
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float s = ctx.scale;
-    const float label = ImGui::GetTextLineHeight();
-    const int tm = st.tileM, tn = st.tileN;
-    const float cell = std::min(w / float(tn), (h - label) / float(tm));
-    const ImVec2 p(o.x, o.y + label);
-    dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text),
-                (std::string("the block's ") + std::to_string(tm) + " x " + std::to_string(tn) +
-                 " tile of C")
-                    .c_str());
-    const std::vector<int>& owner = ownerMap(st);
-    for (int r = 0; r < tm; ++r)
-      for (int c = 0; c < tn; ++c) {
-        const int t = owner[size_t(r) * size_t(tn) + size_t(c)];
-        const int warp = t / 32;
-        const float alpha = 0.3f + 0.3f * float(t % 2);  // neighbouring threads told apart
-        const ImVec2 a(p.x + float(c) * cell, p.y + float(r) * cell);
-        dl->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell), paletteColour(warp % 8, alpha));
-      }
-    for (const Cell& c : mine) {
-      const ImVec2 a(p.x + float(c.col) * cell, p.y + float(c.row) * cell);
-      dl->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell), ImGui::GetColorU32(ImGuiCol_Text));
-    }
-    dl->AddRect(p, ImVec2(p.x + cell * float(tn), p.y + cell * float(tm)),
-                ImGui::GetColorU32(ImGuiCol_Text), 0, 0, 1.5f * s);
-    // Thread numbers when the cells are large enough to hold them (one element per thread).
-    if (st.threadM * st.threadN == 1 && cell > ImGui::CalcTextSize("000").x + 2 * s)
-      for (int r = 0; r < tm; ++r)
-        for (int c = 0; c < tn; ++c) {
-          const std::string n = std::to_string(owner[size_t(r) * size_t(tn) + size_t(c)]);
-          dl->AddText(ImVec2(p.x + float(c) * cell + 2 * s, p.y + float(r) * cell + 1),
-                      ImGui::GetColorU32(ImGuiCol_Text), n.c_str());
-        }
-  }
-
-  // [SECTION] the naive steps' reads: the memory lesson's sector view
-
-  void drawSectors(LessonContext& ctx) {
-    if (!beginPanel(ctx, "sectors", "The naive steps' reads: one warp, one k"))
-      return endPanel(ctx);
-    const float s = ctx.scale;
-    ImGui::RadioButton("1. the course's mapping (i on x)", &sectorCourse_, 1);
-    ImGui::SameLine();
-    ImGui::RadioButton("2. swapped (j on x)", &sectorCourse_, 0);
-    mem::PatternParams p;
-    p.rows = M_;
-    p.cols = N_;
-    p.inner = K_;
-    p.matmulBlockX = kNaiveBlock;
-    p.matmulBlockY = kNaiveBlock;
-    const mem::PatternId a =
-        sectorCourse_ ? mem::PatternId::MatmulA : mem::PatternId::MatmulSwappedA;
-    const mem::PatternId b =
-        sectorCourse_ ? mem::PatternId::MatmulB : mem::PatternId::MatmulSwappedB;
-    const long long warps = mem::launchShape(mem::patternInfo(a).kernel, p).warps();
-    int maxWarp = static_cast<int>(std::min<long long>(warps - 1, 1 << 30));
-    warp_ = std::clamp(warp_, 0, maxWarp);
-    k_ = std::clamp(k_, 0, K_ - 1);
-    ImGui::SetNextItemWidth(160 * s);
-    ImGui::SliderInt("warp##sectors", &warp_, 0, maxWarp);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(160 * s);
-    ImGui::SliderInt("k##sectors", &k_, 0, K_ - 1);
-    for (auto [id, what] : {std::pair{a, "A[i, k]"}, std::pair{b, "B[k, j]"}}) {
-      const mem::WarpRequest r = mem::warpRequest(id, p, warp_, k_);
-      const mem::GlobalAccess g = mem::analyzeGlobal(r);
-      if (r.activeMask == 0) {
-        ImGui::Text("Reading %s: this warp has no lane inside C.", what);
-        continue;
-      }
-      ImGui::Text(
-          "Reading %s: %d lanes, %d sector%s of 32 bytes for %lld bytes asked for (%s "
-          "used).",
-          what, r.activeLanes(), g.sectorCount(), g.sectorCount() == 1 ? "" : "s",
-          static_cast<long long>(g.bytesRequested), percent(g.efficiency()).c_str());
-      drawWarpPicture(ctx.theme, s, r, g);
-    }
-    mutedText(ctx.theme,
-              "The course's blockdim=(16, 16): a warp is two rows of 16 threads. With i on x its "
-              "lanes read A down a column, 16 rows apart; with j on x they read B along a row. "
-              "The memory lesson shows the same kernels with 32 x 8 blocks, where a warp is one "
-              "row of 32.");
-    endPanel(ctx);
-  }
-
   // [SECTION] work on the worker thread; export
 
   void poll(LessonContext& ctx) {
@@ -976,6 +611,7 @@ class MatmulLesson final : public Lesson {
   bool gpu_ = false;
   BlockLimits limits_;
   MatmulCountersPanel counters_;
+  MatmulPicturesPanel pictures_;
   Status error_;
   std::vector<std::string> queue_;
   int M_ = int(kSizeM.defaultValue), N_ = int(kSizeN.defaultValue), K_ = int(kSizeK.defaultValue);
@@ -988,18 +624,6 @@ class MatmulLesson final : public Lesson {
   std::optional<std::vector<SweepPoint>> sweep_;
   AsyncJob<CourseReport> courseJob_;
   std::optional<CourseReport> course_;
-
-  // The tiling picture.
-  int pictureIndex_ = 3;  // tiled 16
-  int tile_ = 16;
-  int bx_ = 1, by_ = 0, m_ = 1, thread_ = 17;
-  bool playing_ = false;
-  std::optional<std::pair<StepId, int>> ownerFor_;  // the step and tile owner_ was made for
-  std::vector<int> owner_;
-  double lastStep_ = 0;
-  // The sector view.
-  int sectorCourse_ = 1;
-  int warp_ = 0, k_ = 0;
 };
 
 }  // namespace
