@@ -83,7 +83,7 @@ std::vector<BenchEntry> lessonBenches() {
 // of every kernel profiled, in launch order, in bench-counters.json for
 // tools/ncu_counters_check.py. With CUDALAB_COUNTERS_MARK_ONLY=1 (set by that tool, under Nsight
 // Compute) nothing is read: the same kernels only run, marked by an NVTX range.
-int benchAllCounters(const std::string& outDir) {
+int benchAllCounters(const BenchOptions& opt) {
   const RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   const char* mark = std::getenv("CUDALAB_COUNTERS_MARK_ONLY");
@@ -96,7 +96,7 @@ int benchAllCounters(const std::string& outDir) {
   for (const BenchEntry& b : lessonBenches()) {
     if (std::string(b.id).rfind("counters-", 0) != 0) continue;
     counters::journalLabel(b.id);
-    const int r = b.run(outDir);
+    const int r = b.run(opt);
     code |= r;
     md +=
         std::string("| ") + b.id + " | " + (r == 0 ? "agrees" : "**failed or disagrees**") + " |\n";
@@ -116,7 +116,7 @@ int benchAllCounters(const std::string& outDir) {
   counters::setJournal(false);
   counters::setMarkOnly(false);
   if (markOnly) return 0;  // the tables are empty: Nsight Compute read the counters
-  return writeOutputs(outDir, "counters", md, j) ? code : 1;
+  return writeOutputs(opt.outDir, "counters", md, j) ? code : 1;
 }
 
 }  // namespace
@@ -133,9 +133,9 @@ std::span<const BenchEntry> benchRegistry() {
   return all;
 }
 
-int runBench(const std::string& id, const std::string& outDir) {
+int runBench(const std::string& id, const BenchOptions& opt) {
   for (const BenchEntry& b : benchRegistry())
-    if (id == b.id) return b.run(outDir);
+    if (id == b.id) return b.run(opt);
   return 2;
 }
 

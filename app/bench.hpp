@@ -18,14 +18,23 @@
 
 namespace cudalab {
 
+// How a benchmark is asked to run. `quick` (`cudalab bench ID --quick`) runs the same kernels at
+// small sizes and few repetitions, so that tools/sanitize.sh can put every benchmark under
+// compute-sanitizer (racecheck slows a kernel a hundredfold and more); its figures are not
+// performance figures.
+struct BenchOptions {
+  std::string outDir = ".";
+  bool quick = false;
+};
+
 struct BenchEntry {
   const char* id;
   const char* what;
-  int (*run)(const std::string& outDir);
+  int (*run)(const BenchOptions& opt);
 };
 
 std::span<const BenchEntry> benchRegistry();
-int runBench(const std::string& id, const std::string& outDir);
+int runBench(const std::string& id, const BenchOptions& opt);
 
 // ---------------------------------------------------------------------------------------------
 // Helpers for the benchmark files: dates, statistics of host-clock times, exits, output files.

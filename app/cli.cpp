@@ -39,6 +39,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
       "  cudalab list\n"
       "  cudalab device --json\n"
       "  cudalab bench launch-config --out results/\n"
+      "  cudalab soak --minutes 30 --out results/\n"
       "Without an NVIDIA GPU the app still opens; lessons use CPU references and models.");
   std::string size;
   bool headless = false;
@@ -76,6 +77,21 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     benchIds += std::string(benchIds.empty() ? "" : ", ") + b.id;
   bench->add_option("id", o.bench, "Which: " + benchIds)->required();
   bench->add_option("--out", o.outDir, "Folder for the .md and .json results (default .)");
+  bench->add_flag("--quick", o.quick,
+                  "The same kernels at small sizes and few runs (for compute-sanitizer); not "
+                  "performance figures");
+  CLI::App* soak = app.add_subcommand(
+      "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
+  soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")
+      ->check(CLI::Range(0.05, 24 * 60.0));
+  soak->add_flag("--faults", o.soakFaults,
+                 "Also make a kernel fault now and then (needs a GPU): the app must recover");
+  soak->add_option("--seed", o.soakSeed, "Seed of the random choices (default: from the clock)");
+  soak->add_option("--out", o.outDir, "Folder for bench-soak.md and bench-soak.json (default .)");
+  // For tests of the recovery from a sticky CUDA error: not for people, so not in the help.
+  app.add_option("--inject-fault", o.injectFault, "")
+      ->check(CLI::IsMember({"illegal-address", "trap"}))
+      ->group("");
   // Started by the app itself (playground lesson): not for people, so not in the help.
   CLI::App* worker = app.add_subcommand("worker", "");
   worker->group("");
@@ -106,6 +122,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (*list) o.command = Command::List;
   if (*device) o.command = Command::Device;
   if (*worker) o.command = Command::Worker;
+  if (*soak) o.command = Command::Soak;
   if (*bench) {
     o.command = Command::Bench;
     bool known = false;

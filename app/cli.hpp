@@ -4,7 +4,9 @@
 //   cudalab --headless --screenshot F.png [...]         render without a window (EGL)
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
-//   cudalab bench ID [--out DIR]                        a lesson's benchmark (GPU machine)
+//   cudalab bench ID [--out DIR] [--quick]              a lesson's benchmark (GPU machine)
+//   cudalab soak --minutes M [--faults] [--out DIR]     every lesson and action, again and again,
+//                                                       headless; memory, files and frame time
 //   cudalab worker                                      (the app starts it) runs the playground's
 //                                                       kernels, requests on fd 3, replies on fd 4
 //
@@ -18,7 +20,7 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device, Bench, Worker };
+enum class Command { Window, Headless, List, Device, Bench, Soak, Worker };
 
 struct CliOptions {
   Command command = Command::Window;
@@ -38,6 +40,11 @@ struct CliOptions {
   bool idsOnly = false;      // list --ids
   std::string bench;         // bench ID
   std::string outDir = ".";  // bench --out
+  bool quick = false;        // bench --quick: small sizes, for the sanitizers
+  double soakMinutes = 10;   // soak --minutes
+  bool soakFaults = false;   // soak --faults: inject sticky CUDA errors now and then
+  unsigned soakSeed = 0;     // soak --seed (0: from the clock)
+  std::string injectFault;   // hidden --inject-fault KIND: the first GPU job faults (tests)
 };
 
 struct CliParse {

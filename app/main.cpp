@@ -9,6 +9,8 @@
 
 #include "bench.hpp"
 #include "cli.hpp"
+#include "common/device_fault.hpp"
+#include "soak.hpp"
 #include "common/runtime_info.hpp"
 #include "device/device_bandwidth.hpp"
 #include "device/device_query.hpp"
@@ -242,6 +244,14 @@ int main(int argc, char** argv) {
     if (!p.error.empty()) std::cerr << p.error << "\n";
     return p.exitCode;
   }
+  // A fault on purpose, for the tests of the recovery from sticky CUDA errors (hidden option or
+  // CUDALAB_INJECT_FAULT): the first GPU job of the window or the headless run faults.
+  if (p.options.command == Command::Window || p.options.command == Command::Headless) {
+    if (Status s = armFaultFromEnvironment(); !s)
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    if (!p.options.injectFault.empty())
+      armFault(parseFaultKind(p.options.injectFault).value_or(FaultKind::None));
+  }
   switch (p.options.command) {
     case Command::List:
       return runList(p.options);
@@ -252,7 +262,10 @@ int main(int argc, char** argv) {
     case Command::Window:
       return runWindow(p.options);
     case Command::Bench:
-      return runBench(p.options.bench, p.options.outDir);
+      return runBench(p.options.bench, BenchOptions{p.options.outDir, p.options.quick});
+    case Command::Soak:
+      return runSoak(SoakOptions{p.options.soakMinutes, p.options.soakFaults, p.options.soakSeed,
+                                 p.options.outDir});
     case Command::Worker:
       return playground::runWorker(3, 4);
   }

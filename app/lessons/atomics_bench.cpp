@@ -60,7 +60,7 @@ Status ladderTable(const HistParams& p, const std::string& title, std::string& m
   return {};
 }
 
-int benchAtomics(const std::string& outDir) {
+int benchAtomics(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   std::string md = "### Atomics, " + today() + ", " + rt.firstDeviceName + "\n";
@@ -69,9 +69,10 @@ int benchAtomics(const std::string& outDir) {
   // 1. The ladder.
   HistParams p;
   p.source = Source::Uniform;
-  p.n = 1LL << 28;
+  p.n = opt.quick ? 1LL << 20 : 1LL << 28;
   p.bins = 256;
   p.block = 256;
+  if (opt.quick) p.runs = 2;
   double worstBest = 1e300, worstOfCub = 1e300;
   for (double skew : {0.0, 1.0}) {
     p.skew = skew;
@@ -91,8 +92,9 @@ int benchAtomics(const std::string& outDir) {
   j["worst_best_of_cub"] = worstOfCub;
   {
     HistParams c;  // the course's case, for reference
-    c.n = 1LL << 26;
+    c.n = opt.quick ? 1LL << 18 : 1LL << 26;
     c.bins = 256;
+    if (opt.quick) c.runs = 2;
     double best = 0, ofCub = 0;
     if (Status s =
             ladderTable(c, "2^26 normal float32 numbers in [-4, 4), 256 bins", md, j, best, ofCub);
@@ -103,7 +105,7 @@ int benchAtomics(const std::string& outDir) {
   // 2. The race.
   std::fprintf(stderr, "atomics: race...\n");
   Result<RaceReport> race =
-      runRace(RaceParams{kCourseBlocks, kCourseThreads, 1000}, nullptr, nullptr);
+      runRace(RaceParams{kCourseBlocks, kCourseThreads, opt.quick ? 3 : 1000}, nullptr, nullptr);
   if (!race) return fail(race.status());
   md +=
       "\n#### The course's race: 64 blocks x 64 threads, 1,000 runs each\n\n"
@@ -123,13 +125,14 @@ int benchAtomics(const std::string& outDir) {
 
   // 3. Contention.
   std::fprintf(stderr, "atomics: contention...\n");
-  Result<std::vector<ContentionPoint>> t =
-      measureThreadSweep(defaultThreadCounts(), nullptr, nullptr);
+  const std::vector<long long> threadCounts =
+      opt.quick ? std::vector<long long>{1 << 10, 1 << 14} : defaultThreadCounts();
+  Result<std::vector<ContentionPoint>> t = measureThreadSweep(threadCounts, nullptr, nullptr);
   if (!t) return fail(t.status());
   md +=
       "\n#### Every thread adds 1 to one counter (blocks of 256; ms, median of 5)\n\n"
       "| threads | plain | global | shared | warp |\n| ---: | ---: | ---: | ---: | ---: |\n";
-  for (long long n : defaultThreadCounts()) {
+  for (long long n : threadCounts) {
     md += "| " + thousands(n);
     for (const CounterInfo& c : counters())
       for (const ContentionPoint& pt : *t)
@@ -142,10 +145,11 @@ int benchAtomics(const std::string& outDir) {
                             {"threads", pt.threads},
                             {"ms", pt.ms},
                             {"exact", pt.ok}});
-  Result<std::vector<ContentionPoint>> a = measureAddressSweep(
-      kAddressSweepThreads, defaultAddressCounts(kAddressSweepThreads), nullptr, nullptr);
+  const long long addressThreads = opt.quick ? 1LL << 14 : kAddressSweepThreads;
+  Result<std::vector<ContentionPoint>> a =
+      measureAddressSweep(addressThreads, defaultAddressCounts(addressThreads), nullptr, nullptr);
   if (!a) return fail(a.status());
-  md += "\n#### " + thousands(kAddressSweepThreads) +
+  md += "\n#### " + thousands(addressThreads) +
         " threads, global atomicAdd over N counters (neighbouring threads share)\n\n"
         "| counters | threads per counter | ms | ns per update | exact |\n"
         "| ---: | ---: | ---: | ---: | --- |\n";
@@ -158,17 +162,17 @@ int benchAtomics(const std::string& outDir) {
   // 4. Skew.
   std::fprintf(stderr, "atomics: skew...\n");
   HistParams s = p;
-  s.n = 1LL << 26;
-  Result<std::vector<SkewPoint>> sk =
-      measureSkewSweep(s, defaultSkews(), gpuHistSteps(), nullptr, nullptr);
+  s.n = opt.quick ? 1LL << 16 : 1LL << 26;
+  const std::vector<double> skews = opt.quick ? std::vector<double>{0.0, 1.0} : defaultSkews();
+  Result<std::vector<SkewPoint>> sk = measureSkewSweep(s, skews, gpuHistSteps(), nullptr, nullptr);
   if (!sk) return fail(sk.status());
   md +=
       "\n#### Time against skew: 2^26 bytes, 256 bins, a share of them in bin 0 (ms, median "
       "of 5)\n\n| step";
-  for (double x : defaultSkews())
+  for (double x : skews)
     md += fmt(" | %.2f", x);
   md += " |\n| ---";
-  for (size_t i = 0; i < defaultSkews().size(); ++i)
+  for (size_t i = 0; i < skews.size(); ++i)
     md += " | ---:";
   md += " |\n";
   for (HistStepId id : gpuHistSteps()) {
@@ -181,7 +185,7 @@ int benchAtomics(const std::string& outDir) {
       }
     md += " |\n";
   }
-  return writeOutputs(outDir, "atomics", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "atomics", md, j) ? 0 : 1;
 }
 
 }  // namespace

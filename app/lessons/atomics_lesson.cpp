@@ -94,6 +94,22 @@ class AtomicsLesson final : public Lesson {
     return raceJob_.pending() || contentionJob_.pending() || ladderJob_.pending() ||
            skewJob_.pending() || !queue_.empty();
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kRaceBlocks, race_.blocks),
+            bindParam(kRaceThreads, race_.threads),
+            bindParam(kRaceRepeats, race_.repeats),
+            bindParam(kHistN, hist_.n),
+            bindParam(kHistBins, hist_.bins),
+            bindParam(kHistBlock, hist_.block),
+            bindParam(kSkew, hist_.skew)};
+  }
+  void cancelAll() override {
+    raceJob_.cancel();
+    contentionJob_.cancel();
+    ladderJob_.cancel();
+    skewJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionRace, kActionContention, kActionLadder, kActionSkew, kActionCpu};
   }

@@ -35,10 +35,12 @@ namespace {
 
 // [SECTION] bench device: copy bandwidths
 
-int benchDevice(const std::string& outDir) {
+int benchDevice(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
-  Result<BandwidthReport> rep = measureBandwidth(0, BandwidthParams{}, nullptr, nullptr);
+  BandwidthParams p;
+  if (opt.quick) p = {1, 1, 2};  // MiB, MiB, repetitions
+  Result<BandwidthReport> rep = measureBandwidth(0, p, nullptr, nullptr);
   if (!rep) return fail(rep.status());
   std::string md = "### Copy bandwidth, " + today() + ", " + rt.firstDeviceName + "\n\n" +
                    "| copy | bytes | median GB/s | median ms | min ms | max ms |\n"
@@ -52,7 +54,7 @@ int benchDevice(const std::string& outDir) {
     md += line;
     j["copies"][v.id] = {{"gbps_median", r.gbpsMedian}, {"ms_median", r.msMedian}};
   }
-  return writeOutputs(outDir, "device", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "device", md, j) ? 0 : 1;
 }
 
 }  // namespace

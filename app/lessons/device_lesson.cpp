@@ -46,6 +46,13 @@ class DeviceLesson final : public Lesson {
       rows.push_back({v.id, v.label, v.help});
     return rows;
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kDeviceCopyMiB, params_.deviceCopyMiB),
+            bindParam(kHostCopyMiB, params_.hostCopyMiB),
+            bindParam(kBandwidthRepetitions, params_.repetitions)};
+  }
+  void cancelAll() override { measure_.cancel(); }
+
   std::vector<std::string> actionIds() const override { return {"measure"}; }
   bool startAction(const std::string& id) override {
     if (id != "measure" || devices_.empty() || measure_.running()) return false;

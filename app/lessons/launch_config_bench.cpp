@@ -42,7 +42,7 @@ struct SweepRow {
 };
 
 Result<std::vector<SweepRow>> runSweep(const std::vector<LaunchConfig>& configs,
-                                       const DeviceLimits& lim) {
+                                       const DeviceLimits& lim, bool quick) {
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   std::vector<SweepRow> rows;
@@ -51,7 +51,8 @@ Result<std::vector<SweepRow>> runSweep(const std::vector<LaunchConfig>& configs,
     if (!s) return s.status();
     std::unique_ptr<Workload> w = makeDoublingWorkload(c, *s);
     MeasureOptions opt;
-    opt.runs = 20;
+    opt.runs = quick ? 2 : 20;
+    opt.warmup = quick ? 1 : opt.warmup;
     opt.verifyEveryRun = false;
     Result<Measurement> m = measure(*w, opt, nullptr, stream.get());
     if (!m) return m.status();
@@ -151,24 +152,28 @@ Status uiFrameTimesDuringSweep(std::vector<double>& frameMs, int& points) {
   return {};
 }
 
-int benchLaunchConfig(const std::string& outDir) {
+int benchLaunchConfig(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   Result<DeviceLimits> lim = queryLimits(0);
   if (!lim) return fail(lim.status());
-  LaunchConfig base;  // the course's 30 million doubles, 1D guarded
-  Result<std::vector<SweepRow>> tpb = runSweep(threadsPerBlockSweep(base), *lim);
+  LaunchConfig base;               // the course's 30 million doubles, 1D guarded
+  if (opt.quick) base.n = 100003;  // odd, so the guard matters
+  Result<std::vector<SweepRow>> tpb = runSweep(threadsPerBlockSweep(base), *lim, opt.quick);
   if (!tpb) return fail(tpb.status());
-  Result<std::vector<SweepRow>> blocks = runSweep(blocksSweep(base, *lim), *lim);
+  Result<std::vector<SweepRow>> blocks = runSweep(blocksSweep(base, *lim), *lim, opt.quick);
   if (!blocks) return fail(blocks.status());
 
   HeadlessContext gl;
   if (Status s = gl.create(0); !s) return fail(s);
   double interopMs = 0, hostMs = 0;
-  if (Status s = interopVsHostCopy(interopMs, hostMs, 200); !s) return fail(s);
+  if (Status s = interopVsHostCopy(interopMs, hostMs, opt.quick ? 3 : 200); !s) return fail(s);
   std::vector<double> frameMs;
   int frames = 0;
-  if (Status s = uiFrameTimesDuringSweep(frameMs, frames); !s) return fail(s);
+  // Quick runs time no UI: the lesson's sweep runs at its default size, which is the slow part
+  // under a sanitizer, and its kernels are the ones measured above.
+  if (!opt.quick)
+    if (Status s = uiFrameTimesDuringSweep(frameMs, frames); !s) return fail(s);
 
   char head[512];
   std::snprintf(head, sizeof head,
@@ -206,14 +211,14 @@ int benchLaunchConfig(const std::string& outDir) {
                       {"ui_frame_ms_median", median(frameMs)},
                       {"ui_frame_ms_p95", percentile(frameMs, 0.95)},
                       {"ui_frames", frames}};
-  return writeOutputs(outDir, "launch-config", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "launch-config", md, j) ? 0 : 1;
 }
 
 }  // namespace
 
 // [SECTION] bench counters-launch-config: the default launch at every block size under the
 // counters, occupancy reached beside the calculator's
-int benchLaunchCounters(const std::string& outDir) {
+int benchLaunchCounters(const BenchOptions& opt) {
   const RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   Result<DeviceLimits> limits = queryLimits(0);
@@ -224,10 +229,12 @@ int benchLaunchCounters(const std::string& outDir) {
   LaunchConfig strided = withVariant(LaunchConfig{}, *findLaunchVariant("1d_grid_stride"));
   strided.autoBlocks = false;
   strided.blocks = 2LL * limits->smCount;
-  for (const auto& [id, c] : {std::pair<const char*, LaunchConfig>{"counters-launch-config", {}},
+  LaunchConfig plain;
+  if (opt.quick) plain.n = strided.n = 100003;
+  for (const auto& [id, c] : {std::pair<const char*, LaunchConfig>{"counters-launch-config", plain},
                               {"counters-launch-config-stride", strided}})
     code |=
-        writeCountersBench(outDir, id, "The launch under the GPU's counters: " + describe(c),
+        writeCountersBench(opt.outDir, id, "The launch under the GPU's counters: " + describe(c),
                            measureLaunchCounters(c, *limits, nullptr, {}), launchCountersSpec());
   return code;
 }

@@ -101,6 +101,20 @@ class LaunchConfigLesson final : public Lesson {
     return limitsJob_.pending() || pictureJob_.pending() || measureJob_.pending() ||
            sweepJob_.pending() || counters_.pending() || pictureDirty_;
   }
+  std::vector<ParamBinding> bindings() override {
+    auto changed = [this] { onConfigChanged(); };
+    return {bindParam(kLaunchN, cfg_.n, changed),
+            bindParam(kLaunchThreadsPerBlock, cfg_.threadsPerBlock, changed),
+            bindParam(kLaunchBlocks, cfg_.blocks, changed),
+            bindParam(kLaunchBlocksY, cfg_.blocksY, changed),
+            bindParam(kLaunchWidth, cfg_.width, changed)};
+  }
+  void cancelAll() override {
+    pictureJob_.cancel();
+    measureJob_.cancel();
+    sweepJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionRun, kSweepThreads, kSweepBlocks, kActionCounters};
   }

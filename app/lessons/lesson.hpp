@@ -7,6 +7,7 @@
 // screenshots wait for results.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <span>
 #include <string>
@@ -56,6 +57,31 @@ struct LessonContext {
   void info(const std::string& message) const { report(Status{}, message); }
 };
 
+// One parameter as the lesson's panel edits it, read and written by its ParamSpec's id. Saved
+// parameters, the soak test and the restart after a device reset go through these, so a value is
+// set exactly as the slider sets it, followed by what the panel does after a change.
+struct ParamBinding {
+  const ParamSpec* spec;
+  std::function<double()> get;
+  std::function<void(double)> set;  // assign (rounded for integer specs), then react
+};
+
+// A binding onto a field of any arithmetic type; `changed` is what the panel calls after its
+// slider moved (nothing when the lesson reads the field afresh each time).
+template <class T>
+ParamBinding bindParam(const ParamSpec& spec, T& field, std::function<void()> changed = {}) {
+  return {&spec, [&field] { return static_cast<double>(field); },
+          [&spec, &field, changed](double v) {
+            field = static_cast<T>(spec.integer ? std::round(v) : v);
+            if (changed) changed();
+          }};
+}
+
+class Lesson;
+// Sets one parameter by id as its slider would, after checkRange(); an unknown id or a value the
+// slider could not reach is refused with a sentence and changes nothing.
+Status setParameter(Lesson& lesson, const std::string& id, double value);
+
 class Lesson {
  public:
   virtual ~Lesson() = default;
@@ -73,6 +99,10 @@ class Lesson {
   // results, and the benchmark command to time the UI while a sweep runs.
   virtual std::vector<std::string> actionIds() const { return {}; }
   virtual bool startAction(const std::string& /*id*/) { return false; }
+  // The parameters its panel's sliders edit (see ParamBinding); bound to this object's fields.
+  virtual std::vector<ParamBinding> bindings() { return {}; }
+  // Stops what it has started (the Cancel buttons), without waiting.
+  virtual void cancelAll() {}
 };
 
 }  // namespace cudalab

@@ -38,10 +38,11 @@ namespace {
 // course's comparison and GFLOP/s against size
 
 Status matmulTable(int M, int N, int K, const matmul::Ceilings& ceil, std::string& md,
-                   nlohmann::json& j, double& bestOfCublas, double& tile16) {
+                   nlohmann::json& j, double& bestOfCublas, double& tile16, bool quick) {
   using namespace matmul;
   std::fprintf(stderr, "matmul: ladder %d x %d x %d...\n", M, N, K);
-  Result<LadderReport> r = measureLadder(MatmulParams{M, N, K, 2, 10}, allStepIds());
+  Result<LadderReport> r =
+      measureLadder(MatmulParams{M, N, K, quick ? 1 : 2, quick ? 2 : 10}, allStepIds());
   if (!r) return r.status();
   md += fmt("\n#### C = A B, M = %d, N = %d, K = %d (median of up to 10 runs)\n\n", M, N, K) +
         "| step | precision | block | ms | TFLOP/s | of cuBLAS | of FP32 peak | of measured FMA | "
@@ -80,7 +81,7 @@ Status matmulTable(int M, int N, int K, const matmul::Ceilings& ceil, std::strin
   return {};
 }
 
-int benchMatmul(const std::string& outDir) {
+int benchMatmul(const BenchOptions& opt) {
   using namespace matmul;
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
@@ -98,7 +99,9 @@ int benchMatmul(const std::string& outDir) {
                    {"fp32_gflops", ceil->fp32Gflops},
                    {"fp32_peak_gflops", ceil->fp32PeakGflops}};
   double best = 0, tile16 = 0, bestOdd = 0, tile16Odd = 0;
-  if (Status s = matmulTable(4096, 4096, 4096, *ceil, md, j, best, tile16); !s) return fail(s);
+  const int big = opt.quick ? 256 : 4096;
+  if (Status s = matmulTable(big, big, big, *ceil, md, j, best, tile16, opt.quick); !s)
+    return fail(s);
   md +=
       fmt("\nTargets at 4096^3: the best hand-written step at least 80%% of cuBLAS SGEMM: "
           "**%.1f%%**; the 16 x 16 tiled step at least the course's Numba tiled kernel (7.9 "
@@ -106,11 +109,13 @@ int benchMatmul(const std::string& outDir) {
           100 * best, tile16 / 1000);
   j["best_of_cublas"] = best;
   j["tile16_gflops"] = tile16;
-  if (Status s = matmulTable(4097, 4095, 4093, *ceil, md, j, bestOdd, tile16Odd); !s)
+  if (Status s = opt.quick ? matmulTable(97, 95, 93, *ceil, md, j, bestOdd, tile16Odd, true)
+                           : matmulTable(4097, 4095, 4093, *ceil, md, j, bestOdd, tile16Odd, false);
+      !s)
     return fail(s);
 
   std::fprintf(stderr, "matmul: the course's comparison...\n");
-  Result<CourseReport> c = measureCourse(1000, true);
+  Result<CourseReport> c = measureCourse(opt.quick ? 100 : 1000, true);
   if (!c) return fail(c.status());
   md += fmt("\n#### The course's comparison, %d x %d x %d float32 (CPU: %d threads)\n\n", c->n,
             c->n, c->n, c->cpuThreads) +
@@ -128,7 +133,10 @@ int benchMatmul(const std::string& outDir) {
 
   std::fprintf(stderr, "matmul: GFLOP/s against size...\n");
   const std::span<const StepId> sweep = sweepStepIds();
-  Result<std::vector<SweepPoint>> sw = measureSweep(defaultSweepSizes(), sweep);
+  const std::vector<int> sizes =
+      opt.quick ? std::vector<int>{64, 129}
+                : std::vector<int>(defaultSweepSizes().begin(), defaultSweepSizes().end());
+  Result<std::vector<SweepPoint>> sw = measureSweep(sizes, sweep);
   if (!sw) return fail(sw.status());
   md += "\n#### TFLOP/s against size (M = N = K = n, 3 runs each)\n\n| n |";
   for (StepId id : sweep)
@@ -136,7 +144,7 @@ int benchMatmul(const std::string& outDir) {
   md += "\n| ---: |";
   for (size_t i = 0; i < sweep.size(); ++i)
     md += " ---: |";
-  for (int n : defaultSweepSizes()) {
+  for (int n : sizes) {
     md += fmt("\n| %d |", n);
     for (StepId id : sweep)
       for (const SweepPoint& p : *sw)
@@ -147,18 +155,19 @@ int benchMatmul(const std::string& outDir) {
   for (const SweepPoint& p : *sw)
     j["sweep"].push_back(
         {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gflops", p.gflops}, {"correct", p.ok}});
-  return writeOutputs(outDir, "matmul", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "matmul", md, j) ? 0 : 1;
 }
 
 }  // namespace
 
 // [SECTION] bench counters-matmul: every hand-written step under the GPU's counters
-int benchMatmulCounters(const std::string& outDir) {
+int benchMatmulCounters(const BenchOptions& opt) {
   const RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   using namespace matmul;
-  const MatmulParams p{kCountersExtent, kCountersExtent, kCountersExtent};
-  return writeCountersBench(outDir, "counters-matmul",
+  const int n = opt.quick ? 128 : kCountersExtent;
+  const MatmulParams p{n, n, n};
+  return writeCountersBench(opt.outDir, "counters-matmul",
                             "The matmul ladder under the GPU's counters, 1024^3",
                             measureCounters(p, allStepIds(), nullptr, {}), matmulCountersSpec());
 }

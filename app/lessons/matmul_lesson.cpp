@@ -89,6 +89,16 @@ class MatmulLesson final : public Lesson {
     return ladderJob_.pending() || sweepJob_.pending() || courseJob_.pending() ||
            counters_.pending() || !queue_.empty();
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kSizeM, M_), bindParam(kSizeN, N_), bindParam(kSizeK, K_),
+            bindParam(kCourseSize, courseN_)};
+  }
+  void cancelAll() override {
+    ladderJob_.cancel();
+    sweepJob_.cancel();
+    courseJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionLadder, kActionSweep, kActionCourse, kActionCounters};
   }

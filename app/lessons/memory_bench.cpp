@@ -83,21 +83,28 @@ Status transposeTable(int rows, int cols, int runs, std::string& md, nlohmann::j
   return {};
 }
 
-int benchMemory(const std::string& outDir) {
+int benchMemory(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   std::string md = "### Memory, " + today() + ", " + rt.firstDeviceName + "\n";
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
   double best = 0, bestOdd = 0;
-  if (Status s = transposeTable(8192, 8192, 20, md, j, best); !s) return fail(s);
+  const int side = opt.quick ? 256 : 8192;
+  if (Status s = transposeTable(side, side, opt.quick ? 2 : 20, md, j, best); !s) return fail(s);
   md +=
       fmt("\nTarget: the best transpose at least 90%% of the copy ceiling (the faster of "
           "cudaMemcpy and the copy kernel): **%.1f%%**.\n",
           100 * best);
-  if (Status s = transposeTable(8191, 8193, 10, md, j, bestOdd); !s) return fail(s);
+  if (Status s = transposeTable(side - 1, side + 1, opt.quick ? 2 : 10, md, j, bestOdd); !s)
+    return fail(s);
 
   std::fprintf(stderr, "memory: strided copy...\n");
   mem::StridedParams sp;
+  if (opt.quick) {
+    sp.count = 1 << 16;
+    sp.warmup = 1;
+    sp.runs = 2;
+  }
   Result<mem::StridedReport> r = mem::measureStridedCopy(sp);
   if (!r) return fail(r.status());
   md += fmt("\n#### Strided copy, %lld floats read and written (%d runs each, median)\n\n",
@@ -115,12 +122,12 @@ int benchMemory(const std::string& outDir) {
                             {"correct", pt.m.check.ok()}});
   }
   j["best_transpose_of_ceiling"] = best;
-  return writeOutputs(outDir, "memory", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "memory", md, j) ? 0 : 1;
 }
 // [SECTION] bench memory-model: every modelled kernel once, with the model's counts, for Nsight
 // Compute (tools/ncu_memory_check.py runs it under ncu and compares)
 
-int benchMemoryModel(const std::string& outDir) {
+int benchMemoryModel(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   std::string md = "### Access model, " + today() + ", " + rt.firstDeviceName + "\n\n" +
@@ -151,7 +158,7 @@ int benchMemoryModel(const std::string& outDir) {
                           {"shared_store_requests", sum[1][1].requests},
                           {"shared_store_wavefronts", sum[1][1].wavefronts}});
   }
-  return writeOutputs(outDir, "memory-model", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "memory-model", md, j) ? 0 : 1;
 }
 
 }  // namespace
@@ -160,7 +167,7 @@ int benchMemoryModel(const std::string& outDir) {
 // (CUPTI), every model-check kernel; raw counters in the JSON for tools/ncu_memory_check.py
 // --in-app, which puts Nsight Compute's beside them.
 
-int benchCounters(const std::string& outDir) {
+int benchCounters(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   const std::vector<std::string> keys = {"global_load_sectors",          "global_load_requests",
@@ -223,19 +230,20 @@ int benchCounters(const std::string& outDir) {
   md += fmt("\n%d comparisons, **%d mismatches**.\n", compared, mismatches);
   j["compared"] = compared;
   j["mismatches"] = mismatches;
-  return writeOutputs(outDir, "counters-memory", md, j) ? (mismatches ? 1 : 0) : 1;
+  return writeOutputs(opt.outDir, "counters-memory", md, j) ? (mismatches ? 1 : 0) : 1;
 }
 
 // [SECTION] bench counters-transpose: the transpose ladder under the counters, beside the model
-int benchTransposeCounters(const std::string& outDir) {
+int benchTransposeCounters(const BenchOptions& opt) {
   const RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   int code = 0;
   // The lesson's default 8192 x 8192 (counted at 992 x 992) and an odd shape with edges.
   for (const auto& [id, p] :
-       {std::pair<const char*, mem::TransposeParams>{"counters-transpose", {8192, 8192}},
+       {std::pair<const char*, mem::TransposeParams>{
+            "counters-transpose", {opt.quick ? 256 : 8192, opt.quick ? 256 : 8192}},
         {"counters-transpose-odd", {1000, 17}}})
-    code |= writeCountersBench(outDir, id,
+    code |= writeCountersBench(opt.outDir, id,
                                "The transpose ladder under the GPU's counters, " +
                                    std::to_string(mem::modelExtent(p.rows)) + " x " +
                                    std::to_string(mem::modelExtent(p.cols)),

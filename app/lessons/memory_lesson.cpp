@@ -146,6 +146,15 @@ class MemoryLesson final : public Lesson {
            counters_.pending() || transposeCounters_.pending() || !queue_.empty() ||
            (started_ && mapStale());
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kMatrixRows, rows_), bindParam(kMatrixCols, cols_),
+            bindParam(kCopyCount, stridedParams_.count), bindParam(kOffset, stridedParams_.offset)};
+  }
+  void cancelAll() override {
+    transposeJob_.cancel();
+    stridedJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionTranspose, kActionStrided, kActionCounters, kActionTransposeCounters};
   }

@@ -69,7 +69,7 @@ nlohmann::json cupyCompileTimes() {
   return j;
 }
 
-int benchPlayground(const std::string& outDir) {
+int benchPlayground(const BenchOptions& bench) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   WorkerClient worker({selfExecutable(), "worker"});
@@ -107,7 +107,7 @@ int benchPlayground(const std::string& outDir) {
     double firstMs = 0;
     std::vector<double> compileMs, loadMs;
     std::string previous;
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < (bench.quick ? 2 : 6); ++i) {
       // A variable that changes each time: NVRTC compiles from scratch and the binary differs,
       // so the worker loads it anew.
       const std::string text =
@@ -186,7 +186,7 @@ int benchPlayground(const std::string& outDir) {
     p.compare = false;
     // Alternating, so that any drift of the machine falls on both sides alike.
     std::vector<double> viaWorker, inProcess;
-    for (int i = 0; i < 53; ++i) {
+    for (int i = 0; i < (bench.quick ? 4 : 53); ++i) {
       p.seed = static_cast<std::uint64_t>(i + 1);
       auto t0 = std::chrono::steady_clock::now();
       Result<RunReport> r = worker.run(*c, e, p);
@@ -217,8 +217,11 @@ int benchPlayground(const std::string& outDir) {
         compileKernel(programSource(e, solutionSource(e)), entryPoints(e), opt);
     if (!c || !c->ok) return fail(c ? Status::error(c->log) : c.status());
     RunParams p = defaultRunParams(e);
-    p.runs = 20;
-    p.timeoutSeconds = 30;
+    p.runs = bench.quick ? 2 : 20;
+    p.timeoutSeconds = bench.quick ? 600 : 30;  // a sanitizer slows the kernels a hundredfold
+    if (bench.quick)
+      p.n = std::max<long long>(e.minN,
+                                std::min<long long>(p.n, e.kind == Kind::Matmul ? 100 : 5000));
     Result<RunReport> r = worker.run(*c, e, p);
     if (!r) return fail(r.status());
     std::string beside;
@@ -243,7 +246,7 @@ int benchPlayground(const std::string& outDir) {
                               {"gflops", r->gflops()},
                               {"comparisons", cmp}});
   }
-  return writeOutputs(outDir, "playground", md, j) ? 0 : 1;
+  return writeOutputs(bench.outDir, "playground", md, j) ? 0 : 1;
 }
 
 }  // namespace

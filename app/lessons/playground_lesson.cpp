@@ -94,6 +94,12 @@ class PlaygroundLesson final : public Lesson {
   // Also for a few frames after a result arrives: its tables need two frames to size their
   // columns, and a screenshot should not catch the first.
   bool busy() const override { return job_.pending() || helloJob_.pending() || settleFrames_ > 0; }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kRunsSpec, params_.runs), bindParam(kTimeoutSpec, params_.timeoutSeconds),
+            bindParam(kBinsSpec, params_.bins)};
+  }
+  void cancelAll() override { job_.cancel(); }
+
   std::vector<std::string> actionIds() const override {
     std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution,
                                     kActionRunSolutionLines};

@@ -35,7 +35,7 @@ namespace {
 
 // [SECTION] bench precision: FMA throughput against the peaks, summation errors at the course's N
 
-int benchPrecision(const std::string& outDir) {
+int benchPrecision(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   std::fprintf(stderr, "precision: FMA throughput...\n");
@@ -67,7 +67,8 @@ int benchPrecision(const std::string& outDir) {
   j["half_to_fp32"] = half / f32;
 
   std::fprintf(stderr, "precision: summing 2^27 - 157 normal numbers...\n");
-  const std::vector<float> x = precision::normalFloats(precision::kCourseSumCount, 20261121u);
+  const std::vector<float> x =
+      precision::normalFloats(opt.quick ? (1 << 16) - 157 : precision::kCourseSumCount, 20261121u);
   Result<precision::SumResults> sums = precision::sumAll(x, true);
   if (!sums) return fail(sums.status());
   md += fmt("\n### Summation of %zu normal float32 numbers, exact sum %.10f\n\n", sums->n,
@@ -82,7 +83,7 @@ int benchPrecision(const std::string& outDir) {
     j["sums"][m.id] = {{"sum", sums->value[k]}, {"error", sums->error[k]}};
   }
   j["sums"]["tree_on_gpu"] = sums->treeOnGpu;
-  return writeOutputs(outDir, "precision", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "precision", md, j) ? 0 : 1;
 }
 
 }  // namespace

@@ -194,6 +194,18 @@ class PrecisionLesson final : public Lesson {
     return sweepJob_.pending() || pointJob_.pending() || sumJob_.pending() || fmaJob_.pending() ||
            !queue_.empty() || (started_ && pointStale());
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kChosenX, x_),
+            bindParam(kPointsPerDecade, perDecade_, [this] { startSweep(); }),
+            bindParam(kSumCount, sumN_)};
+  }
+  void cancelAll() override {
+    sweepJob_.cancel();
+    pointJob_.cancel();
+    sumJob_.cancel();
+    fmaJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionEvaluate, kActionSum, kActionFma};
   }

@@ -91,16 +91,19 @@ Status reductionTable(const reduction::ReduceParams& p, std::string& md, nlohman
   return {};
 }
 
-int benchReduction(const std::string& outDir) {
+int benchReduction(const BenchOptions& opt) {
   using namespace reduction;
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   std::string md = "### Reduction, " + today() + ", " + rt.firstDeviceName + "\n";
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
   double bestInt = 0, bestFloat = 0, other = 0;
-  if (Status s = reductionTable({DataType::Int32, 1LL << 28, 256}, md, j, bestInt); !s)
+  // Quick runs (for the sanitizers) keep every step and type at a size with a ragged last block.
+  const long long big = opt.quick ? (1LL << 16) + 3 : 1LL << 28;
+  const int warmup = opt.quick ? 1 : 2, runs = opt.quick ? 2 : 10;
+  if (Status s = reductionTable({DataType::Int32, big, 256, warmup, runs}, md, j, bestInt); !s)
     return fail(s);
-  if (Status s = reductionTable({DataType::Float32, 1LL << 28, 256}, md, j, bestFloat); !s)
+  if (Status s = reductionTable({DataType::Float32, big, 256, warmup, runs}, md, j, bestFloat); !s)
     return fail(s);
   md +=
       fmt("\nTarget at 2^28: the best hand-written step at least 95%% of CUB DeviceReduce: int32 "
@@ -108,14 +111,17 @@ int benchReduction(const std::string& outDir) {
           100 * bestInt, 100 * bestFloat);
   j["best_of_cub_int32"] = bestInt;
   j["best_of_cub_float32"] = bestFloat;
-  if (Status s = reductionTable({DataType::Float64, 1LL << 27, 256}, md, j, other); !s)
+  if (Status s = reductionTable({DataType::Float64, big / 2, 256, warmup, runs}, md, j, other); !s)
     return fail(s);
-  if (Status s = reductionTable({DataType::Float32, kCourseN, 256}, md, j, other); !s)
+  if (Status s = reductionTable({DataType::Float32, opt.quick ? 1000 : kCourseN, 256, warmup, runs},
+                                md, j, other);
+      !s)
     return fail(s);
 
   std::fprintf(stderr, "reduction: GB/s against N...\n");
   const std::span<const StepId> sweep = sweepStepIds();
-  const std::vector<long long> sizes = defaultSweepSizes();
+  const std::vector<long long> sizes =
+      opt.quick ? std::vector<long long>{1 << 10, 1 << 14} : defaultSweepSizes();
   Result<std::vector<SweepPoint>> sw = measureSweep(DataType::Float32, 256, sizes, sweep);
   if (!sw) return fail(sw.status());
   md += "\n#### float32 GB/s against N (256 threads per block, 5 runs each)\n\n| N |";
@@ -135,18 +141,18 @@ int benchReduction(const std::string& outDir) {
   for (const SweepPoint& p : *sw)
     j["sweep"].push_back(
         {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}});
-  return writeOutputs(outDir, "reduction", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "reduction", md, j) ? 0 : 1;
 }
 
 }  // namespace
 
 // [SECTION] bench counters-reduction: every hand-written step's first kernel under the counters
-int benchReductionCounters(const std::string& outDir) {
+int benchReductionCounters(const BenchOptions& opt) {
   const RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   using namespace reduction;
-  const ReduceParams p{DataType::Float32, 1LL << 22, 256};
-  return writeCountersBench(outDir, "counters-reduction",
+  const ReduceParams p{DataType::Float32, opt.quick ? 1LL << 16 : 1LL << 22, 256};
+  return writeCountersBench(opt.outDir, "counters-reduction",
                             "The reduction ladder under the GPU's counters, 2^22 float32",
                             measureCounters(p, allStepIds(), nullptr, {}), reductionCountersSpec());
 }

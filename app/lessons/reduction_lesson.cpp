@@ -99,6 +99,13 @@ class ReductionLesson final : public Lesson {
     return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() ||
            counters_.pending() || !queue_.empty();
   }
+  std::vector<ParamBinding> bindings() override { return {bindParam(kCount, n_)}; }
+  void cancelAll() override {
+    ladderJob_.cancel();
+    sweepJob_.cancel();
+    cpuJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionLadder, kActionSweep, kActionCpu, kActionCounters};
   }

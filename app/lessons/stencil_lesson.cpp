@@ -81,6 +81,12 @@ class StencilLesson final : public Lesson {
   bool busy() const override {
     return measureJob_.pending() || cpuJob_.pending() || !queue_.empty();
   }
+  std::vector<ParamBinding> bindings() override { return {bindParam(kRadius, pipe_.radius)}; }
+  void cancelAll() override {
+    measureJob_.cancel();
+    cpuJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override { return {kActionMeasure, kActionCpu}; }
   bool startAction(const std::string& id) override {
     if (working()) return false;

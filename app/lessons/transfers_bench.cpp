@@ -36,7 +36,7 @@ namespace {
 // [SECTION] bench transfers: phases per mode, streams against sequential copies, pinned
 // bandwidth, crossover sweep
 
-int benchTransfers(const std::string& outDir) {
+int benchTransfers(const BenchOptions& opt) {
   RuntimeInfo rt = queryRuntime();
   if (!rt.hasDevice()) return noGpu(rt);
   nlohmann::json j = {{"date", today()}, {"device", rt.firstDeviceName}};
@@ -48,7 +48,9 @@ int benchTransfers(const std::string& outDir) {
   };
   // 1. The copy ceilings: the device lesson's measurement and the PCIe link.
   step("copy bandwidths");
-  Result<BandwidthReport> bw = measureBandwidth(0, BandwidthParams{}, nullptr, nullptr);
+  BandwidthParams bp;
+  if (opt.quick) bp = {1, 1, 2};  // MiB, MiB, repetitions: for the sanitizers
+  Result<BandwidthReport> bw = measureBandwidth(0, bp, nullptr, nullptr);
   if (!bw) return fail(bw.status());
   std::optional<PcieLink> link = queryPcieLink(0);
   auto gbps = [&](CopyKind k) {
@@ -61,7 +63,7 @@ int benchTransfers(const std::string& outDir) {
   // 2. The phase table per mode at N = 2^26, doubling, one call and ten calls.
   step("phases per mode");
   TransferParams p;
-  p.n = 1LL << 26;
+  p.n = opt.quick ? (1LL << 16) + 5 : 1LL << 26;
   p.op = TransferOp::Double;
   md +=
       "Phases per mode, doubling N = 2^26 float32 (256 MiB per array), median of 5 runs after "
@@ -78,10 +80,11 @@ int benchTransfers(const std::string& outDir) {
       TransferParams one = p, ten = p;
       one.calls = 1;
       ten.calls = 10;
-      Result<PlanRun> r1 = (*session)->run(planMode(one, m.mode), RunOptions{1, 5, false}, nullptr);
+      Result<PlanRun> r1 =
+          (*session)->run(planMode(one, m.mode), RunOptions{1, opt.quick ? 1 : 5, false}, nullptr);
       if (!r1) return fail(r1.status());
       Result<PlanRun> r10 =
-          (*session)->run(planMode(ten, m.mode), RunOptions{1, 3, false}, nullptr);
+          (*session)->run(planMode(ten, m.mode), RunOptions{1, opt.quick ? 1 : 3, false}, nullptr);
       if (!r10) return fail(r10.status());
       const double h2d = r1->phases[0].medianMs;
       const double h2dGBps = 4.0 * double(p.n) / (h2d * 1e6);
@@ -108,14 +111,14 @@ int benchTransfers(const std::string& outDir) {
   it.work = 1024;
   auto session = TransferSession::create(it, 2u);
   if (!session) return fail(session.status());
-  Result<PlanRun> probe =
-      (*session)->run(planMode(it, TransferMode::ExplicitPinned), RunOptions{1, 3, false}, nullptr);
+  Result<PlanRun> probe = (*session)->run(planMode(it, TransferMode::ExplicitPinned),
+                                          RunOptions{1, opt.quick ? 1 : 3, false}, nullptr);
   if (!probe) return fail(probe.status());
   const double ratioWork = probe->phases[0].medianMs / probe->phases[1].medianMs;
   it.work =
       std::clamp(static_cast<int>(it.work * ratioWork), 1, static_cast<int>(kTransferWork.max));
-  Result<PlanRun> seq =
-      (*session)->run(planMode(it, TransferMode::ExplicitPinned), RunOptions{1, 5, false}, nullptr);
+  Result<PlanRun> seq = (*session)->run(planMode(it, TransferMode::ExplicitPinned),
+                                        RunOptions{1, opt.quick ? 1 : 5, false}, nullptr);
   if (!seq) return fail(seq.status());
   md += fmt("\nStreams against sequential copies: iterate kernel, N = 2^26, W = %d multiply-adds "
             "per element (calibrated so the kernel takes about as long as the copy in: %.3f ms "
@@ -131,8 +134,8 @@ int benchTransfers(const std::string& outDir) {
   for (auto [streams, chunks] : {std::pair{2, 1}, {4, 1}, {4, 2}, {8, 1}, {8, 2}}) {
     it.streams = streams;
     it.chunksPerStream = chunks;
-    Result<PlanRun> r =
-        (*session)->run(planMode(it, TransferMode::Streams), RunOptions{1, 5, false}, nullptr);
+    Result<PlanRun> r = (*session)->run(planMode(it, TransferMode::Streams),
+                                        RunOptions{1, opt.quick ? 1 : 5, false}, nullptr);
     if (!r) return fail(r.status());
     allCorrect = allCorrect && r->check.ok();
     const double speedup = seq->wall.medianMs / r->wall.medianMs;
@@ -179,7 +182,7 @@ int benchTransfers(const std::string& outDir) {
       "\nSize sweep, doubling, 10 calls (ms for all ten; CPU: one call's median x 10):\n\n"
       "| N | implicit | explicit | implicit pinned | explicit pinned | streams | CPU 1 thread | "
       "CPU all cores |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  for (long long n : sweepSizes(1LL << 26)) {
+  for (long long n : sweepSizes(opt.quick ? 1LL << 14 : 1LL << 26)) {
     Result<SizePoint> pt = measureSize(sw, n, true, referenceLink(), nullptr);
     if (!pt) return fail(pt.status());
     ns.push_back(double(n));
@@ -205,7 +208,7 @@ int benchTransfers(const std::string& outDir) {
     j["crossover"][transferModes()[m].id] = c ? *c : -1.0;
   }
   md += ".\n";
-  return writeOutputs(outDir, "transfers", md, j) ? 0 : 1;
+  return writeOutputs(opt.outDir, "transfers", md, j) ? 0 : 1;
 }
 
 }  // namespace

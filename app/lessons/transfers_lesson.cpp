@@ -175,6 +175,20 @@ class TransfersLesson final : public Lesson {
     return linkJob_.pending() || modesJob_.pending() || sweepJob_.pending() ||
            chainJob_.pending() || !queue_.empty();
   }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kTransferN, p_.n),
+            bindParam(kTransferCalls, p_.calls),
+            bindParam(kTransferStreams, p_.streams),
+            bindParam(kTransferChunks, p_.chunksPerStream),
+            bindParam(kTransferWork, p_.work),
+            bindParam(kTransferChain, p_.chain)};
+  }
+  void cancelAll() override {
+    modesJob_.cancel();
+    sweepJob_.cancel();
+    chainJob_.cancel();
+  }
+
   std::vector<std::string> actionIds() const override {
     return {kActionModes, kActionSweep, kActionChain, kActionLink};
   }

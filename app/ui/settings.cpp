@@ -1,6 +1,10 @@
 #include "ui/settings.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +20,9 @@ void sanitize(Settings& s) {
   s.uiScale = std::min(s.uiScale, Settings::kMaxScale);
   s.window.width = std::clamp(s.window.width, 640, 16384);
   s.window.height = std::clamp(s.window.height, 400, 16384);
+  // A position far off every screen would open an invisible window.
+  s.window.x = std::clamp(s.window.x, -16384, 16384);
+  s.window.y = std::clamp(s.window.y, -16384, 16384);
   if (!(s.sidebarWidth >= 160.0f)) s.sidebarWidth = 300.0f;
   s.sidebarWidth = std::min(s.sidebarWidth, 900.0f);
   s.exportScale = std::clamp(s.exportScale, 1, 2);
@@ -39,34 +46,81 @@ std::string defaultExportDir() {
   return (fs::path(home) / "Pictures" / "cudalab").string();
 }
 
+namespace {
+
+// Reads one field into `into` when it is there and usable; otherwise keeps the default and notes
+// the key, so one bad field costs only itself.
+template <class T>
+void field(const nlohmann::json& obj, const char* key, T& into, std::vector<std::string>& bad) {
+  if (!obj.contains(key)) return;
+  const nlohmann::json& v = obj[key];
+  if constexpr (std::is_same_v<T, bool>) {
+    if (v.is_boolean()) return void(into = v.get<bool>());
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (v.is_string() && v.get_ref<const std::string&>().size() < 4096)
+      return void(into = v.get<std::string>());
+  } else if (v.is_number()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+        d <= static_cast<double>(std::numeric_limits<T>::max()))
+      return void(into = static_cast<T>(d));
+  }
+  bad.emplace_back(key);
+}
+
+}  // namespace
+
 Settings loadSettings(const std::string& path, Status* problem) {
   Settings s;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return s;  // first run
   std::ifstream in(path);
-  if (!in) return s;  // first run
-  try {
-    nlohmann::json j = nlohmann::json::parse(in);
-    s.theme = j.value("theme", s.theme);
-    s.uiScale = j.value("ui_scale", s.uiScale);
-    s.sidebarWidth = j.value("sidebar_width", s.sidebarWidth);
-    s.lesson = j.value("lesson", s.lesson);
-    s.exportScale = j.value("export_scale", s.exportScale);
-    s.exportTransparent = j.value("export_transparent", s.exportTransparent);
-    s.exportDir = j.value("export_dir", s.exportDir);
-    if (j.contains("window")) {
-      const auto& w = j["window"];
-      s.window.x = w.value("x", s.window.x);
-      s.window.y = w.value("y", s.window.y);
-      s.window.width = w.value("width", s.window.width);
-      s.window.height = w.value("height", s.window.height);
-      s.window.maximized = w.value("maximized", s.window.maximized);
-    }
-  } catch (const std::exception& e) {
+  auto refuse = [&](const std::string& why) {
     if (problem)
-      *problem = Status::error("Settings in " + path + " could not be read (" + e.what() +
+      *problem = Status::error("Settings in " + path + " could not be read (" + why +
                                "); using the defaults.");
-    s = Settings{};
+    return Settings{};
+  };
+  if (!in || fs::is_directory(path, ec)) return refuse("it is not a readable file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    return refuse(e.what());
   }
+  if (!j.is_object()) return refuse("it does not hold a JSON object");
+  std::vector<std::string> bad;
+  field(j, "theme", s.theme, bad);
+  field(j, "ui_scale", s.uiScale, bad);
+  field(j, "sidebar_width", s.sidebarWidth, bad);
+  field(j, "lesson", s.lesson, bad);
+  field(j, "export_scale", s.exportScale, bad);
+  field(j, "export_transparent", s.exportTransparent, bad);
+  field(j, "export_dir", s.exportDir, bad);
+  if (j.contains("window")) {
+    if (const nlohmann::json& w = j["window"]; w.is_object()) {
+      field(w, "x", s.window.x, bad);
+      field(w, "y", s.window.y, bad);
+      field(w, "width", s.window.width, bad);
+      field(w, "height", s.window.height, bad);
+      field(w, "maximized", s.window.maximized, bad);
+    } else {
+      bad.emplace_back("window");
+    }
+  }
+  const Settings before = s;
   sanitize(s);
+  // Values of the right type but outside their range were clamped: say so too.
+  if (s.uiScale != before.uiScale) bad.emplace_back("ui_scale");
+  if (s.theme != before.theme) bad.emplace_back("theme");
+  if (!bad.empty() && problem) {
+    std::string keys;
+    for (const std::string& k : bad)
+      keys += (keys.empty() ? "" : ", ") + k;
+    *problem = Status::error(
+        "Settings in " + path + ": " + keys + (bad.size() == 1 ? " was" : " were") +
+        " not usable; the defaults are used for " + (bad.size() == 1 ? "it." : "them."));
+  }
   return s;
 }
 

@@ -17,6 +17,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
 
+#include "common/device_fault.hpp"
 #include "lessons/registry.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
@@ -51,6 +52,43 @@ bool Shell::selectLesson(std::string_view id) {
   return false;
 }
 
+// Everything that depends on the CUDA context belongs to a lesson (its jobs, streams, buffers,
+// cuBLAS handles, interop buffers and textures), so the lessons are destroyed, the device reset and
+// the lessons made again, with the parameters the learner had chosen. Results measured before the
+// reset are gone; the learner is told why.
+void Shell::recoverFromDeviceFault() {
+  const Status cause = lastStickyError();
+  std::vector<std::vector<std::pair<std::string, double>>> chosen;
+  for (const auto& l : lessons_) {
+    std::vector<std::pair<std::string, double>> values;
+    for (const ParamBinding& b : l->bindings())
+      values.emplace_back(b.spec->id, b.get());
+    chosen.push_back(std::move(values));
+    l->cancelAll();
+  }
+  const std::string currentId = current().info().id;
+  lessons_.clear();  // joins every job: nothing uses the old context after this line
+  const Status reset = resetDevice();
+  if (!reset) {
+    runtime_.deviceCount = 0;  // every lesson falls back to its CPU reference and models
+    runtime_.status = reset;
+  }
+  for (const LessonEntry& e : lessonRegistry())
+    lessons_.push_back(e.make());
+  for (size_t i = 0; i < lessons_.size() && i < chosen.size(); ++i)
+    for (const auto& [id, v] : chosen[i])
+      (void)setParameter(*lessons_[i], id, v);
+  shown_.assign(lessons_.size(), false);
+  if (!selectLesson(currentId)) current_ = 0;
+  ++recoveries_;
+  std::string msg = "The GPU stopped on an error that only a reset clears: ";
+  msg.append(cause.ok() ? std::string("a sticky CUDA error.") : cause.sentence()).append(" ");
+  msg.append(reset ? std::string("cudalab reset the device and started every lesson again with "
+                                 "your parameters; results measured before the reset are gone.")
+                   : reset.sentence());
+  report(Status::error(msg), "");
+}
+
 bool Shell::busy() const {
   return std::any_of(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->busy(); });
 }
@@ -78,6 +116,9 @@ LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
 // [SECTION] per-frame drawing
 
 void Shell::draw(Theme& theme, const FrameTarget& t) {
+  // A sticky CUDA error anywhere (an illegal address, a trap) leaves the context unusable: start
+  // again on a fresh one before any lesson draws or launches.
+  if (deviceFaulted()) recoverFromDeviceFault();
   scale_ = theme.scale();
   scrollToTop_ = t.scrollToTop;
   panels_.beginFrame();

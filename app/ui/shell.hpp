@@ -68,6 +68,8 @@ class Shell {
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
+  // How many times a sticky CUDA error made the shell reset the device (see draw()).
+  int deviceRecoveries() const { return recoveries_; }
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;
@@ -81,6 +83,7 @@ class Shell {
   void drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size);
   void drawAbout(Theme& theme);
   void handleKeys();
+  void recoverFromDeviceFault();
   LessonContext makeContext(const Theme& theme, const FrameTarget& t);
 
   Settings& settings_;
@@ -100,6 +103,7 @@ class Shell {
   float scale_ = 1;
   PixelRect mainView_;
   bool scrollToTop_ = false;
+  int recoveries_ = 0;
 };
 
 }  // namespace cudalab

@@ -17,7 +17,8 @@
 //   ... in the job: c.publish(point);
 //   ... each frame:  for (Point& p : sweep.takePublished()) points.push_back(p);
 //
-// The destructor cancels and joins, so a lesson can be destroyed while its job runs.
+// The destructor cancels and joins, so a lesson can be destroyed while its job runs. A fault armed
+// with armFault() (tests, the soak) makes the next job's first GPU step fail with it.
 #pragma once
 
 #include <atomic>
@@ -30,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/device_fault.hpp"
 #include "common/status.hpp"
 
 namespace cudalab {
@@ -88,7 +90,12 @@ class AsyncJob {
       // the job's Status like any other error.
       Result<T> r = Status::error("The job did not run.");
       try {
-        r = work(control);
+        // A fault armed for tests (common/device_fault.hpp) strikes here, as the job's first GPU
+        // step; without one this does nothing.
+        if (Status f = injectArmedFault(); !f)
+          r = f;
+        else
+          r = work(control);
       } catch (const std::exception& e) {
         r = Status::error(std::string("Unexpected error: ") + e.what() + ".");
       } catch (...) {

@@ -1,5 +1,7 @@
 #include "common/cuda_check.hpp"
 
+#include "common/device_fault.hpp"
+
 namespace cudalab {
 
 bool isStickyCudaError(cudaError_t e) {
@@ -21,8 +23,11 @@ bool isStickyCudaError(cudaError_t e) {
 }
 
 Status cudaStatus(cudaError_t e, const char* expr, const char* file, int line) {
-  return Status::cuda(static_cast<int>(e), cudaGetErrorName(e), cudaGetErrorString(e), expr,
-                      projectPath(file), line, isStickyCudaError(e));
+  Status s = Status::cuda(static_cast<int>(e), cudaGetErrorName(e), cudaGetErrorString(e), expr,
+                          projectPath(file), line, isStickyCudaError(e));
+  // Whichever thread or lesson met it first, the app notices and resets the device.
+  if (s.sticky()) noteStickyError(s);
+  return s;
 }
 
 }  // namespace cudalab

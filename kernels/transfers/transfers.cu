@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/check_tally.hpp"
 #include "common/cuda_raii.hpp"
 #include "transfers/transfers.hpp"
 
@@ -169,6 +170,7 @@ class Session final : public TransferSession {
         Correctness c = chain ? checkChain(chainLength, host_[0].get(), hostBuf[2], n_)
                               : checkOp(p_.op, p_.work, host_[0].get(),
                                         two_ ? host_[1].get() : nullptr, hostBuf[2], n_);
+        noteCheck(c.ok(), "a transfer plan");
         if (!out.check.ran || c.wrong > out.check.wrong) out.check = c;
       }
       out.wall.samplesMs.push_back(t->wallMs);

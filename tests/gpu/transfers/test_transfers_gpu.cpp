@@ -100,25 +100,23 @@ TEST(TransfersGpu, StreamsTimelinesUseEveryStream) {
     EXPECT_EQ(u, 2 * 2 * 3);  // 2 calls x 2 chunks x (in, kernel, out)
 }
 
-TEST(TransfersGpu, PinnedCopiesAreNotSlowerThanPageable) {
+// Whether pinned copies are faster than pageable ones is the benchmark's to show (bench
+// transfers: the phase table per mode), never a test's: under a sanitizer or on a busy machine any
+// order can come out. Here both modes must only move the right numbers.
+TEST(TransfersGpu, PinnedAndPageableCopiesGiveTheSameCorrectResult) {
   TransferParams p;
-  p.n = 1 << 25;  // 128 MiB per array: well past any fixed cost
+  p.n = (1 << 20) + 3;
   p.calls = 1;
   auto session = TransferSession::create(p, 3u);
   ASSERT_TRUE(session.ok()) << session.status().sentence();
   Result<PlanRun> pageable =
-      (*session)->run(planMode(p, TransferMode::Explicit), RunOptions{1, 5, false}, nullptr);
+      (*session)->run(planMode(p, TransferMode::Explicit), RunOptions{1, 2, true}, nullptr);
   Result<PlanRun> pinned =
-      (*session)->run(planMode(p, TransferMode::ExplicitPinned), RunOptions{1, 5, false}, nullptr);
+      (*session)->run(planMode(p, TransferMode::ExplicitPinned), RunOptions{1, 2, true}, nullptr);
   ASSERT_TRUE(pageable.ok() && pinned.ok());
-  EXPECT_TRUE(pageable->check.ok() && pinned->check.ok());
-  // The lesson's claim, with 10% allowed for noise: page-locked memory is read by the copy
-  // engine directly; ordinary memory goes through a staging buffer the CPU fills.
-  for (int k : {0, 2}) {
-    EXPECT_LE(pinned->phases[k].medianMs, 1.1 * pageable->phases[k].medianMs)
-        << kSpanKindNames[k] << ": pinned " << pinned->phases[k].medianMs << " ms, pageable "
-        << pageable->phases[k].medianMs << " ms";
-  }
+  EXPECT_TRUE(pageable->check.ok()) << pageable->check.wrong << " wrong";
+  EXPECT_TRUE(pinned->check.ok()) << pinned->check.wrong << " wrong";
+  EXPECT_EQ(pinned->check.checked, pageable->check.checked);
 }
 
 TEST(TransfersGpu, BadPlansAndCancelAreRefused) {

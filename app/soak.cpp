@@ -1,0 +1,422 @@
+// The soak: every lesson and action, with random parameters, for M minutes; see soak.hpp.
+#include "soak.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "bench.hpp"
+#include "common/check_tally.hpp"
+#include "common/device_fault.hpp"
+#include "lessons/registry.hpp"
+#include "platform/framebuffer.hpp"
+#include "platform/gl.hpp"
+#include "platform/headless_egl.hpp"
+#include "ui/renderer.hpp"
+#include "ui/settings.hpp"
+#include "ui/shell.hpp"
+
+namespace cudalab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// [SECTION] what is sampled every minute
+
+double rssMiB() {
+  std::ifstream in("/proc/self/statm");
+  long long pages = 0, resident = 0;
+  in >> pages >> resident;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
+}
+
+int openFds() {
+  int n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    ++n;
+  return n;
+}
+
+// The whole device's memory in use (every process on it), in MiB; -1 without a GPU.
+double gpuUsedMiB(bool gpu) {
+  if (!gpu) return -1;
+  size_t freeB = 0, totalB = 0;
+  if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) return -1;
+  return static_cast<double>(totalB - freeB) / (1 << 20);
+}
+
+struct Sample {
+  double minute = 0;
+  double rssMiB = 0, gpuMiB = -1;
+  int fds = 0;
+  int frames = 0;
+  double frameMedianMs = 0, frameP95Ms = 0, frameMaxMs = 0;
+  long long checksPassed = 0, checksFailed = 0;
+  int recoveries = 0;
+};
+
+// The floor of the last third of the samples against the floor of the first third (after the
+// baseline): a leak raises the floor; memory that comes and goes (the playground's worker process
+// and its CUDA context, the allocator's arenas) does not.
+template <class F>
+double floorGrowth(const std::vector<Sample>& s, size_t baseline, F value) {
+  if (s.size() <= baseline + 1) return 0;
+  const size_t n = s.size() - baseline, third = std::max<size_t>(1, n / 3);
+  double first = 1e300, last = 1e300;
+  for (size_t i = baseline; i < baseline + third; ++i)
+    first = std::min(first, value(s[i]));
+  for (size_t i = s.size() - third; i < s.size(); ++i)
+    last = std::min(last, value(s[i]));
+  return last - first;
+}
+
+// [SECTION] the soak
+
+class Soak {
+ public:
+  Soak(const SoakOptions& o, Shell& shell, UiRenderer& renderer, bool gpu)
+      : o_(o), shell_(shell), renderer_(renderer), gpu_(gpu), rng_(seed(o)) {}
+
+  unsigned seedUsed() const { return seed_; }
+
+  int run() {
+    const auto start = Clock::now();
+    const double total = o_.minutes * 60;
+    auto nextSample = start + std::chrono::seconds(60);
+    int cycle = 0;
+    while (secondsSince(start) < total) {
+      for (const LessonEntry& e : lessonRegistry()) {
+        if (secondsSince(start) >= total) break;
+        visit(e.info->id, start, total);
+        if (Clock::now() >= nextSample) {
+          sample(secondsSince(start) / 60);
+          nextSample += std::chrono::seconds(60);
+        }
+      }
+      if (++cycle == 2) {
+        // The baseline: after two whole cycles, fonts, caches, the allocator's arenas and the
+        // playground's worker process exist.
+        sample(secondsSince(start) / 60);
+        baseline_ = samples_.size() - 1;
+      }
+    }
+    if (samples_.empty() || secondsSince(start) / 60 - samples_.back().minute > 0.1)
+      sample(secondsSince(start) / 60);
+    cycles_ = cycle;
+    return report();
+  }
+
+ private:
+  unsigned seed(const SoakOptions& o) {
+    seed_ = o.seed ? o.seed : static_cast<unsigned>(Clock::now().time_since_epoch().count());
+    return seed_;
+  }
+
+  // One frame of the whole UI, timed; sometimes at 1 x 1 pixels or at projector scale, as a
+  // window resized, minimised or moved to a projector would draw it.
+  void frame() {
+    int w = 1280, h = 800;
+    float scale = 1;
+    const auto r = rng_() % 100;
+    if (r < 3)
+      w = h = 1;  // a minimised window
+    else if (r < 6)
+      scale = 2;
+    const auto t0 = Clock::now();
+    renderer_.frame(w, h, scale, true, false, 1.0f / 60.0f);
+    glFinish();
+    if (w > 1) frameMs_.push_back(secondsSince(t0) * 1000);
+    ++frames_;
+  }
+
+  void frames(int n) {
+    for (int i = 0; i < n; ++i)
+      frame();
+  }
+
+  // Draws until the lesson is idle or `limit` seconds pass; returns whether it became idle.
+  bool waitIdle(double limit) {
+    const auto t0 = Clock::now();
+    while (shell_.busy()) {
+      frame();
+      if (secondsSince(t0) > limit) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    frames(2);  // the frame that takes the result and the one that draws it
+    return true;
+  }
+
+  void problem(std::string what) {
+    std::fprintf(stderr, "soak: %s\n", what.c_str());
+    if (problems_.size() < 50) problems_.push_back(std::move(what));
+  }
+
+  // Cancels everything the lesson runs and waits for it to stop.
+  void cancelAndWait(const std::string& where) {
+    const auto t0 = Clock::now();
+    shell_.current().cancelAll();
+    const bool idle = waitIdle(120);
+    const double s = secondsSince(t0);
+    worstCancel_ = std::max(worstCancel_, s);
+    ++cancels_;
+    if (!idle || s > kSoakCancelLimitSeconds)
+      problem(where + ": the cancelled work stopped only after " + fmt("%.1f", s) + " s");
+  }
+
+  double randomValue(const ParamSpec& p) {
+    std::uniform_real_distribution<double> u(0, 1);
+    // Mostly near the default (where a class spends its time), sometimes anywhere in the range.
+    double lo = p.min, hi = p.max;
+    if (u(rng_) < 0.7) hi = std::min(p.max, std::max(p.min, p.defaultValue) * 4);
+    double v = lo;
+    if (p.logScale && lo > 0)
+      v = lo * std::pow(hi / lo, u(rng_));
+    else
+      v = lo + (hi - lo) * u(rng_);
+    if (p.integer) v = std::round(v);
+    return std::clamp(v, p.min, p.max);
+  }
+
+  double invalidValue(const ParamSpec& p) {
+    switch (rng_() % 4) {
+      case 0:
+        return std::nan("");
+      case 1:
+        return p.max + std::max(1.0, std::fabs(p.max));
+      case 2:
+        return p.min - std::max(1.0, std::fabs(p.min));
+      default:
+        return p.integer ? std::floor(p.min) + 0.5 : HUGE_VAL;
+    }
+  }
+
+  void randomParameters(const std::string& lesson) {
+    Lesson& l = shell_.current();
+    for (const ParamBinding& b : l.bindings()) {
+      const auto r = rng_() % 100;
+      if (r < 45) {
+        const double v = randomValue(*b.spec);
+        if (Status s = setParameter(l, b.spec->id, v); !s)
+          problem(lesson + ": the valid value " + fmt("%g", v) + " for " + b.spec->id +
+                  " was refused: " + s.sentence());
+        ++validSet_;
+      } else if (r < 60) {
+        const double before = b.get();
+        const double v = invalidValue(*b.spec);
+        if (setParameter(l, b.spec->id, v).ok() || b.get() != before)
+          problem(lesson + ": the invalid value " + fmt("%g", v) + " for " + b.spec->id +
+                  " was taken");
+        ++invalidRefused_;
+      }
+    }
+    frames(3);  // the panels validate what they were given
+  }
+
+  void visit(const std::string& id, Clock::time_point start, double total) {
+    shell_.selectLesson(id);
+    frames(3);
+    if (!waitIdle(60)) cancelAndWait(id + " (its first measurement)");
+    randomParameters(id);
+    std::vector<std::string> actions = shell_.current().actionIds();
+    std::shuffle(actions.begin(), actions.end(), rng_);
+    for (const std::string& a : actions) {
+      if (secondsSince(start) >= total) return;
+      const std::string where = id + " " + a;
+      const int recoveriesBefore = shell_.deviceRecoveries();
+      bool faulting = false;
+      if (o_.faults && gpu_ && rng_() % 8 == 0) {
+        armFault(rng_() % 2 ? FaultKind::IllegalAddress : FaultKind::Trap);
+        faulting = true;
+      }
+      const long long failedBefore = checkTally().failed;
+      if (!shell_.current().startAction(a)) {
+        armFault(FaultKind::None);  // the lesson refused (invalid parameters, no GPU)
+        ++refusedActions_;
+        frames(1);
+        continue;
+      }
+      ++actions_;
+      frames(1);
+      if (rng_() % 4 == 0) {
+        frames(static_cast<int>(rng_() % 40));
+        cancelAndWait(where);
+      } else if (!waitIdle(30)) {
+        cancelAndWait(where + " (still running after 30 s)");
+      }
+      frames(2);
+      if (faulting) {
+        if (armedFault() != FaultKind::None) {
+          armFault(FaultKind::None);  // this action started no GPU job: nothing was injected
+        } else {
+          ++faults_;
+          if (shell_.deviceRecoveries() == recoveriesBefore)
+            problem(where + ": an injected fault was not recovered from");
+        }
+      }
+      if (checkTally().failed > failedBefore)
+        problem(where + ": a result failed its check (first: " + checkTally().firstFailure + ")");
+      if (deviceFaulted()) frames(1);  // the shell recovers at its next frame
+    }
+  }
+
+  void sample(double minute) {
+    Sample s;
+    s.minute = minute;
+    s.rssMiB = rssMiB();
+    s.gpuMiB = gpuUsedMiB(gpu_);
+    s.fds = openFds();
+    s.frames = static_cast<int>(frameMs_.size());
+    if (!frameMs_.empty()) {
+      s.frameMedianMs = median(frameMs_);
+      s.frameP95Ms = percentile(frameMs_, 0.95);
+      s.frameMaxMs = *std::max_element(frameMs_.begin(), frameMs_.end());
+    }
+    frameMs_.clear();
+    const CheckTally t = checkTally();
+    s.checksPassed = t.passed;
+    s.checksFailed = t.failed;
+    s.recoveries = shell_.deviceRecoveries();
+    samples_.push_back(s);
+    std::fprintf(stderr,
+                 "soak: %5.1f min  RSS %7.1f MiB  GPU %8.1f MiB  fds %3d  frame median %.2f ms "
+                 "p95 %.2f ms  checks %lld/%lld\n",
+                 s.minute, s.rssMiB, s.gpuMiB, s.fds, s.frameMedianMs, s.frameP95Ms, s.checksPassed,
+                 s.checksPassed + s.checksFailed);
+  }
+
+  int report() {
+    const double rssGrowth =
+        floorGrowth(samples_, baseline_, [](const Sample& s) { return s.rssMiB; });
+    const double gpuGrowth =
+        gpu_ ? floorGrowth(samples_, baseline_, [](const Sample& s) { return s.gpuMiB; }) : 0;
+    const double fdGrowth =
+        floorGrowth(samples_, baseline_, [](const Sample& s) { return double(s.fds); });
+    if (rssGrowth > kSoakRssToleranceMiB)
+      problem(fmt("host memory grew by %.1f MiB (tolerance %.0f MiB)", rssGrowth,
+                  kSoakRssToleranceMiB));
+    if (gpuGrowth > kSoakGpuToleranceMiB)
+      problem(
+          fmt("GPU memory grew by %.1f MiB (tolerance %.0f MiB)", gpuGrowth, kSoakGpuToleranceMiB));
+    if (fdGrowth > kSoakFdTolerance)
+      problem(fmt("open files grew by %.0f (tolerance %d)", fdGrowth, kSoakFdTolerance));
+    const CheckTally t = checkTally();
+    if (t.failed > 0) problem(fmt("%lld checked results were wrong", t.failed));
+
+    const RuntimeInfo rt = queryRuntime();
+    std::string md = "### Soak, " + today() + ", " +
+                     (gpu_ ? rt.firstDeviceName : std::string("no GPU (CPU references)")) +
+                     fmt(", %.0f minutes, seed %u%s\n\n", o_.minutes, seed_,
+                         o_.faults ? ", faults injected" : "");
+    md +=
+        "| minute | host RSS MiB | GPU in use MiB | open files | frames | frame median ms | "
+        "frame p95 ms | frame max ms | checks passed | checks failed | device resets |\n"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    nlohmann::json j = {{"date", today()},
+                        {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
+                        {"minutes", o_.minutes},
+                        {"seed", seed_},
+                        {"faults", o_.faults}};
+    for (size_t i = 0; i < samples_.size(); ++i) {
+      const Sample& s = samples_[i];
+      md += fmt("| %.1f%s | %.1f | ", s.minute, i == baseline_ ? " (baseline)" : "", s.rssMiB) +
+            (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) +
+            fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld | %d |\n", s.fds, s.frames,
+                s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed,
+                s.recoveries);
+      j["samples"].push_back({{"minute", s.minute},
+                              {"rss_mib", s.rssMiB},
+                              {"gpu_mib", s.gpuMiB},
+                              {"fds", s.fds},
+                              {"frames", s.frames},
+                              {"frame_median_ms", s.frameMedianMs},
+                              {"frame_p95_ms", s.frameP95Ms},
+                              {"frame_max_ms", s.frameMaxMs},
+                              {"checks_passed", s.checksPassed},
+                              {"checks_failed", s.checksFailed},
+                              {"device_resets", s.recoveries}});
+    }
+    md +=
+        fmt("\n%d cycles through every lesson; %d actions run (%d cancelled midway or at 30 s, the "
+            "slowest cancel %.2f s), %d refused by a lesson for its parameters; %d valid values "
+            "set, %d invalid values refused; %d faults injected, %d device resets.\n",
+            cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
+            faults_, shell_.deviceRecoveries());
+    md += fmt(
+        "Growth from the baseline (the floor of the last third of the samples against the first "
+        "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
+        "files %+.0f (tolerance %d).\n",
+        rssGrowth, kSoakRssToleranceMiB, gpuGrowth, kSoakGpuToleranceMiB, fdGrowth,
+        kSoakFdTolerance);
+    md += problems_.empty()
+              ? std::string("\n**Result: passed.**\n")
+              : "\n**Result: FAILED** (" + std::to_string(problems_.size()) + " problems):\n\n";
+    for (const std::string& p : problems_)
+      md += "- " + p + "\n";
+    j["cycles"] = cycles_;
+    j["actions"] = actions_;
+    j["cancels"] = cancels_;
+    j["slowest_cancel_s"] = worstCancel_;
+    j["faults_injected"] = faults_;
+    j["device_resets"] = shell_.deviceRecoveries();
+    j["rss_growth_mib"] = rssGrowth;
+    j["gpu_growth_mib"] = gpuGrowth;
+    j["fd_growth"] = fdGrowth;
+    j["problems"] = problems_;
+    j["passed"] = problems_.empty();
+    const bool written = writeOutputs(o_.outDir, "soak", md, j).ok();
+    return problems_.empty() && written ? 0 : 1;
+  }
+
+  const SoakOptions& o_;
+  Shell& shell_;
+  UiRenderer& renderer_;
+  bool gpu_;
+  unsigned seed_ = 0;
+  std::mt19937 rng_;
+  std::vector<double> frameMs_;
+  std::vector<Sample> samples_;
+  size_t baseline_ = 0;
+  std::vector<std::string> problems_;
+  int frames_ = 0, cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0, faults_ = 0;
+  int validSet_ = 0, invalidRefused_ = 0;
+  double worstCancel_ = 0;
+};
+
+}  // namespace
+
+int runSoak(const SoakOptions& o) {
+  const RuntimeInfo rt = queryRuntime();
+  if (o.faults && !rt.hasDevice())
+    std::fprintf(stderr, "cudalab: --faults needs a GPU; soaking without faults.\n");
+  HeadlessContext gl;  // declared first: destroyed after everything that uses GL
+  if (Status s = gl.create(rt.hasDevice() ? 0 : -1); !s) return fail(s);
+  Settings settings;  // never the user's saved settings
+  settings.lesson = lessonRegistry().front().info->id;
+  Shell shell(settings, rt, gl.description(), /*headless=*/true);
+  UiRenderer renderer(shell, settings);
+  if (Status s = renderer.init(nullptr); !s) return fail(s);
+  Framebuffer fb;
+  if (Status s = fb.resize(1280, 800); !s) return fail(s);
+  fb.bind();
+  Soak soak(o, shell, renderer, rt.hasDevice());
+  const int code = soak.run();
+  Framebuffer::unbind();
+  return code;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,40 @@
+// `cudalab soak --minutes M [--faults] [--seed S] [--out DIR]`: hours of classroom use, compressed.
+//
+// Headless (EGL), it cycles through every lesson and, in each, sets random valid and invalid
+// parameters through the lesson's bindings (the panels' own path: a valid value is set as the
+// slider sets it, an invalid one must be refused with a sentence), presses every action, cancels
+// some midway, and draws the UI all the while, sometimes at 1 x 1 pixels and at projector scale.
+// With --faults (and a GPU) it makes a kernel fault now and then; the shell must reset the device
+// and every lesson must work again.
+//
+// Every minute it records the host's resident memory, the GPU memory in use, the open file
+// descriptors and the frame times. It ends with a table (printed, and written as bench-soak.md
+// and bench-soak.json to --out) and exits 1 if memory or descriptors grew beyond the stated
+// tolerances, any checked result was wrong, a valid value was refused or an invalid one taken, a
+// fault was not recovered from, or a cancel took longer than its limit. A crash ends the process,
+// so whoever runs the soak sees a signal instead of the table.
+#pragma once
+
+#include <string>
+
+namespace cudalab {
+
+struct SoakOptions {
+  double minutes = 10;
+  bool faults = false;
+  unsigned seed = 0;  // 0: from the clock
+  std::string outDir = ".";
+};
+
+// Tolerances, stated in the table: growth from the first sample after one whole cycle through
+// the lessons (when fonts, caches and the playground's worker exist) to the last samples.
+inline constexpr double kSoakRssToleranceMiB = 64;
+inline constexpr double kSoakGpuToleranceMiB = 64;
+inline constexpr int kSoakFdTolerance = 4;
+// A cancelled action must stop within this long after the kernel that was running ends; the soak
+// measures from the cancel to the lesson being idle, which includes that kernel.
+inline constexpr double kSoakCancelLimitSeconds = 15;
+
+int runSoak(const SoakOptions& o);
+
+}  // namespace cudalab

@@ -1,0 +1,124 @@
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+
+#include "common/cuda_check.hpp"
+#include "common/device_fault.hpp"
+
+namespace cudalab {
+
+namespace {
+
+std::atomic<int> gArmed{static_cast<int>(FaultKind::None)};
+std::atomic<bool> gFaulted{false};
+std::atomic<int> gResets{0};
+std::mutex gMutex;
+Status gLast;  // guarded by gMutex
+
+}  // namespace
+
+// Deliberately wrong: the fault-recovery tests' kernel. An illegal address writes through a
+// pointer no allocation owns; a trap stops the kernel as a failed device assert would.
+__global__ void cudalabInjectedFault(int kind, int* nowhere) {
+  if (kind == static_cast<int>(FaultKind::Trap)) __trap();
+  *nowhere = 1;
+}
+
+std::optional<FaultKind> parseFaultKind(std::string_view name) {
+  if (name == "illegal-address") return FaultKind::IllegalAddress;
+  if (name == "trap") return FaultKind::Trap;
+  return std::nullopt;
+}
+
+const char* faultKindName(FaultKind k) {
+  switch (k) {
+    case FaultKind::IllegalAddress:
+      return "illegal-address";
+    case FaultKind::Trap:
+      return "trap";
+    case FaultKind::None:
+      break;
+  }
+  return "none";
+}
+
+void armFault(FaultKind k) {
+  gArmed = static_cast<int>(k);
+}
+FaultKind armedFault() {
+  return static_cast<FaultKind>(gArmed.load());
+}
+
+Status armFaultFromEnvironment() {
+  const char* v = std::getenv("CUDALAB_INJECT_FAULT");
+  if (!v || !*v) return {};
+  const std::optional<FaultKind> k = parseFaultKind(v);
+  if (!k)
+    return Status::error(
+        std::string("CUDALAB_INJECT_FAULT must be illegal-address or trap, not \"") + v +
+        "\"; no fault is armed.");
+  armFault(*k);
+  return {};
+}
+
+Status injectArmedFault(cudaStream_t stream) {
+  if (armedFault() == FaultKind::None) return {};
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return {};
+  const FaultKind k = static_cast<FaultKind>(gArmed.exchange(static_cast<int>(FaultKind::None)));
+  if (k == FaultKind::None) return {};  // another job took it first
+  // Just past null: aligned, and never mapped on the device.
+  int* nowhere = reinterpret_cast<int*>(static_cast<uintptr_t>(0x10));
+  cudalabInjectedFault<<<1, 1, 0, stream>>>(static_cast<int>(k), nowhere);
+  CUDALAB_CUDA_TRY_LAUNCH();
+  CUDALAB_CUDA_TRY(cudaStreamSynchronize(stream));
+  return Status::error("The injected fault did not fault.");
+}
+
+void noteStickyError(const Status& s) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (!gFaulted) gLast = s;  // the first one is the cause; later ones are its consequences
+  gFaulted = true;
+}
+
+bool deviceFaulted() {
+  return gFaulted.load();
+}
+
+Status lastStickyError() {
+  std::lock_guard<std::mutex> lock(gMutex);
+  return gLast;
+}
+
+Status resetDevice() {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) dev = 0;
+  const cudaError_t e = cudaDeviceReset();
+  // Errors from before the reset are gone with the context; clear the runtime's last error too.
+  (void)cudaGetLastError();
+  {
+    std::lock_guard<std::mutex> lock(gMutex);
+    gFaulted = false;
+    gLast = {};
+  }
+  ++gResets;
+  if (e != cudaSuccess) {
+    // Not a cudaStatus(): a failed reset must not be recorded as a new sticky fault, or the app
+    // would reset forever. The sentence says what to do.
+    return Status::error(std::string("Resetting the GPU failed (") + cudaGetErrorName(e) + ": " +
+                         cudaGetErrorString(e) +
+                         "); the lessons keep to their CPU references until cudalab is restarted.");
+  }
+  CUDALAB_CUDA_TRY(cudaSetDevice(dev));
+  CUDALAB_CUDA_TRY(cudaFree(nullptr));  // create the new context now, not inside a lesson
+  return {};
+}
+
+int deviceResets() {
+  return gResets.load();
+}
+
+}  // namespace cudalab
