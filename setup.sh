@@ -16,9 +16,9 @@ action=${1:-open}
 
 packages=(
   cmake ninja-build g++ pkg-config ccache python3
-  libimgui-dev libglfw3-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
+  libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   libfontconfig-dev fonts-dejavu-core
-  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool
 )
 
 as_root() {

@@ -48,7 +48,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--screenshot", o.screenshot, "Write the UI to this PNG file, then exit");
   app.add_option("--panel", o.panel, "With --screenshot: save only this panel of the lesson");
   app.add_option("--action", o.action,
-                 "With --headless: press this lesson button first and wait for its results "
+                 "Press this lesson button once the lesson has settled (with --headless: and "
+                 "wait for its results) "
                  "(launch-config: run, sweep-threads, sweep-blocks)");
   app.add_option("--size", size, "Canvas size WIDTHxHEIGHT in logical pixels (default 1600x900)");
   app.add_option("--scale", o.scale, "Pixel scale of the screenshot: 2 gives twice the pixels")
@@ -153,8 +154,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     if (s.size() < 5 || s.substr(s.size() - 4) != ".png")
       return fail("the screenshot file must end in .png; \"" + s + "\" does not.");
   }
-  if (!o.action.empty() && o.command != Command::Headless)
-    return fail("--action works with --headless --screenshot FILE.png.");
+  if (!o.action.empty() && o.command != Command::Headless && o.command != Command::Window)
+    return fail("--action works with the window or with --headless --screenshot FILE.png.");
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
   if (o.screenshot.empty() && (o.scale != 1 || o.transparent || !size.empty()))

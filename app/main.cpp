@@ -194,12 +194,36 @@ int runWindow(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
+  // Saved as they were at the last good frame if the display goes away (no X calls then).
+  auto saveNow = [&] {
+    if (scripted) return;
+    Settings keep = settings;
+    if (o.theme && keep.theme == *o.theme) keep.theme = saved.theme;
+    if (o.uiScale && keep.uiScale == *o.uiScale) keep.uiScale = saved.uiScale;
+    if (Status s = saveSettings(keep, settingsPath()); !s)
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+  };
+  GlfwWindow::onDisplayLost(saveNow);
   int frame = 0;
   double waited = 0;
+  bool actionStarted = o.action.empty();
   while (!window.shouldClose() && !shell.quitRequested()) {
     window.poll();
+    if (window.minimized()) {
+      // Nothing to draw: wait for the window to come back (jobs go on on their threads).
+      window.waitEvents(0.1);
+      continue;
+    }
     renderer.frame(0, 0, 1.0f, false, false, 0);
-    if (scripted && ++frame >= o.frames) {
+    if (++frame % 120 == 0) settings.window = window.geometry();
+    if (!actionStarted && frame >= 5 && !shell.busy()) {
+      // --action in a window: pressed once the lesson has settled, as in a headless run.
+      actionStarted = true;
+      if (!shell.current().startAction(o.action))
+        std::fprintf(stderr, "cudalab: the lesson %s cannot start \"%s\" here.\n",
+                     shell.current().info().id, o.action.c_str());
+    }
+    if (scripted && frame >= o.frames) {
       waited += 1.0 / 60.0;
       if (!shell.busy() || waited > o.waitSeconds) {
         if (o.scale == 1 && !o.transparent && o.panel.empty()) {
@@ -224,14 +248,9 @@ int runWindow(const CliOptions& o) {
     }
     window.swap();
   }
-  if (!scripted) {
-    // Options given once on the command line are not made permanent.
-    if (o.theme && settings.theme == *o.theme) settings.theme = saved.theme;
-    if (o.uiScale && settings.uiScale == *o.uiScale) settings.uiScale = saved.uiScale;
-    settings.window = window.geometry();
-    if (Status s = saveSettings(settings, settingsPath()); !s)
-      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
-  }
+  // Options given once on the command line are not made permanent (saveNow leaves them out).
+  if (!scripted) settings.window = window.geometry();
+  saveNow();
   return 0;
 }
 
@@ -251,6 +270,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     if (!p.options.injectFault.empty())
       armFault(parseFaultKind(p.options.injectFault).value_or(FaultKind::None));
+    // And a GPU that is nearly full (CUDALAB_LEAVE_FREE_MIB): the sweeps stop where it is.
+    if (queryRuntime().hasDevice())
+      if (Status s = holdMemoryFromEnvironment(); !s)
+        std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
   }
   switch (p.options.command) {
     case Command::List:

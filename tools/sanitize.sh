@@ -12,6 +12,10 @@
 # (default sanitize-logs/), and exits 1 if any sanitizer reported an error or any program failed
 # (a run stopped by --timeout, per run, counts as failed: exit 124).
 #
+# The GPU tests that fault or run out of memory on purpose (FaultGpu, OomGpu) skip themselves
+# here (CUDALAB_UNDER_SANITIZER=1): their errors are the point of them, and they run in the plain
+# GPU test run.
+#
 # Expected and excluded, by kernel name, nothing else:
 #   counterPlain  the atomics lesson's race: `*c = *c + 1` from every thread, wrong on purpose
 #                 (the lesson measures how wrong). racecheck checks shared memory only, so it does
@@ -54,6 +58,7 @@ for f in "$app" "$gtests"; do
   [ -x "$f" ] || { echo "sanitize.sh: $f is missing: build first (./setup.sh build)." >&2; exit 2; }
 done
 mkdir -p "$out"
+export CUDALAB_UNDER_SANITIZER=1
 
 exclude=()
 for k in "${expected_racy[@]}"; do exclude+=(--kernel-name-exclude "kns=$k"); done

@@ -136,8 +136,9 @@ int benchMatmul(const BenchOptions& opt) {
   const std::vector<int> sizes =
       opt.quick ? std::vector<int>{64, 129}
                 : std::vector<int>(defaultSweepSizes().begin(), defaultSweepSizes().end());
-  Result<std::vector<SweepPoint>> sw = measureSweep(sizes, sweep);
-  if (!sw) return fail(sw.status());
+  const SweepRun<SweepPoint> run = measureSweep(sizes, sweep);
+  if (!run.stopped) return fail(run.stopped);
+  const std::vector<SweepPoint>* sw = &run.points;
   md += "\n#### TFLOP/s against size (M = N = K = n, 3 runs each)\n\n| n |";
   for (StepId id : sweep)
     md += std::string(" ") + stepInfo(id).key + " |";

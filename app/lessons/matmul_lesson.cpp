@@ -509,8 +509,14 @@ class MatmulLesson final : public Lesson {
   // [SECTION] work on the worker thread; export
 
   void poll(LessonContext& ctx) {
-    for (const Status& s :
-         {ladderJob_.takeInto(ladder_), sweepJob_.takeInto(sweep_), courseJob_.takeInto(course_)})
+    std::optional<SweepRun<SweepPoint>> run;
+    Status sweep = sweepJob_.takeInto(run);
+    if (run) {  // the points measured stay, also when the sweep stopped early
+      sweep_ = run->points;
+      if (sweep_->empty()) sweep_.reset();
+      sweep = run->stopped;
+    }
+    for (const Status& s : {ladderJob_.takeInto(ladder_), sweep, courseJob_.takeInto(course_)})
       if (!s) {
         error_ = s;
         ctx.error(s);
@@ -549,7 +555,7 @@ class MatmulLesson final : public Lesson {
     if (!gpu_ || sweepJob_.running()) return false;
     error_ = {};
     return sweepJob_.start(
-        [](AsyncJob<std::vector<SweepPoint>>::Control& c) -> Result<std::vector<SweepPoint>> {
+        [](AsyncJob<SweepRun<SweepPoint>>::Control& c) -> Result<SweepRun<SweepPoint>> {
           return measureSweep(defaultSweepSizes(), sweepStepIds(), c.cancelFlag(),
                               [&c](float f, const std::string& what) { c.progress(f, what); });
         });
@@ -630,7 +636,7 @@ class MatmulLesson final : public Lesson {
   AsyncJob<LadderView> ladderJob_;
   std::optional<LadderView> ladder_;
   std::optional<Ceilings> ceilings_;
-  AsyncJob<std::vector<SweepPoint>> sweepJob_;
+  AsyncJob<SweepRun<SweepPoint>> sweepJob_;
   std::optional<std::vector<SweepPoint>> sweep_;
   AsyncJob<CourseReport> courseJob_;
   std::optional<CourseReport> course_;

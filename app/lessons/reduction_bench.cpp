@@ -122,8 +122,9 @@ int benchReduction(const BenchOptions& opt) {
   const std::span<const StepId> sweep = sweepStepIds();
   const std::vector<long long> sizes =
       opt.quick ? std::vector<long long>{1 << 10, 1 << 14} : defaultSweepSizes();
-  Result<std::vector<SweepPoint>> sw = measureSweep(DataType::Float32, 256, sizes, sweep);
-  if (!sw) return fail(sw.status());
+  const SweepRun<SweepPoint> run = measureSweep(DataType::Float32, 256, sizes, sweep);
+  if (!run.stopped) return fail(run.stopped);
+  const std::vector<SweepPoint>* sw = &run.points;
   md += "\n#### float32 GB/s against N (256 threads per block, 5 runs each)\n\n| N |";
   for (StepId id : sweep)
     md += std::string(" ") + stepInfo(id).key + " |";

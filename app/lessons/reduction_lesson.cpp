@@ -496,13 +496,20 @@ class ReductionLesson final : public Lesson {
     DataType type;
     int block;
     std::vector<SweepPoint> points;
+    Status stopped;  // why it ended before its last size (the points before it are kept)
   };
 
   void poll(LessonContext& ctx) {
     const Status ladder = ladderJob_.takeInto(ladder_);
     // A ladder that failed or was cancelled leaves the CPU-only sums the newest.
     if (!ladder && cpuOnly_) cpuOnlyNewer_ = true;
-    for (const Status& st : {ladder, sweepJob_.takeInto(sweep_), cpuJob_.takeInto(cpuOnly_)})
+    std::optional<SweepView> run;
+    Status sweep = sweepJob_.takeInto(run);
+    if (run) {  // the points measured stay, also when the sweep stopped early
+      sweep = run->stopped;
+      if (!run->points.empty()) sweep_ = std::move(run);
+    }
+    for (const Status& st : {ladder, sweep, cpuJob_.takeInto(cpuOnly_)})
       if (!st) {
         error_ = st;
         ctx.error(st);
@@ -546,11 +553,10 @@ class ReductionLesson final : public Lesson {
     const int b = block_;
     return sweepJob_.start([t, b](AsyncJob<SweepView>::Control& c) -> Result<SweepView> {
       const std::vector<long long> sizes = defaultSweepSizes();
-      Result<std::vector<SweepPoint>> r =
+      SweepRun<SweepPoint> r =
           measureSweep(t, b, sizes, sweepStepIds(), c.cancelFlag(),
                        [&c](float f, const std::string& what) { c.progress(f, what); });
-      if (!r) return r.status();
-      return SweepView{t, b, std::move(*r)};
+      return SweepView{t, b, std::move(r.points), r.stopped};
     });
   }
 

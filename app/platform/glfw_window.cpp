@@ -3,9 +3,39 @@
 #include "platform/gl.hpp"  // before GLFW, which must not include a system GL header
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <X11/Xlib.h>
+#undef Status  // Xlib's macro for int; cudalab's Status is a class
+
+#include <cstdio>
+#include <cstdlib>
+
+// From GLFW's native access (glfw3native.h, which would need the Xrandr headers for this one
+// declaration): the X display GLFW opened, or null on another platform.
+extern "C" Display* glfwGetX11Display(void);
 
 namespace cudalab {
 namespace {
+
+std::function<void()>& displayLostHandler() {
+  static std::function<void()> f;
+  return f;
+}
+
+// Xlib calls this when the connection to the display breaks; if it returned, Xlib would end the
+// process itself with its own message.
+int onXIoError(Display* d) {
+  static bool once = false;
+  if (!once) {
+    once = true;
+    std::fprintf(stderr,
+                 "cudalab: the display %s went away (the X server ended or the connection "
+                 "dropped); your settings were saved. Start cudalab again on a display, or use "
+                 "--headless.\n",
+                 d ? DisplayString(d) : "");
+    if (displayLostHandler()) displayLostHandler()();
+  }
+  std::_Exit(1);
+}
 
 std::string lastGlfwError() {
   const char* desc = nullptr;
@@ -26,6 +56,7 @@ Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
                          "). Without a display, use --headless --screenshot FILE.png.");
   }
   glfwReady_ = true;
+  if (glfwGetX11Display()) XSetIOErrorHandler(onXIoError);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -83,6 +114,20 @@ std::string GlfwWindow::glDescription() const {
   const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
   return std::string("window, ") + (renderer ? renderer : "?") + ", OpenGL " +
          (version ? version : "?");
+}
+
+bool GlfwWindow::minimized() const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) || w <= 0 || h <= 0;
+}
+
+void GlfwWindow::waitEvents(double seconds) {
+  glfwWaitEventsTimeout(seconds);
+}
+
+void GlfwWindow::onDisplayLost(std::function<void()> f) {
+  displayLostHandler() = std::move(f);
 }
 
 }  // namespace cudalab

@@ -7,6 +7,7 @@
 // Opening fails with a Status (never a crash) when there is no display or no usable GL.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "common/status.hpp"
@@ -40,6 +41,13 @@ class GlfwWindow {
   // Monitor content scale (e.g. 2 on a HiDPI laptop), a hint for the default UI scale.
   float contentScale() const;
   GLFWwindow* handle() const { return window_; }
+  // Minimised (or drawn at 0 x 0 pixels): nothing to draw, so the loop waits for events instead.
+  bool minimized() const;
+  void waitEvents(double seconds);
+  // Called once if the X display goes away (the X server ends, the SSH tunnel drops): `f` saves
+  // what must not be lost; then cudalab prints one sentence and ends with exit code 1, which is
+  // all a program can do without a display (Xlib ends the process after its handler).
+  static void onDisplayLost(std::function<void()> f);
   std::string glDescription() const;
 
  private:

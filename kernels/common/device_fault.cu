@@ -78,6 +78,50 @@ Status injectArmedFault(cudaStream_t stream) {
   return Status::error("The injected fault did not fault.");
 }
 
+Status MemoryBallast::hold(double leaveFreeMiB) {
+  release();
+  size_t freeB = 0, totalB = 0;
+  CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeB, &totalB));
+  const size_t keep = static_cast<size_t>(leaveFreeMiB * (1 << 20));
+  // In blocks of 1 GiB and then smaller ones: one huge request can fail where several fit.
+  for (size_t block = size_t{1} << 30; block >= (size_t{1} << 20); block /= 2) {
+    while (freeB > keep + block) {
+      void* p = nullptr;
+      if (cudaMalloc(&p, block) != cudaSuccess) {
+        (void)cudaGetLastError();
+        break;
+      }
+      blocks_.push_back(p);
+      held_ += block;
+      CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeB, &totalB));
+    }
+  }
+  return {};
+}
+
+void MemoryBallast::release() {
+  for (void* p : blocks_)
+    (void)cudaFree(p);
+  blocks_.clear();
+  held_ = 0;
+}
+
+double MemoryBallast::heldMiB() const {
+  return static_cast<double>(held_) / (1 << 20);
+}
+
+Status holdMemoryFromEnvironment() {
+  const char* v = std::getenv("CUDALAB_LEAVE_FREE_MIB");
+  if (!v || !*v) return {};
+  char* end = nullptr;
+  const double mib = std::strtod(v, &end);
+  if (end == v || *end || !(mib >= 0))
+    return Status::error(std::string("CUDALAB_LEAVE_FREE_MIB must be a number of MiB, not \"") + v +
+                         "\".");
+  static MemoryBallast ballast;  // for the whole run: never freed before the process ends
+  return ballast.hold(mib);
+}
+
 void noteStickyError(const Status& s) {
   std::lock_guard<std::mutex> lock(gMutex);
   if (!gFaulted) gLast = s;  // the first one is the cause; later ones are its consequences

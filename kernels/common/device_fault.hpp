@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.hpp"
 
@@ -47,6 +48,26 @@ Status injectArmedFault(cudaStream_t stream = nullptr);
 void noteStickyError(const Status& s);
 bool deviceFaulted();
 Status lastStickyError();
+
+// Out of memory on purpose: holds device memory so that only `leaveFreeMiB` MiB stay free (for
+// the out-of-memory tests, and CUDALAB_LEAVE_FREE_MIB=N for the app: the sweeps then stop where
+// the GPU is full). release() or the destructor gives it back.
+class MemoryBallast {
+ public:
+  MemoryBallast() = default;
+  ~MemoryBallast() { release(); }
+  MemoryBallast(const MemoryBallast&) = delete;
+  MemoryBallast& operator=(const MemoryBallast&) = delete;
+  Status hold(double leaveFreeMiB);
+  void release();
+  double heldMiB() const;
+
+ private:
+  std::vector<void*> blocks_;
+  size_t held_ = 0;
+};
+// The app's ballast from CUDALAB_LEAVE_FREE_MIB, held until the process ends; ok when unset.
+Status holdMemoryFromEnvironment();
 
 // Resets the current device (cudaDeviceReset). The caller must first stop and destroy everything
 // that holds CUDA resources: they are invalid afterwards. Clears the fault and counts the reset.

@@ -422,11 +422,9 @@ std::span<const int> defaultSweepSizes() {
   return kSizes;
 }
 
-Result<std::vector<SweepPoint>> measureSweep(std::span<const int> sizes,
-                                             std::span<const StepId> which,
-                                             const std::atomic<bool>* cancel,
-                                             const Progress& progress) {
-  std::vector<SweepPoint> points;
+SweepRun<SweepPoint> measureSweep(std::span<const int> sizes, std::span<const StepId> which,
+                                  const std::atomic<bool>* cancel, const Progress& progress) {
+  SweepRun<SweepPoint> run;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const int n = sizes[i];
     const float lo = float(i) / float(sizes.size()), span = 1.0f / float(sizes.size());
@@ -435,12 +433,17 @@ Result<std::vector<SweepPoint>> measureSweep(std::span<const int> sizes,
       inner = [&](float f, const std::string& what) {
         progress(lo + f * span, std::to_string(n) + "^3: " + what);
       };
+    // The ladder frees its matrices before it returns, whatever happened: a size that did not
+    // fit leaves the memory as it found it.
     Result<LadderReport> r = measureLadder(MatmulParams{n, n, n, 1, 3}, which, cancel, inner);
-    if (!r) return r.status();
+    if (!r) {
+      run.stopped = sweepStopped(std::to_string(n) + "^3", r.status(), run.points.size());
+      break;
+    }
     for (const StepResult& s : r->steps)
-      points.push_back({n, s.step, s.gflops, s.error.ok()});
+      run.points.push_back({n, s.step, s.gflops, s.error.ok()});
   }
-  return points;
+  return run;
 }
 
 Result<Ceilings> measureCeilings(const std::atomic<bool>* cancel) {

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sweep.hpp"
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
@@ -311,10 +312,10 @@ struct SweepPoint {
   double gflops = 0;
   bool ok = false;  // verified
 };
-Result<std::vector<SweepPoint>> measureSweep(std::span<const int> sizes,
-                                             std::span<const StepId> which,
-                                             const std::atomic<bool>* cancel = nullptr,
-                                             const Progress& progress = {});
+// Stops at the first size that fails (out of memory, cancelled), keeping the points before it.
+SweepRun<SweepPoint> measureSweep(std::span<const int> sizes, std::span<const StepId> which,
+                                  const std::atomic<bool>* cancel = nullptr,
+                                  const Progress& progress = {});
 std::span<const int> defaultSweepSizes();  // 128 ... 4096
 
 // The roofline's two ceilings, measured on this device: a device-to-device copy (GB/s) and

@@ -518,12 +518,10 @@ std::vector<long long> defaultSweepSizes() {
   return sizes;
 }
 
-Result<std::vector<SweepPoint>> measureSweep(DataType type, int block,
-                                             std::span<const long long> sizes,
-                                             std::span<const StepId> which,
-                                             const std::atomic<bool>* cancel,
-                                             const Progress& progress) {
-  std::vector<SweepPoint> points;
+SweepRun<SweepPoint> measureSweep(DataType type, int block, std::span<const long long> sizes,
+                                  std::span<const StepId> which, const std::atomic<bool>* cancel,
+                                  const Progress& progress) {
+  SweepRun<SweepPoint> run;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const float lo = float(i) / float(sizes.size()), span = 1.0f / float(sizes.size());
     Progress inner;
@@ -533,11 +531,14 @@ Result<std::vector<SweepPoint>> measureSweep(DataType type, int block,
       };
     Result<LadderReport> r =
         measureLadder(ReduceParams{type, sizes[i], block, 1, 5}, which, cancel, inner);
-    if (!r) return r.status();
+    if (!r) {  // the Reducer has freed its buffers: the memory is as it was
+      run.stopped = sweepStopped("N = " + std::to_string(sizes[i]), r.status(), run.points.size());
+      break;
+    }
     for (const StepResult& s : r->steps)
-      points.push_back({sizes[i], s.step, s.gbps, s.ok});
+      run.points.push_back({sizes[i], s.step, s.gbps, s.ok});
   }
-  return points;
+  return run;
 }
 
 Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel,

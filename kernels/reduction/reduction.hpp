@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sweep.hpp"
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
@@ -345,11 +346,11 @@ struct SweepPoint {
 };
 std::vector<long long> defaultSweepSizes();  // 2^10 ... 2^28, every 2 octaves
 // Each point: fresh numbers, 1 warm-up and 5 timed runs, checked like the ladder.
-Result<std::vector<SweepPoint>> measureSweep(DataType type, int block,
-                                             std::span<const long long> sizes,
-                                             std::span<const StepId> which,
-                                             const std::atomic<bool>* cancel = nullptr,
-                                             const Progress& progress = {});
+// Stops at the first size that fails (out of memory, cancelled), keeping the points before it.
+SweepRun<SweepPoint> measureSweep(DataType type, int block, std::span<const long long> sizes,
+                                  std::span<const StepId> which,
+                                  const std::atomic<bool>* cancel = nullptr,
+                                  const Progress& progress = {});
 
 // The CPU side alone (no GPU needed): fresh data, the exact sum and the CPU's float sums.
 struct CpuReport {

@@ -89,7 +89,7 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
   expectRefused({"list", "--headless"}, "--headless");
   expectRefused({"device", "--csv"}, "--csv");
   expectRefused({"--scale", "2"}, "add --screenshot");
-  expectRefused({"--action", "run"}, "--action works with --headless");
+  expectRefused({"--action", "run", "list"}, "--action works with the window");
   expectRefused({"bench", "nope"}, "there is no benchmark \"nope\"; the benchmarks are: device");
   expectRefused({"--transparent"}, "add --screenshot");
   expectRefused({"--headless", "--screenshot", "a.png", "--scale", "3", "--ui-scale", "2.5"},

@@ -179,8 +179,9 @@ TEST(MatmulGpu, MeasuredLadderIsCorrectAt1024) {
 TEST(MatmulGpu, SweepReturnsVerifiedPoints) {
   const std::vector<int> sizes = {64, 130};
   const std::vector<StepId> which = {StepId::Tiled16, StepId::Cublas};
-  const Result<std::vector<SweepPoint>> r = measureSweep(sizes, which);
-  ASSERT_TRUE(r.ok()) << r.status().sentence();
+  const SweepRun<SweepPoint> run = measureSweep(sizes, which);
+  ASSERT_TRUE(run.stopped.ok()) << run.stopped.sentence();
+  const std::vector<SweepPoint>* r = &run.points;
   ASSERT_EQ(r->size(), 4u);
   for (std::size_t i = 0; i < r->size(); ++i) {
     const SweepPoint& p = (*r)[i];

@@ -227,8 +227,9 @@ TEST(ReductionGpu, MeasuredLadderInt32AtTheCourseSize) {
 TEST(ReductionGpu, SweepReturnsVerifiedPoints) {
   const std::vector<long long> sizes = {1024, 65536};
   const std::span<const StepId> which = sweepStepIds();
-  const Result<std::vector<SweepPoint>> r = measureSweep(DataType::Float32, 256, sizes, which);
-  ASSERT_TRUE(r.ok()) << r.status().sentence();
+  const SweepRun<SweepPoint> run = measureSweep(DataType::Float32, 256, sizes, which);
+  ASSERT_TRUE(run.stopped.ok()) << run.stopped.sentence();
+  const std::vector<SweepPoint>* r = &run.points;
   ASSERT_EQ(r->size(), sizes.size() * which.size());
   for (std::size_t i = 0; i < r->size(); ++i) {
     const SweepPoint& p = (*r)[i];
@@ -285,8 +286,10 @@ TEST(ReductionGpu, RefusalsBeforeAnyLaunch) {
   HostData empty;
   empty.type = DataType::Int32;
   EXPECT_FALSE(reduceOnce(StepId::Cub, empty, 256).ok());
-  EXPECT_FALSE(
-      measureSweep(DataType::Float32, 96, std::vector<long long>{1024}, sweepStepIds()).ok());
+  const SweepRun<SweepPoint> badBlock =
+      measureSweep(DataType::Float32, 96, std::vector<long long>{1024}, sweepStepIds());
+  EXPECT_FALSE(badBlock.stopped.ok());
+  EXPECT_TRUE(badBlock.points.empty());
   // The largest N with 1 MiB free: refused with a sentence that says what to do.
   const ReduceParams big{DataType::Float64, static_cast<long long>(kCount.max), 256};
   const Status mem = checkMemory(big, std::size_t{1} << 20);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The window under an X server (Xvfb) while a lesson works: a corrupt settings file, the window
+# resized to 1 x 1, minimised and restored, then the display lost. Each must leave a working app or
+# a sentence, never a crash: the app stays alive through the first four, and when the X server
+# ends it prints one sentence, saves the settings (a valid file again) and exits with code 1.
+set -uo pipefail
+cudalab=$1
+work=$(mktemp -d)
+trap 'kill $xpid $app 2>/dev/null; rm -rf "$work"' EXIT
+export HOME=$work/home XDG_CONFIG_HOME=$work/config
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/cudalab"
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
+command -v xdotool >/dev/null || { echo "xdotool is missing: ./setup.sh installs it"; exit 1; }
+
+# A settings file cut short, as a crash or a full disk leaves it.
+printf '{"theme": "light", "ui_scale": 2, "window": {"wid' >"$XDG_CONFIG_HOME/cudalab/settings.json"
+
+# An X server of our own, so the test can end it; -displayfd picks a free display number.
+exec {fd}<> <(:)
+Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
+xpid=$!
+read -r -t 10 num <&"$fd" || { echo "FAIL: Xvfb did not start"; exit 1; }
+export DISPLAY=:$num
+
+# The reduction lesson's CPU sums run on worker threads meanwhile (no GPU needed).
+"$cudalab" --lesson reduction --action cpu >"$work/out" 2>"$work/err" &
+app=$!
+win=
+for _ in $(seq 100); do
+  win=$(xdotool search --name '^cudalab$' 2>/dev/null | head -1)
+  [ -n "$win" ] && break
+  sleep 0.2
+done
+check "the window opened despite a truncated settings file" '[ -n "$win" ]'
+sleep 2
+alive() { kill -0 "$app" 2>/dev/null; }
+xdotool windowsize "$win" 1 1; sleep 1
+check "alive after resizing the window to 1 x 1" alive
+xdotool windowminimize "$win"; sleep 1
+check "alive while minimised" alive
+xdotool windowmap "$win"; xdotool windowsize "$win" 1200 800; sleep 1
+check "alive after being restored" alive
+
+kill "$xpid"; wait "$xpid" 2>/dev/null
+wait "$app"; rc=$?
+check "exit code 1 (not a signal) when the display went away: $rc" '[ "$rc" = 1 ]'
+check "one sentence about the display" 'grep -q "the display .* went away" "$work/err"'
+check "the settings saved as valid JSON" \
+  'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$XDG_CONFIG_HOME/cudalab/settings.json"'
+[ $fail = 0 ] || { echo "--- stderr:"; cat "$work/err"; }
+exit $fail
