@@ -85,14 +85,14 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
       "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
   soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")
       ->check(CLI::Range(0.05, 24 * 60.0));
-  soak->add_flag("--faults", o.soakFaults,
-                 "Also make a kernel fault now and then (needs a GPU): the app must recover");
   soak->add_option("--seed", o.soakSeed, "Seed of the random choices (default: from the clock)");
   soak->add_option("--out", o.outDir, "Folder for bench-soak.md and bench-soak.json (default .)");
   // For tests of the recovery from a sticky CUDA error: not for people, so not in the help.
   app.add_option("--inject-fault", o.injectFault, "")
       ->check(CLI::IsMember({"illegal-address", "trap"}))
       ->group("");
+  // Given by cudalab itself when it starts again after a GPU fault (main.cpp).
+  app.add_option("--restore", o.restore, "")->group("");
   // Started by the app itself (playground lesson): not for people, so not in the help.
   CLI::App* worker = app.add_subcommand("worker", "");
   worker->group("");

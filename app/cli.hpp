@@ -5,7 +5,7 @@
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
 //   cudalab bench ID [--out DIR] [--quick]              a lesson's benchmark (GPU machine)
-//   cudalab soak --minutes M [--faults] [--out DIR]     every lesson and action, again and again,
+//   cudalab soak --minutes M [--out DIR]                every lesson and action, again and again,
 //                                                       headless; memory, files and frame time
 //   cudalab worker                                      (the app starts it) runs the playground's
 //                                                       kernels, requests on fd 3, replies on fd 4
@@ -42,9 +42,9 @@ struct CliOptions {
   std::string outDir = ".";  // bench --out
   bool quick = false;        // bench --quick: small sizes, for the sanitizers
   double soakMinutes = 10;   // soak --minutes
-  bool soakFaults = false;   // soak --faults: inject sticky CUDA errors now and then
   unsigned soakSeed = 0;     // soak --seed (0: from the clock)
   std::string injectFault;   // hidden --inject-fault KIND: the first GPU job faults (tests)
+  std::string restore;       // hidden --restore FILE: started again after a GPU fault
 };
 
 struct CliParse {

@@ -1,7 +1,12 @@
 // cudalab's entry point: parse the command line, then run one of
 //   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +37,82 @@ void applyOverrides(const CliOptions& o, Settings& s) {
   if (o.theme) s.theme = *o.theme;
   if (o.uiScale) s.uiScale = *o.uiScale;
   sanitize(s);
+}
+
+// The command line this process was started with (for starting again after a GPU fault).
+std::vector<std::string>& startArgs() {
+  static std::vector<std::string> args;
+  return args;
+}
+
+// Reads the state a faulted process left (--restore FILE) into the new shell, and removes it.
+void restoreFrom(const CliOptions& o, Shell& shell) {
+  if (o.restore.empty()) return;
+  std::ifstream in(o.restore);
+  try {
+    shell.restore(nlohmann::json::parse(in));
+  } catch (const std::exception& e) {
+    shell.report(Status::error("cudalab started again after a GPU error, but " + o.restore +
+                               " could not be read (" + e.what() + ")."),
+                 "");
+  }
+  std::error_code ec;
+  std::filesystem::remove(o.restore, ec);
+}
+
+// After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
+// the lesson and parameters to a file and replace this process by a fresh cudalab with the same
+// command line (without the fault injected for tests) and --restore FILE. After three relaunches
+// in a row, carry on without the GPU instead. Returns only if that is what happens, or if the
+// new process could not be started (then with the exit code).
+int relaunch(Shell& shell) {
+  shell.noticeDeviceFault();
+  const std::string why = lastStickyError().sentence();
+  if (shell.relaunches() >= 3) {
+    shell.continueWithoutGpu("The GPU stopped again (" + why +
+                             "); after three restarts cudalab goes on without it. Restart "
+                             "cudalab to use the GPU again.");
+    return 0;
+  }
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
+                               .string();
+  {
+    std::ofstream out(file);
+    out << shell.relaunchState().dump(2);
+    if (!out) {
+      std::fprintf(stderr, "cudalab: %s; could not save the state to start again (%s).\n",
+                   why.c_str(), file.c_str());
+      return 1;
+    }
+  }
+  std::vector<std::string> args;
+  const std::vector<std::string>& old = startArgs();
+  for (size_t i = 0; i < old.size(); ++i) {
+    if ((old[i] == "--inject-fault" || old[i] == "--restore") && i + 1 < old.size()) {
+      ++i;
+      continue;
+    }
+    if (old[i].rfind("--inject-fault=", 0) == 0 || old[i].rfind("--restore=", 0) == 0) continue;
+    args.push_back(old[i]);
+  }
+  args.push_back("--restore");
+  args.push_back(file);
+  unsetenv("CUDALAB_INJECT_FAULT");
+  std::fprintf(stderr,
+               "cudalab: the GPU stopped (%s) and CUDA cannot go on in this process; starting "
+               "again with the same lesson and parameters.\n",
+               why.c_str());
+  std::fflush(nullptr);
+  std::vector<char*> argv;
+  for (std::string& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string self = playground::selfExecutable();
+  execv(self.c_str(), argv.data());
+  std::fprintf(stderr, "cudalab: could not start again (%s): %s. Start cudalab again by hand.\n",
+               self.c_str(), std::strerror(errno));
+  return 1;
 }
 
 int runList(const CliOptions& o) {
@@ -141,10 +222,15 @@ int runHeadless(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
+  restoreFrom(o, shell);
   if (!o.action.empty()) {
     // Let the lesson settle (device limits, first picture), press its button, then capture below
     // once the work has finished.
     Result<Image> settle = renderer.capture(o.width, o.height, 1, false, "", 3, o.waitSeconds);
+    // A fault also ends rendering on the GPU in this process: start again before judging the
+    // picture.
+    if (deviceFaulted() || shell.relaunchRequested())
+      if (int rc = relaunch(shell); rc != 0) return rc;
     if (!settle) return finishScreenshot(o, shell, settle, gl.description());
     if (!shell.current().startAction(o.action)) {
       std::string ids;
@@ -160,6 +246,11 @@ int runHeadless(const CliOptions& o) {
   }
   Result<Image> img =
       renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
+  if (deviceFaulted() || shell.relaunchRequested()) {
+    if (int rc = relaunch(shell); rc != 0) return rc;
+    img = renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames,
+                           o.waitSeconds);  // carrying on without the GPU
+  }
   return finishScreenshot(o, shell, img, gl.description());
 }
 
@@ -194,6 +285,7 @@ int runWindow(const CliOptions& o) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
+  restoreFrom(o, shell);
   // Saved as they were at the last good frame if the display goes away (no X calls then).
   auto saveNow = [&] {
     if (scripted) return;
@@ -216,6 +308,12 @@ int runWindow(const CliOptions& o) {
     }
     renderer.frame(0, 0, 1.0f, false, false, 0);
     if (++frame % 120 == 0) settings.window = window.geometry();
+    if (deviceFaulted() || shell.relaunchRequested()) {
+      settings.window = window.geometry();
+      saveNow();
+      window.swap();  // the frame that says what happened
+      if (int rc = relaunch(shell); rc != 0) return rc;
+    }
     if (!actionStarted && frame >= 5 && !shell.busy()) {
       // --action in a window: pressed once the lesson has settled, as in a headless run.
       actionStarted = true;
@@ -257,6 +355,7 @@ int runWindow(const CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  startArgs().assign(argv, argv + argc);
   CliParse p = parseCommandLine(argc, argv);
   if (p.exitCode >= 0) {
     if (!p.output.empty()) std::cout << p.output;
@@ -287,8 +386,8 @@ int main(int argc, char** argv) {
     case Command::Bench:
       return runBench(p.options.bench, BenchOptions{p.options.outDir, p.options.quick});
     case Command::Soak:
-      return runSoak(SoakOptions{p.options.soakMinutes, p.options.soakFaults, p.options.soakSeed,
-                                 p.options.outDir});
+      return runSoak(SoakOptions{p.options.soakMinutes, p.options.soakSeed, p.options.outDir,
+                                 p.options.lesson});
     case Command::Worker:
       return playground::runWorker(3, 4);
   }

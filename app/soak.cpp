@@ -2,6 +2,7 @@
 #include "soak.hpp"
 
 #include <cuda_runtime_api.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,7 +68,6 @@ struct Sample {
   int frames = 0;
   double frameMedianMs = 0, frameP95Ms = 0, frameMaxMs = 0;
   long long checksPassed = 0, checksFailed = 0;
-  int recoveries = 0;
 };
 
 // The floor of the last third of the samples against the floor of the first third (after the
@@ -102,17 +102,20 @@ class Soak {
     while (secondsSince(start) < total) {
       for (const LessonEntry& e : lessonRegistry()) {
         if (secondsSince(start) >= total) break;
+        if (!o_.lesson.empty() && o_.lesson != e.info->id) continue;
         visit(e.info->id, start, total);
         if (Clock::now() >= nextSample) {
           sample(secondsSince(start) / 60);
           nextSample += std::chrono::seconds(60);
         }
       }
-      if (++cycle == 2) {
-        // The baseline: after two whole cycles, fonts, caches, the allocator's arenas and the
-        // playground's worker process exist.
-        sample(secondsSince(start) / 60);
+      if (++cycle >= 2 && !baselineTaken_ && secondsSince(start) >= std::min(120.0, total / 4)) {
+        // The baseline: after two whole cycles and two minutes (a quarter of a short run), fonts,
+        // caches, the allocator's per-thread arenas and the playground's worker process exist.
+        if (samples_.empty() || secondsSince(start) / 60 - samples_.back().minute > 0.1)
+          sample(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
+        baselineTaken_ = true;
       }
     }
     if (samples_.empty() || secondsSince(start) / 60 - samples_.back().minute > 0.1)
@@ -149,10 +152,11 @@ class Soak {
       frame();
   }
 
-  // Draws until the lesson is idle or `limit` seconds pass; returns whether it became idle.
+  // Draws until the lesson is idle or `limit` seconds pass; returns whether it became idle. (The
+  // current lesson's: another lesson takes its results only when it is drawn again.)
   bool waitIdle(double limit) {
     const auto t0 = Clock::now();
-    while (shell_.busy()) {
+    while (shell_.current().busy()) {
       frame();
       if (secondsSince(t0) > limit) return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -237,16 +241,9 @@ class Soak {
     for (const std::string& a : actions) {
       if (secondsSince(start) >= total) return;
       const std::string where = id + " " + a;
-      const int recoveriesBefore = shell_.deviceRecoveries();
-      bool faulting = false;
-      if (o_.faults && gpu_ && rng_() % 8 == 0) {
-        armFault(rng_() % 2 ? FaultKind::IllegalAddress : FaultKind::Trap);
-        faulting = true;
-      }
       const long long failedBefore = checkTally().failed;
       if (!shell_.current().startAction(a)) {
-        armFault(FaultKind::None);  // the lesson refused (invalid parameters, no GPU)
-        ++refusedActions_;
+        ++refusedActions_;  // the lesson refused (its parameters, no GPU)
         frames(1);
         continue;
       }
@@ -259,22 +256,21 @@ class Soak {
         cancelAndWait(where + " (still running after 30 s)");
       }
       frames(2);
-      if (faulting) {
-        if (armedFault() != FaultKind::None) {
-          armFault(FaultKind::None);  // this action started no GPU job: nothing was injected
-        } else {
-          ++faults_;
-          if (shell_.deviceRecoveries() == recoveriesBefore)
-            problem(where + ": an injected fault was not recovered from");
-        }
-      }
       if (checkTally().failed > failedBefore)
         problem(where + ": a result failed its check (first: " + checkTally().firstFailure + ")");
-      if (deviceFaulted()) frames(1);  // the shell recovers at its next frame
+      if (deviceFaulted()) {
+        problem(where + ": the GPU faulted (" + lastStickyError().sentence() + ")");
+        return;
+      }
     }
+    // Leave nothing running behind: a lesson takes its results only while it is shown.
+    if (shell_.current().busy()) cancelAndWait(id + " (leaving it)");
   }
 
   void sample(double minute) {
+    // Freed memory back to the system first, so the resident size follows what is in use rather
+    // than the allocator's high-water marks.
+    malloc_trim(0);
     Sample s;
     s.minute = minute;
     s.rssMiB = rssMiB();
@@ -290,7 +286,6 @@ class Soak {
     const CheckTally t = checkTally();
     s.checksPassed = t.passed;
     s.checksFailed = t.failed;
-    s.recoveries = shell_.deviceRecoveries();
     samples_.push_back(s);
     std::fprintf(stderr,
                  "soak: %5.1f min  RSS %7.1f MiB  GPU %8.1f MiB  fds %3d  frame median %.2f ms "
@@ -321,7 +316,7 @@ class Soak {
     std::string md = "### Soak, " + today() + ", " +
                      (gpu_ ? rt.firstDeviceName : std::string("no GPU (CPU references)")) +
                      fmt(", %.0f minutes, seed %u%s\n\n", o_.minutes, seed_,
-                         o_.faults ? ", faults injected" : "");
+                         o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
         "| minute | host RSS MiB | GPU in use MiB | open files | frames | frame median ms | "
         "frame p95 ms | frame max ms | checks passed | checks failed | device resets |\n"
@@ -329,15 +324,13 @@ class Soak {
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
-                        {"seed", seed_},
-                        {"faults", o_.faults}};
+                        {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
       md += fmt("| %.1f%s | %.1f | ", s.minute, i == baseline_ ? " (baseline)" : "", s.rssMiB) +
             (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) +
-            fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld | %d |\n", s.fds, s.frames,
-                s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed,
-                s.recoveries);
+            fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
+                s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
       j["samples"].push_back({{"minute", s.minute},
                               {"rss_mib", s.rssMiB},
                               {"gpu_mib", s.gpuMiB},
@@ -347,15 +340,13 @@ class Soak {
                               {"frame_p95_ms", s.frameP95Ms},
                               {"frame_max_ms", s.frameMaxMs},
                               {"checks_passed", s.checksPassed},
-                              {"checks_failed", s.checksFailed},
-                              {"device_resets", s.recoveries}});
+                              {"checks_failed", s.checksFailed}});
     }
     md +=
         fmt("\n%d cycles through every lesson; %d actions run (%d cancelled midway or at 30 s, the "
             "slowest cancel %.2f s), %d refused by a lesson for its parameters; %d valid values "
-            "set, %d invalid values refused; %d faults injected, %d device resets.\n",
-            cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
-            faults_, shell_.deviceRecoveries());
+            "set, %d invalid values refused.\n",
+            cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_);
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
         "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
@@ -371,8 +362,6 @@ class Soak {
     j["actions"] = actions_;
     j["cancels"] = cancels_;
     j["slowest_cancel_s"] = worstCancel_;
-    j["faults_injected"] = faults_;
-    j["device_resets"] = shell_.deviceRecoveries();
     j["rss_growth_mib"] = rssGrowth;
     j["gpu_growth_mib"] = gpuGrowth;
     j["fd_growth"] = fdGrowth;
@@ -391,8 +380,9 @@ class Soak {
   std::vector<double> frameMs_;
   std::vector<Sample> samples_;
   size_t baseline_ = 0;
+  bool baselineTaken_ = false;
   std::vector<std::string> problems_;
-  int frames_ = 0, cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0, faults_ = 0;
+  int frames_ = 0, cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
 };
@@ -401,8 +391,6 @@ class Soak {
 
 int runSoak(const SoakOptions& o) {
   const RuntimeInfo rt = queryRuntime();
-  if (o.faults && !rt.hasDevice())
-    std::fprintf(stderr, "cudalab: --faults needs a GPU; soaking without faults.\n");
   HeadlessContext gl;  // declared first: destroyed after everything that uses GL
   if (Status s = gl.create(rt.hasDevice() ? 0 : -1); !s) return fail(s);
   Settings settings;  // never the user's saved settings

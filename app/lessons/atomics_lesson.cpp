@@ -108,6 +108,7 @@ class AtomicsLesson final : public Lesson {
     contentionJob_.cancel();
     ladderJob_.cancel();
     skewJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -215,11 +216,7 @@ class AtomicsLesson final : public Lesson {
                                                         : skewJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        raceJob_.cancel();
-        contentionJob_.cancel();
-        ladderJob_.cancel();
-        skewJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::Spacing();

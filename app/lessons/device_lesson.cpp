@@ -107,7 +107,7 @@ class DeviceLesson final : public Lesson {
     if (measure_.running()) {
       const JobProgress p = measure_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button("Cancel")) measure_.cancel();
+      if (ImGui::Button("Cancel")) cancelAll();
     } else {
       ImGui::BeginDisabled(!valid || devices_.empty());
       if (ImGui::Button("Measure")) startMeasure();

@@ -264,10 +264,7 @@ class LaunchConfigLesson final : public Lesson {
     if (running) {
       const JobProgress p = sweepJob_.running() ? sweepJob_.progress() : measureJob_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button("Cancel")) {
-        sweepJob_.cancel();
-        measureJob_.cancel();
-      }
+      if (ImGui::Button("Cancel")) cancelAll();
     }
     ImGui::BeginDisabled(history_.empty() && sweep_.empty());
     if (ImGui::Button("Export CSV")) exportResults(ctx, false);

@@ -97,6 +97,7 @@ class MatmulLesson final : public Lesson {
     ladderJob_.cancel();
     sweepJob_.cancel();
     courseJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -166,10 +167,7 @@ class MatmulLesson final : public Lesson {
                                                    : courseJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        ladderJob_.cancel();
-        sweepJob_.cancel();
-        courseJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::Spacing();

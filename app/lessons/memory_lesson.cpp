@@ -153,6 +153,7 @@ class MemoryLesson final : public Lesson {
   void cancelAll() override {
     transposeJob_.cancel();
     stridedJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -223,9 +224,7 @@ class MemoryLesson final : public Lesson {
           stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        stridedJob_.cancel();
-        transposeJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::Spacing();

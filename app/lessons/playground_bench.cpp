@@ -218,7 +218,7 @@ int benchPlayground(const BenchOptions& bench) {
     if (!c || !c->ok) return fail(c ? Status::error(c->log) : c.status());
     RunParams p = defaultRunParams(e);
     p.runs = bench.quick ? 2 : 20;
-    p.timeoutSeconds = bench.quick ? 600 : 30;  // a sanitizer slows the kernels a hundredfold
+    p.timeoutSeconds = bench.quick ? 60 : 30;  // a sanitizer slows the kernels a hundredfold
     if (bench.quick)
       p.n = std::max<long long>(e.minN,
                                 std::min<long long>(p.n, e.kind == Kind::Matmul ? 100 : 5000));

@@ -226,7 +226,7 @@ class PlaygroundLesson final : public Lesson {
     if (working) {
       ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..."
                                                           : job_.progress().what.c_str());
-      if (ImGui::Button("Cancel")) job_.cancel();
+      if (ImGui::Button("Cancel")) cancelAll();
     } else {
       if (ImGui::Button("Compile")) startJob(false);
       helpTooltip(

@@ -204,6 +204,7 @@ class PrecisionLesson final : public Lesson {
     pointJob_.cancel();
     sumJob_.cancel();
     fmaJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -300,10 +301,7 @@ class PrecisionLesson final : public Lesson {
                                                  : sweepJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        sumJob_.cancel();
-        fmaJob_.cancel();
-        sweepJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::BeginDisabled(!sweep_);

@@ -104,6 +104,7 @@ class ReductionLesson final : public Lesson {
     ladderJob_.cancel();
     sweepJob_.cancel();
     cpuJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -184,10 +185,7 @@ class ReductionLesson final : public Lesson {
                                                    : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        ladderJob_.cancel();
-        sweepJob_.cancel();
-        cpuJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::Spacing();

@@ -85,6 +85,7 @@ class StencilLesson final : public Lesson {
   void cancelAll() override {
     measureJob_.cancel();
     cpuJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override { return {kActionMeasure, kActionCpu}; }
@@ -190,9 +191,7 @@ class StencilLesson final : public Lesson {
       const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        measureJob_.cancel();
-        cpuJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     paramsMs_ = msSince(t0);

@@ -187,6 +187,8 @@ class TransfersLesson final : public Lesson {
     modesJob_.cancel();
     sweepJob_.cancel();
     chainJob_.cancel();
+    linkJob_.cancel();
+    queue_.clear();  // or the next queued measurement would start
   }
 
   std::vector<std::string> actionIds() const override {
@@ -284,11 +286,7 @@ class TransfersLesson final : public Lesson {
                                              : linkJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
       if (ImGui::Button("Cancel")) {
-        sweepJob_.cancel();
-        modesJob_.cancel();
-        chainJob_.cancel();
-        linkJob_.cancel();
-        queue_.clear();
+        cancelAll();
       }
     }
     ImGui::BeginDisabled(!modes_ && sweep_.empty());

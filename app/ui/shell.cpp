@@ -52,41 +52,67 @@ bool Shell::selectLesson(std::string_view id) {
   return false;
 }
 
-// Everything that depends on the CUDA context belongs to a lesson (its jobs, streams, buffers,
-// cuBLAS handles, interop buffers and textures), so the lessons are destroyed, the device reset and
-// the lessons made again, with the parameters the learner had chosen. Results measured before the
-// reset are gone; the learner is told why.
-void Shell::recoverFromDeviceFault() {
-  const Status cause = lastStickyError();
-  std::vector<std::vector<std::pair<std::string, double>>> chosen;
-  for (const auto& l : lessons_) {
-    std::vector<std::pair<std::string, double>> values;
-    for (const ParamBinding& b : l->bindings())
-      values.emplace_back(b.spec->id, b.get());
-    chosen.push_back(std::move(values));
+// CUDA cannot go on in a process after a sticky error (see common/device_fault.hpp): the shell
+// stops the lessons' work, says what happened, and asks main() to start cudalab again with the
+// lesson and parameters the learner had (relaunchState()); the new process calls restore().
+void Shell::noticeDeviceFault() {
+  if (relaunch_) return;
+  for (const auto& l : lessons_)
     l->cancelAll();
+  const Status cause = lastStickyError();
+  faultSentence_ = cause.ok() ? std::string("a sticky CUDA error.") : cause.sentence();
+  std::string msg = "The GPU stopped on an error that ends CUDA in this process: ";
+  msg.append(faultSentence_).append(" cudalab is starting again with your lesson and parameters.");
+  report(Status::error(msg), "");
+  relaunch_ = true;
+}
+
+nlohmann::json Shell::relaunchState() const {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& l : lessons_)
+    for (const ParamBinding& b : l->bindings())
+      params[l->info().id][b.spec->id] = b.get();
+  return {{"lesson", lessons_[current_]->info().id},
+          {"fault", faultSentence_},
+          {"relaunches", relaunches_ + 1},
+          {"params", params}};
+}
+
+void Shell::restore(const nlohmann::json& state) {
+  try {
+    relaunches_ = state.value("relaunches", 0);
+    if (state.contains("params") && state["params"].is_object())
+      for (const auto& l : lessons_) {
+        const auto it = state["params"].find(l->info().id);
+        if (it == state["params"].end() || !it->is_object()) continue;
+        for (const auto& [id, v] : it->items())
+          if (v.is_number()) (void)setParameter(*l, id, v.get<double>());
+      }
+    selectLesson(state.value("lesson", std::string(current().info().id)));
+    std::string msg = "The GPU stopped on an error that ends CUDA in a process: ";
+    msg.append(state.value("fault", std::string("a sticky CUDA error.")));
+    msg.append(
+        " cudalab started again with your lesson and parameters; results measured before "
+        "are gone.");
+    report(Status::error(msg), "");
+  } catch (const std::exception& e) {
+    report(Status::error(std::string("cudalab started again after a GPU error, but could not "
+                                     "restore your parameters (") +
+                         e.what() + ")."),
+           "");
   }
-  const std::string currentId = current().info().id;
-  lessons_.clear();  // joins every job: nothing uses the old context after this line
-  const Status reset = resetDevice();
-  if (!reset) {
-    runtime_.deviceCount = 0;  // every lesson falls back to its CPU reference and models
-    runtime_.status = reset;
-  }
+}
+
+void Shell::continueWithoutGpu(const std::string& why) {
+  relaunch_ = false;
+  lessons_.clear();  // their jobs have stopped; nothing here touches CUDA again
+  runtime_.deviceCount = 0;
+  runtime_.status = Status::error(why);
   for (const LessonEntry& e : lessonRegistry())
     lessons_.push_back(e.make());
-  for (size_t i = 0; i < lessons_.size() && i < chosen.size(); ++i)
-    for (const auto& [id, v] : chosen[i])
-      (void)setParameter(*lessons_[i], id, v);
   shown_.assign(lessons_.size(), false);
-  if (!selectLesson(currentId)) current_ = 0;
-  ++recoveries_;
-  std::string msg = "The GPU stopped on an error that only a reset clears: ";
-  msg.append(cause.ok() ? std::string("a sticky CUDA error.") : cause.sentence()).append(" ");
-  msg.append(reset ? std::string("cudalab reset the device and started every lesson again with "
-                                 "your parameters; results measured before the reset are gone.")
-                   : reset.sentence());
-  report(Status::error(msg), "");
+  if (!selectLesson(settings_.lesson)) current_ = 0;
+  report(Status::error(why), "");
 }
 
 bool Shell::busy() const {
@@ -94,6 +120,7 @@ bool Shell::busy() const {
 }
 
 void Shell::report(const Status& s, const std::string& info) {
+  if (relaunch_) return;  // what follows a GPU fault is its consequence: keep the fault's sentence
   if (!s) {
     lastError_ = s;
     lastInfo_.clear();
@@ -116,9 +143,9 @@ LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
 // [SECTION] per-frame drawing
 
 void Shell::draw(Theme& theme, const FrameTarget& t) {
-  // A sticky CUDA error anywhere (an illegal address, a trap) leaves the context unusable: start
-  // again on a fresh one before any lesson draws or launches.
-  if (deviceFaulted()) recoverFromDeviceFault();
+  // A sticky CUDA error anywhere (an illegal address, a trap) ends CUDA in this process: stop
+  // the lessons' work and ask for a fresh process.
+  if (deviceFaulted() && !relaunch_ && runtime_.hasDevice()) noticeDeviceFault();
   scale_ = theme.scale();
   scrollToTop_ = t.scrollToTop;
   panels_.beginFrame();

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,8 +69,19 @@ class Shell {
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
-  // How many times a sticky CUDA error made the shell reset the device (see draw()).
-  int deviceRecoveries() const { return recoveries_; }
+  // After a sticky CUDA error (see common/device_fault.hpp) the process cannot use CUDA again:
+  // the shell stops the lessons' work and asks for cudalab to be started again. main() writes
+  // relaunchState() to a file and starts a fresh process, which calls restore() with it: the same
+  // lesson, every lesson's parameters and a sentence about what happened. After three relaunches
+  // in a row main() calls continueWithoutGpu() instead: the lessons keep to their CPU references.
+  bool relaunchRequested() const { return relaunch_; }
+  // What draw() does when it sees a fault; main() calls it too when a fault ended a capture before
+  // the next frame (a faulted process cannot render with the GPU either). Idempotent.
+  void noticeDeviceFault();
+  nlohmann::json relaunchState() const;
+  void restore(const nlohmann::json& state);
+  int relaunches() const { return relaunches_; }
+  void continueWithoutGpu(const std::string& why);
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;
@@ -83,7 +95,6 @@ class Shell {
   void drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size);
   void drawAbout(Theme& theme);
   void handleKeys();
-  void recoverFromDeviceFault();
   LessonContext makeContext(const Theme& theme, const FrameTarget& t);
 
   Settings& settings_;
@@ -103,7 +114,9 @@ class Shell {
   float scale_ = 1;
   PixelRect mainView_;
   bool scrollToTop_ = false;
-  int recoveries_ = 0;
+  bool relaunch_ = false;
+  int relaunches_ = 0;
+  std::string faultSentence_;
 };
 
 }  // namespace cudalab

@@ -14,7 +14,6 @@ namespace {
 
 std::atomic<int> gArmed{static_cast<int>(FaultKind::None)};
 std::atomic<bool> gFaulted{false};
-std::atomic<int> gResets{0};
 std::mutex gMutex;
 Status gLast;  // guarded by gMutex
 
@@ -137,32 +136,10 @@ Status lastStickyError() {
   return gLast;
 }
 
-Status resetDevice() {
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) dev = 0;
-  const cudaError_t e = cudaDeviceReset();
-  // Errors from before the reset are gone with the context; clear the runtime's last error too.
-  (void)cudaGetLastError();
-  {
-    std::lock_guard<std::mutex> lock(gMutex);
-    gFaulted = false;
-    gLast = {};
-  }
-  ++gResets;
-  if (e != cudaSuccess) {
-    // Not a cudaStatus(): a failed reset must not be recorded as a new sticky fault, or the app
-    // would reset forever. The sentence says what to do.
-    return Status::error(std::string("Resetting the GPU failed (") + cudaGetErrorName(e) + ": " +
-                         cudaGetErrorString(e) +
-                         "); the lessons keep to their CPU references until cudalab is restarted.");
-  }
-  CUDALAB_CUDA_TRY(cudaSetDevice(dev));
-  CUDALAB_CUDA_TRY(cudaFree(nullptr));  // create the new context now, not inside a lesson
-  return {};
-}
-
-int deviceResets() {
-  return gResets.load();
+void clearFaultRecord() {
+  std::lock_guard<std::mutex> lock(gMutex);
+  gFaulted = false;
+  gLast = {};
 }
 
 }  // namespace cudalab

@@ -1,15 +1,20 @@
-// Faults the app must survive, on the GPU: a sticky error (an illegal address, a trap) followed by
-// a reset after which every lesson works again, and a sweep that runs out of device memory in the
-// middle: it stops with a sentence naming the size, keeps its points and leaks nothing.
+// Faults the app must survive, on the GPU: a sticky error (an illegal address, a trap), after which
+// the app starts again by itself and every lesson works; a sweep that runs out of device memory in
+// the middle: it stops with a sentence naming the size, keeps its points and leaks nothing; and a
+// kernel that runs for seconds, cancelled.
 //
 // These make errors on purpose, so tools/sanitize.sh runs them without a sanitizer watching
-// (CUDALAB_UNDER_SANITIZER=1 skips them): a sanitizer's job is to find the faults nobody meant.
+// (CUDALAB_SANITIZE=1 skips them): a sanitizer's job is to find the faults nobody meant.
 #include <gtest/gtest.h>
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "common/check_tally.hpp"
@@ -20,6 +25,7 @@
 #include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
 #include "reduction/reduction.hpp"
+#include "tests/worker_binary.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -28,7 +34,7 @@ namespace cudalab {
 namespace {
 
 bool underSanitizer() {
-  const char* v = std::getenv("CUDALAB_UNDER_SANITIZER");
+  const char* v = std::getenv("CUDALAB_SANITIZE");
   return v && *v == '1';
 }
 
@@ -38,16 +44,14 @@ size_t freeBytes() {
   return f;
 }
 
-// A small reduction ladder, every step checked against the exact sum.
-void expectReductionWorks() {
-  const Result<reduction::LadderReport> r = reduction::measureLadder(
-      reduction::ReduceParams{reduction::DataType::Float32, 100003, 256, 1, 2},
-      reduction::allStepIds());
-  ASSERT_TRUE(r.ok()) << r.status().sentence();
-  for (const reduction::StepResult& s : r->steps)
-    EXPECT_TRUE(s.ok) << reduction::stepInfo(s.step).key;
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// CUDA cannot go on in a process after a sticky error, so these run the app as a separate
+// process: the fault strikes the lesson's first GPU job, the app must start again by itself with
+// the same lesson, press the action again in the new process and write the screenshot, exit 0.
 class FaultGpu : public ::testing::TestWithParam<FaultKind> {
  protected:
   void SetUp() override {
@@ -55,80 +59,29 @@ class FaultGpu : public ::testing::TestWithParam<FaultKind> {
   }
 };
 
-TEST_P(FaultGpu, IsStickyUntilTheDeviceIsReset) {
-  expectReductionWorks();
-  armFault(GetParam());
-  const Status s = injectArmedFault();
-  ASSERT_FALSE(s.ok()) << "the injected kernel must fault";
-  EXPECT_TRUE(s.sticky()) << s.sentence();
-  EXPECT_TRUE(deviceFaulted());
-  EXPECT_EQ(armedFault(), FaultKind::None) << "a fault strikes once";
-  void* p = nullptr;
-  EXPECT_NE(cudaMalloc(&p, 1024), cudaSuccess) << "the context is unusable after a sticky error";
-  const Status reset = resetDevice();
-  ASSERT_TRUE(reset.ok()) << reset.sentence();
-  EXPECT_FALSE(deviceFaulted());
-  expectReductionWorks();
-}
-
-// The whole app, headless: the fault strikes a lesson's job; the shell resets the device and
-// makes every lesson again; then every lesson's first action runs on the new context, interop
-// pictures included, with every checked result right and no CUDA error reported.
-TEST_P(FaultGpu, TheAppResetsAndEveryLessonWorksAgain) {
-  HeadlessContext gl;
-  ASSERT_TRUE(gl.create(0).ok());
-  Settings settings;
-  settings.lesson = "reduction";
-  Shell shell(settings, queryRuntime(), gl.description(), /*headless=*/true);
-  UiRenderer renderer(shell, settings);
-  ASSERT_TRUE(renderer.init(nullptr).ok());
-  Framebuffer fb;
-  ASSERT_TRUE(fb.resize(1280, 800).ok());
-  fb.bind();
-  auto frame = [&] {
-    renderer.frame(1280, 800, 1.0f, true, false, 1.0f / 60.0f);
-    glFinish();
-  };
-  auto settle = [&](double seconds) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 3 || shell.busy(); ++i) {
-      frame();
-      if (std::chrono::steady_clock::now() - t0 > std::chrono::duration<double>(seconds)) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    frame();
-    frame();
-  };
-  settle(120);
-  armFault(GetParam());
-  ASSERT_TRUE(shell.current().startAction(shell.current().actionIds().front()));
-  settle(120);
-  EXPECT_EQ(shell.deviceRecoveries(), 1);
-  EXPECT_FALSE(deviceFaulted());
-  ASSERT_FALSE(shell.lastError().ok());
-  EXPECT_NE(shell.lastError().message().find("reset the device"), std::string::npos)
-      << shell.lastError().message();
-
-  const long long failedBefore = checkTally().failed;
-  const long long passedBefore = checkTally().passed;
+TEST_P(FaultGpu, TheAppStartsAgainAndEveryLessonWorks) {
+  const std::string dir = ::testing::TempDir() + "cudalab-faults";
+  std::filesystem::create_directories(dir);
   for (const LessonEntry& e : lessonRegistry()) {
+    std::unique_ptr<Lesson> l = e.make();
+    const std::vector<std::string> actions = l->actionIds();
+    if (actions.empty()) continue;
     SCOPED_TRACE(e.info->id);
-    shell.report(Status{}, "");
-    ASSERT_TRUE(shell.selectLesson(e.info->id));
-    settle(120);
-    const std::vector<std::string> actions = shell.current().actionIds();
-    if (!actions.empty()) {
-      EXPECT_TRUE(shell.current().startAction(actions.front())) << actions.front();
-      settle(300);
-    }
-    EXPECT_FALSE(deviceFaulted());
-    EXPECT_TRUE(shell.lastError().ok() || shell.lastError().cudaName().empty())
-        << shell.lastError().sentence();
+    const std::string png = dir + "/" + e.info->id + ".png", err = dir + "/" + e.info->id + ".txt";
+    std::filesystem::remove(png);
+    const std::string cmd = "'" + cudalabBinary() + "' --headless --lesson " + e.info->id +
+                            " --inject-fault " + faultKindName(GetParam()) + " --action " +
+                            actions.front() + " --wait 300 --screenshot '" + png + "' >'" + err +
+                            "' 2>&1";
+    const int rc = std::system(cmd.c_str());
+    const std::string out = readFile(err);
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("starting again with the same lesson and parameters"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
+    EXPECT_TRUE(std::filesystem::exists(png)) << out;
+    EXPECT_EQ(out.find("Segmentation"), std::string::npos) << out;
   }
-  EXPECT_EQ(checkTally().failed, failedBefore) << checkTally().firstFailure;
-  EXPECT_GT(checkTally().passed, passedBefore) << "results were checked after the reset";
-  EXPECT_EQ(shell.deviceRecoveries(), 1);
-  Framebuffer::unbind();
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, FaultGpu,
@@ -157,8 +110,10 @@ TEST_F(OomGpu, MatmulSweepStopsAtTheSizeThatDoesNotFitAndKeepsItsPoints) {
   const std::vector<int> sizes = {128, 256, 8192};
   const SweepRun<matmul::SweepPoint> run = matmul::measureSweep(sizes, which);
   ASSERT_FALSE(run.stopped.ok());
+  // Either the ladder's own check refuses before allocating ("... need 1,600 MiB ...; 256 MiB is
+  // free") or an allocation fails: both say it is memory.
   EXPECT_TRUE(isOutOfMemory(run.stopped) ||
-              run.stopped.message().find("GPU's free memory") != std::string::npos)
+              run.stopped.message().find("MiB is free") != std::string::npos)
       << run.stopped.sentence();
   EXPECT_NE(run.stopped.message().find("8192"), std::string::npos) << run.stopped.sentence();
   ASSERT_EQ(run.points.size(), fit.size() * which.size()) << "the points before it are kept";
@@ -187,6 +142,62 @@ TEST_F(OomGpu, ReductionSweepStopsAtTheSizeThatDoesNotFitAndKeepsItsPoints) {
   ballast.release();
   const double leaked = (double(before) - double(freeBytes())) / (1 << 20);
   EXPECT_LT(std::abs(leaked), 4.0) << leaked << " MiB not given back";
+}
+
+// [SECTION] cancelling a kernel that runs for seconds
+
+// The naive matmul at the largest size runs for seconds per launch. Cancel is checked between
+// launches, so the lesson stops once the running kernel ends; the UI draws all the while. The
+// latencies are printed for docs/RELIABILITY.md, never asserted (a test asserts no timing).
+TEST(CancelGpu, TheLargestNaiveMatmulStopsAfterItsKernelAndTheUiKeepsDrawing) {
+  if (underSanitizer()) GTEST_SKIP() << "minutes of kernels under a sanitizer";
+  HeadlessContext gl;
+  ASSERT_TRUE(gl.create(0).ok());
+  Settings settings;
+  settings.lesson = "matmul";
+  Shell shell(settings, queryRuntime(), gl.description(), /*headless=*/true);
+  UiRenderer renderer(shell, settings);
+  ASSERT_TRUE(renderer.init(nullptr).ok());
+  Framebuffer fb;
+  ASSERT_TRUE(fb.resize(1280, 800).ok());
+  fb.bind();
+  using Clock = std::chrono::steady_clock;
+  double worstFrameMs = 0;
+  int frames = 0;
+  auto frame = [&] {
+    const auto t0 = Clock::now();
+    renderer.frame(1280, 800, 1.0f, true, false, 1.0f / 60.0f);
+    glFinish();
+    worstFrameMs = std::max(worstFrameMs,
+                            std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    ++frames;
+  };
+  for (int i = 0; i < 5 || shell.busy(); ++i)  // the lesson measures its default first
+    frame();
+  Lesson& l = shell.current();
+  for (const char* id : {"m", "n", "k"})
+    ASSERT_TRUE(setParameter(l, id, 16384).ok()) << id;
+  ASSERT_TRUE(l.startAction("ladder"));
+  const auto start = Clock::now();
+  while (std::chrono::duration<double>(Clock::now() - start).count() < 8)
+    frame();
+  const int framesWhileRunning = frames;
+  ASSERT_TRUE(shell.busy()) << "the ladder at 16384^3 should still be running";
+  const auto cancelAt = Clock::now();
+  l.cancelAll();
+  while (shell.busy() && std::chrono::duration<double>(Clock::now() - cancelAt).count() < 300)
+    frame();
+  const double cancelS = std::chrono::duration<double>(Clock::now() - cancelAt).count();
+  EXPECT_FALSE(shell.busy()) << "cancel did not stop the ladder within 5 minutes";
+  EXPECT_GT(framesWhileRunning, 5) << "the UI drew while the kernels ran";
+  frame();
+  EXPECT_NE(shell.lastError().message().find("cancelled"), std::string::npos)
+      << shell.lastError().sentence();
+  std::printf(
+      "cancel: idle %.2f s after the cancel; %d frames drawn in the 8 s before it, the "
+      "slowest %.1f ms\n",
+      cancelS, framesWhileRunning - 5, worstFrameMs);
+  Framebuffer::unbind();
 }
 
 }  // namespace

@@ -41,6 +41,15 @@ long long sized(const Exercise& e, long long n) {
   return std::max(e.minN, std::min(n, e.kind == Kind::Matmul ? 67LL : 100003LL));
 }
 
+bool sanitizing() {
+  return std::getenv("CUDALAB_SANITIZE") != nullptr;
+}
+
+// A sanitizer slows kernels a hundredfold: give them the longest time limit there is.
+void relaxedForSanitizer(RunParams& p) {
+  if (sanitizing()) p.timeoutSeconds = 60;
+}
+
 std::uint64_t freshSeed() {
   return std::random_device{}();
 }
@@ -56,6 +65,7 @@ TEST_F(PlaygroundGpu, EverySolutionPasses) {
   for (const Exercise& e : exercises()) {
     SCOPED_TRACE(e.id);
     RunParams p = defaultRunParams(e);
+    relaxedForSanitizer(p);
     p.n = sized(e, p.n);
     p.seed = freshSeed();
     p.runs = 3;
@@ -86,6 +96,7 @@ TEST_F(PlaygroundGpu, SolutionsAtOddSizes) {
         SCOPED_TRACE(std::string(id) + " n=" + std::to_string(n) +
                      " blocks=" + std::to_string(blocks));
         RunParams p = defaultRunParams(e);
+        relaxedForSanitizer(p);
         p.n = n;
         p.seed = freshSeed();
         p.runs = 1;
@@ -124,6 +135,7 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
   for (const Exercise& e : exercises()) {
     SCOPED_TRACE(e.id);
     RunParams p = defaultRunParams(e);
+    relaxedForSanitizer(p);
     p.n = e.bugN;
     p.launch = e.bugLaunch;
     p.autoGrid = false;
@@ -156,6 +168,7 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
 TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.n = sized(e, 1 << 22);
   p.seed = freshSeed();
   p.runs = 5;
@@ -188,6 +201,7 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
 void faultThenRecover(WorkerClient& worker, const char* body, const char* expect) {
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.n = 1 << 20;
   p.runs = 1;
   p.compare = false;
@@ -203,6 +217,7 @@ void faultThenRecover(WorkerClient& worker, const char* body, const char* expect
 }
 
 TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
+  if (sanitizing()) GTEST_SKIP() << "a deliberate illegal address: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
@@ -210,6 +225,7 @@ TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
 }
 
 TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
+  if (sanitizing()) GTEST_SKIP() << "a deliberate endless loop: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ volatile float* o = out; for (;;) o[0] = in[0]; }\n",
@@ -217,6 +233,7 @@ TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
 }
 
 TEST_F(PlaygroundGpu, TrapIsSurvived) {
+  if (sanitizing()) GTEST_SKIP() << "a deliberate trap: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ if (threadIdx.x == 5) __trap(); out[0] = in[0]; }\n",
@@ -226,6 +243,7 @@ TEST_F(PlaygroundGpu, TrapIsSurvived) {
 TEST_F(PlaygroundGpu, PrintfComesBack) {
   const Exercise& e = *findExercise("counter");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.launch = {{1, 1, 1}, {2, 1, 1}};
   p.runs = 1;
   const char* src =
@@ -244,6 +262,7 @@ TEST(PlaygroundRunner, EverySolutionInProcess) {
   for (const Exercise& e : exercises()) {
     SCOPED_TRACE(e.id);
     RunParams p = defaultRunParams(e);
+    relaxedForSanitizer(p);
     p.n = sized(e, p.n);
     p.seed = freshSeed();
     p.runs = 2;
@@ -259,10 +278,12 @@ TEST(PlaygroundRunner, EverySolutionInProcess) {
 // Under compute-sanitizer's memcheck a bad access is reported with its line instead of faulting
 // on the GPU, and the next run works.
 TEST(PlaygroundSanitizer, NamesTheLine) {
+  if (sanitizing()) GTEST_SKIP() << "starts compute-sanitizer itself: cannot run under another";
   if (findComputeSanitizer().empty()) GTEST_SKIP() << "compute-sanitizer not found";
   WorkerClient worker(workerCommand(true, cudalabBinary()));
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.n = 1 << 16;
   p.runs = 1;
   p.compare = false;
@@ -288,6 +309,7 @@ TEST(PlaygroundSanitizer, NamesTheLine) {
 TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.n = 1000;
   p.runs = 1;
   Result<RunReport> r =
@@ -305,8 +327,10 @@ TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
 // reads and writes the arrays moves 4 sectors per warp access (32 consecutive floats), every
 // line found is one of the learner's (or 0), and the run is still right.
 TEST_F(PlaygroundGpu, CountersPerLine) {
+  if (sanitizing()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
+  relaxedForSanitizer(p);
   p.n = 1 << 20;  // a multiple of 32: no partial warps
   p.seed = freshSeed();
   p.runs = 2;
@@ -335,10 +359,12 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
 // float and double), another, and the first again all get their lines (the worker reads them
 // once per process and is restarted after each such run).
 TEST_F(PlaygroundGpu, CountersPerLineAgainAndWithTwoKernels) {
+  if (sanitizing()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
   for (const char* id : {"elementwise", "double", "elementwise"}) {
     SCOPED_TRACE(id);
     const Exercise& e = *findExercise(id);
     RunParams p = defaultRunParams(e);
+    relaxedForSanitizer(p);
     p.n = sized(e, p.n);
     p.seed = freshSeed();
     p.runs = 1;
