@@ -348,6 +348,7 @@ class MatmulLesson final : public Lesson {
                "Small matrices leave most of the GPU idle (a 128 x 256 tile per block gives a "
                "512-square product only 8 blocks for 132 SMs); cuBLAS picks its tiles per size.")
                   .c_str());
+    errorText(ctx.theme, sweepStopped_);  // where it stopped early, and why
     endPanel(ctx);
   }
 
@@ -512,7 +513,7 @@ class MatmulLesson final : public Lesson {
     if (run) {  // the points measured stay, also when the sweep stopped early
       sweep_ = run->points;
       if (sweep_->empty()) sweep_.reset();
-      sweep = run->stopped;
+      sweep = sweepStopped_ = run->stopped;
     }
     for (const Status& s : {ladderJob_.takeInto(ladder_), sweep, courseJob_.takeInto(course_)})
       if (!s) {
@@ -635,6 +636,7 @@ class MatmulLesson final : public Lesson {
   std::optional<LadderView> ladder_;
   std::optional<Ceilings> ceilings_;
   AsyncJob<SweepRun<SweepPoint>> sweepJob_;
+  Status sweepStopped_;  // why the last sweep ended before its last size (ok: it did not)
   std::optional<std::vector<SweepPoint>> sweep_;
   AsyncJob<CourseReport> courseJob_;
   std::optional<CourseReport> course_;

@@ -368,6 +368,7 @@ class ReductionLesson final : public Lesson {
                "pass); only from tens of millions of numbers on does the memory system, not "
                "the launch, set the time.")
                   .c_str());
+    errorText(ctx.theme, sweep_->stopped);  // where it stopped early, and why
     endPanel(ctx);
   }
 
