@@ -57,7 +57,12 @@ int openFds() {
 double gpuUsedMiB(bool gpu) {
   if (!gpu) return -1;
   size_t freeB = 0, totalB = 0;
-  if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) return -1;
+  if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) {
+    // A launch error another lesson left on this thread is reported by the next call: clear it
+    // and ask again once.
+    (void)cudaGetLastError();
+    if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) return -1;
+  }
   return static_cast<double>(totalB - freeB) / (1 << 20);
 }
 
