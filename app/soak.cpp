@@ -324,8 +324,8 @@ class Soak {
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
         "| minute | host RSS MiB | GPU in use MiB | open files | frames | frame median ms | "
-        "frame p95 ms | frame max ms | checks passed | checks failed | device resets |\n"
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "frame p95 ms | frame max ms | checks passed | checks failed |\n"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
