@@ -117,14 +117,12 @@ class Soak {
       if (++cycle >= 2 && !baselineTaken_ && secondsSince(start) >= std::min(120.0, total / 4)) {
         // The baseline: after two whole cycles and two minutes (a quarter of a short run), fonts,
         // caches, the allocator's per-thread arenas and the playground's worker process exist.
-        if (samples_.empty() || secondsSince(start) / 60 - samples_.back().minute > 0.1)
-          sample(secondsSince(start) / 60);
+        sampleUnlessJustTaken(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
         baselineTaken_ = true;
       }
     }
-    if (samples_.empty() || secondsSince(start) / 60 - samples_.back().minute > 0.1)
-      sample(secondsSince(start) / 60);
+    sampleUnlessJustTaken(secondsSince(start) / 60);
     cycles_ = cycle;
     return report();
   }
@@ -149,7 +147,6 @@ class Soak {
     renderer_.frame(w, h, scale, true, false, 1.0f / 60.0f);
     glFinish();
     if (w > 1) frameMs_.push_back(secondsSince(t0) * 1000);
-    ++frames_;
   }
 
   void frames(int n) {
@@ -272,6 +269,11 @@ class Soak {
     if (shell_.current().busy()) cancelAndWait(id + " (leaving it)");
   }
 
+  // The minute's sample already stands for this moment when it is less than 6 s old.
+  void sampleUnlessJustTaken(double minute) {
+    if (samples_.empty() || minute - samples_.back().minute > 0.1) sample(minute);
+  }
+
   void sample(double minute) {
     // Freed memory back to the system first, so the resident size follows what is in use rather
     // than the allocator's high-water marks.
@@ -387,7 +389,7 @@ class Soak {
   size_t baseline_ = 0;
   bool baselineTaken_ = false;
   std::vector<std::string> problems_;
-  int frames_ = 0, cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
+  int cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
 };

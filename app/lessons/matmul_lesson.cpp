@@ -331,7 +331,7 @@ class MatmulLesson final : public Lesson {
       plot::SetupLegend(plot::Legend::Outside);
       for (StepId id : sweepStepIds()) {
         std::vector<double> xs, ys;
-        for (const SweepPoint& p : *sweep_)
+        for (const SweepPoint& p : sweep_->points)
           if (p.step == id) xs.push_back(p.n), ys.push_back(p.gflops);
         if (xs.empty()) continue;
         plot::SetNextColour(stepInfo(id).colour);
@@ -340,7 +340,7 @@ class MatmulLesson final : public Lesson {
       plot::EndPlot();
     }
     bool allOk = true;
-    for (const SweepPoint& p : *sweep_)
+    for (const SweepPoint& p : sweep_->points)
       allOk = allOk && p.ok;
     mutedText(ctx.theme,
               (std::string("Every point checked against float64: ") +
@@ -348,7 +348,7 @@ class MatmulLesson final : public Lesson {
                "Small matrices leave most of the GPU idle (a 128 x 256 tile per block gives a "
                "512-square product only 8 blocks for 132 SMs); cuBLAS picks its tiles per size.")
                   .c_str());
-    errorText(ctx.theme, sweepStopped_);  // where it stopped early, and why
+    errorText(ctx.theme, sweep_->stopped);  // where it stopped early, and why
     endPanel(ctx);
   }
 
@@ -511,9 +511,8 @@ class MatmulLesson final : public Lesson {
     std::optional<SweepRun<SweepPoint>> run;
     Status sweep = sweepJob_.takeInto(run);
     if (run) {  // the points measured stay, also when the sweep stopped early
-      sweep_ = run->points;
-      if (sweep_->empty()) sweep_.reset();
-      sweep = sweepStopped_ = run->stopped;
+      sweep = run->stopped;
+      if (!run->points.empty()) sweep_ = std::move(run);
     }
     for (const Status& s : {ladderJob_.takeInto(ladder_), sweep, courseJob_.takeInto(course_)})
       if (!s) {
@@ -596,7 +595,7 @@ class MatmulLesson final : public Lesson {
                          {"fp32_peak_gflops", ladder_->ceilings->fp32PeakGflops}};
     }
     if (sweep_)
-      for (const SweepPoint& p : *sweep_)
+      for (const SweepPoint& p : sweep_->points)
         j["sweep"].push_back(
             {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gflops", p.gflops}, {"correct", p.ok}});
     if (course_)
@@ -636,8 +635,7 @@ class MatmulLesson final : public Lesson {
   std::optional<LadderView> ladder_;
   std::optional<Ceilings> ceilings_;
   AsyncJob<SweepRun<SweepPoint>> sweepJob_;
-  Status sweepStopped_;  // why the last sweep ended before its last size (ok: it did not)
-  std::optional<std::vector<SweepPoint>> sweep_;
+  std::optional<SweepRun<SweepPoint>> sweep_;  // its points, and why it stopped early if it did
   AsyncJob<CourseReport> courseJob_;
   std::optional<CourseReport> course_;
 };

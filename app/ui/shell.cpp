@@ -31,6 +31,11 @@ Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool h
       runtime_(std::move(runtime)),
       glInfo_(std::move(glInfo)),
       headless_(headless) {
+  makeLessons();
+}
+
+void Shell::makeLessons() {
+  lessons_.clear();
   for (const LessonEntry& e : lessonRegistry())
     lessons_.push_back(e.make());
   shown_.assign(lessons_.size(), false);
@@ -105,13 +110,10 @@ void Shell::restore(const nlohmann::json& state) {
 
 void Shell::continueWithoutGpu(const std::string& why) {
   relaunch_ = false;
-  lessons_.clear();  // their jobs have stopped; nothing here touches CUDA again
+  lessons_.clear();  // their jobs stop and join before the new lessons see the runtime change
   runtime_.deviceCount = 0;
   runtime_.status = Status::error(why);
-  for (const LessonEntry& e : lessonRegistry())
-    lessons_.push_back(e.make());
-  shown_.assign(lessons_.size(), false);
-  if (!selectLesson(settings_.lesson)) current_ = 0;
+  makeLessons();  // every lesson keeps to its CPU references from here on
   report(Status::error(why), "");
 }
 

@@ -95,6 +95,7 @@ class Shell {
   void drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size);
   void drawAbout(Theme& theme);
   void handleKeys();
+  void makeLessons();  // one of each, from the registry; the settings' lesson current
   LessonContext makeContext(const Theme& theme, const FrameTarget& t);
 
   Settings& settings_;
