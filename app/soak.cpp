@@ -22,6 +22,7 @@
 #include "platform/framebuffer.hpp"
 #include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
+#include "platform/stall_watch.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -144,8 +145,10 @@ class Soak {
     else if (r < 6)
       scale = 2;
     const auto t0 = Clock::now();
+    stallWatch_.frameStarted();
     renderer_.frame(w, h, scale, true, false, 1.0f / 60.0f);
     glFinish();
+    stallWatch_.frameEnded();
     if (w > 1) frameMs_.push_back(secondsSince(t0) * 1000);
   }
 
@@ -322,7 +325,7 @@ class Soak {
     const RuntimeInfo rt = queryRuntime();
     std::string md = "### Soak, " + today() + ", " +
                      (gpu_ ? rt.firstDeviceName : std::string("no GPU (CPU references)")) +
-                     fmt(", %.0f minutes, seed %u%s\n\n", o_.minutes, seed_,
+                     fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
         "| minute | host RSS MiB | GPU in use MiB | open files | frames | frame median ms | "
@@ -352,8 +355,10 @@ class Soak {
     md +=
         fmt("\n%d cycles through every lesson; %d actions run (%d cancelled midway or at 30 s, the "
             "slowest cancel %.2f s), %d refused by a lesson for its parameters; %d valid values "
-            "set, %d invalid values refused.\n",
-            cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_);
+            "set, %d invalid values refused; %d frames over %.0f s (their stacks are in the "
+            "log).\n",
+            cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
+            stallWatch_.stalls(), kSoakStallSeconds);
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
         "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
@@ -369,6 +374,7 @@ class Soak {
     j["actions"] = actions_;
     j["cancels"] = cancels_;
     j["slowest_cancel_s"] = worstCancel_;
+    j["stalled_frames"] = stallWatch_.stalls();
     j["rss_growth_mib"] = rssGrowth;
     j["gpu_growth_mib"] = gpuGrowth;
     j["fd_growth"] = fdGrowth;
@@ -392,6 +398,8 @@ class Soak {
   int cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
+  // A frame over 2 s is a stall a class would see: its stack goes to stderr.
+  StallWatch stallWatch_{kSoakStallSeconds};
 };
 
 }  // namespace

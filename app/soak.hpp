@@ -35,6 +35,9 @@ inline constexpr int kSoakFdTolerance = 4;
 // A cancelled action must stop within this long after the kernel that was running ends; the soak
 // measures from the cancel to the lesson being idle, which includes that kernel.
 inline constexpr double kSoakCancelLimitSeconds = 15;
+// A frame that takes longer is a stall a class would see: the soak prints where the UI thread was
+// (platform/stall_watch.hpp) and counts it in the table's summary.
+inline constexpr double kSoakStallSeconds = 2;
 
 int runSoak(const SoakOptions& o);
 
