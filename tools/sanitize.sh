@@ -3,14 +3,16 @@
 #
 #   tools/sanitize.sh [--build DIR] [--tools "memcheck racecheck synccheck initcheck"]
 #                     [--tests-only | --bench-only] [--suites REGEX] [--benches REGEX]
-#                     [--timeout SECONDS] [--out DIR]
+#                     [--timeout SECONDS] [--jobs N] [--out DIR]
 #
 # For each tool it runs the GPU tests one test suite per process (a sticky error in one suite
 # cannot hide the rest) and every benchmark with `cudalab bench ID --quick` (the same kernels at
 # small sizes, so racecheck finishes in minutes). It prints one line per tool and suite with the
 # sanitizer's error count and whether the program itself passed, keeps each full log under --out
 # (default sanitize-logs/), and exits 1 if any sanitizer reported an error or any program failed
-# (a run stopped by --timeout, per run, counts as failed: exit 124).
+# (a run stopped by --timeout, per run, counts as failed: exit 124). --jobs N runs N processes at
+# once (the lines then come in the order the runs finish): the tools are host-bound, and one GPU
+# has room for several, so a whole run of every tool fits in minutes rather than an hour.
 #
 # The GPU tests skip, under CUDALAB_SANITIZE=1, what cannot run under a sanitizer and is covered
 # by the plain GPU test run: faults, endless loops and out-of-memory made on purpose (FaultGpu,
@@ -34,6 +36,7 @@ suites='.*'
 benches='.*'
 limit=0
 out=sanitize-logs
+jobs=1
 expected_racy=(counterPlain)
 # Suites that racecheck runs one test per process (each test takes minutes under it).
 split_racecheck='MatmulGpu|ReductionGpu|StencilGpu|PlaygroundGpu|SummationGpu|AtomicsGpu'
@@ -47,7 +50,8 @@ while [ $# -gt 0 ]; do
     --benches) benches=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "sanitize.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -68,12 +72,14 @@ export CUDALAB_SANITIZE=1
 exclude=()
 for k in "${expected_racy[@]}"; do exclude+=(--kernel-name-exclude "kns=$k"); done
 
-# One line per run: tool, what, sanitizer errors, the program's exit code, seconds.
-failures=0
+# One line per run: tool, what, sanitizer errors, the program's exit code, seconds. Each run also
+# leaves its line in $out/.lines, numbered in the order the runs were planned, for the count.
 printf '%-10s %-44s %8s %6s %7s\n' tool what errors exit seconds
-run_one() {  # tool label command...
-  local tool=$1 label=$2
-  shift 2
+rm -rf "$out/.lines"
+mkdir -p "$out/.lines"
+run_one() {  # number tool label command...
+  local number=$1 tool=$2 label=$3
+  shift 3
   local log="$out/$tool-${label//[^A-Za-z0-9_.-]/_}.log"
   local start=$SECONDS
   local extra=()
@@ -94,9 +100,8 @@ run_one() {  # tool label command...
             sed -E 's/.*RACECHECK SUMMARY: ([0-9]+) hazard.*/\1/' | awk '{s += $1} END {print s + 0}')
   errors=$((errors + hazards))
   # A GPU test binary that found no device exits 77: that is not a pass.
-  local program=$rc
-  if [ "$rc" -ne 0 ] || [ "$errors" -ne 0 ]; then failures=$((failures + 1)); fi
-  printf '%-10s %-44s %8s %6s %7s\n' "$tool" "$label" "$errors" "$program" $((SECONDS - start))
+  printf '%-10s %-44s %8s %6s %7s\n' "$tool" "$label" "$errors" "$rc" $((SECONDS - start)) |
+    tee "$out/.lines/$(printf %05d "$number")"
 }
 
 if [ "$tests" = 1 ]; then
@@ -109,6 +114,16 @@ if [ "$bench" = 1 ]; then
                          tr -d ' ' | grep -v '^$' | grep -v '^counters' | grep -E "$benches")
 fi
 
+# The plan: tool, label and command of every run, in order.
+plan_tool=()
+plan_label=()
+plan_cmd=()
+plan() {  # tool label command...
+  plan_tool+=("$1")
+  plan_label+=("$2")
+  shift 2
+  plan_cmd+=("$(printf '%q ' "$@")")
+}
 for tool in $tools; do
   if [ "$tests" = 1 ]; then
     for s in "${all_suites[@]}"; do
@@ -117,24 +132,48 @@ for tool in $tools; do
         mapfile -t names < <("$gtests" --gtest_list_tests --gtest_filter="$s.*" |
                              grep -E '^  ' | sed -E 's/^  ([^ ]+).*/\1/')
         for t in "${names[@]}"; do
-          run_one "$tool" "test $s.$t" "$gtests" --gtest_filter="$s.$t"
+          plan "$tool" "test $s.$t" "$gtests" --gtest_filter="$s.$t"
         done
       else
-        run_one "$tool" "test $s" "$gtests" --gtest_filter="$s.*"
+        plan "$tool" "test $s" "$gtests" --gtest_filter="$s.*"
       fi
     done
   fi
   if [ "$bench" = 1 ]; then
     for b in "${benches[@]}"; do
-      run_one "$tool" "bench $b --quick" "$app" bench "$b" --quick --out "$out/bench-$tool"
+      plan "$tool" "bench $b --quick" "$app" bench "$b" --quick --out "$out/bench-$tool-$b"
     done
   fi
 done
 
+for i in "${!plan_tool[@]}"; do
+  if [ "$jobs" -gt 1 ]; then
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    eval "run_one $i \"\${plan_tool[i]}\" \"\${plan_label[i]}\" ${plan_cmd[i]}" &
+  else
+    eval "run_one $i \"\${plan_tool[i]}\" \"\${plan_label[i]}\" ${plan_cmd[i]}"
+  fi
+done
+wait
+
+# A run with sanitizer errors, a failing program or no line at all (killed) counts as failed.
+failures=0
+for i in "${!plan_tool[@]}"; do
+  line="$out/.lines/$(printf %05d "$i")"
+  if [ ! -s "$line" ] || ! awk '{ exit !($(NF-2) == 0 && $(NF-1) == 0) }' "$line"; then
+    failures=$((failures + 1))
+  fi
+done
+
 echo
+if [ "$jobs" -gt 1 ]; then
+  echo "in planned order:"
+  cat "$out"/.lines/* 2>/dev/null
+  echo
+fi
 echo "excluded by name (expected to race): ${expected_racy[*]}"
 if [ "$failures" -ne 0 ]; then
-  echo "sanitize.sh: $failures run(s) with sanitizer errors or a failing program; logs in $out/"
+  echo "sanitize.sh: $failures of ${#plan_tool[@]} run(s) with sanitizer errors, a failing program or no result; logs in $out/"
   exit 1
 fi
-echo "sanitize.sh: zero errors everywhere."
+echo "sanitize.sh: zero errors in all ${#plan_tool[@]} runs."

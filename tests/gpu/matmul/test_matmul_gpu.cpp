@@ -18,6 +18,7 @@
 
 #include "common/cuda_raii.hpp"
 #include "matmul/matmul.hpp"
+#include "tests/gpu/sanitizing.hpp"
 
 namespace cudalab::matmul {
 namespace {
@@ -115,9 +116,11 @@ void checkSteps(Precision p, int M, int N, int K, std::mt19937& rng) {
 std::vector<std::array<int, 3>> shapes(std::mt19937& rng) {
   std::uniform_int_distribution<int> d(1, 300);
   // Awkward sizes first; 130 x 260 x 36 takes the float4 paths (N and K multiples of 4) with
-  // partial tiles at both edges; 1024^3 is all rows checked, every tile full.
+  // partial tiles at both edges; 1024^3 is all rows checked, every tile full (under a sanitizer,
+  // where racecheck takes minutes per 1024^3 kernel, 256^3: every tile of every step full too).
+  const int full = testing_support::sanitizerSized(1024, 256);
   return {{1, 1, 1},      {17, 33, 9},       {257, 129, 511}, {d(rng), d(rng), d(rng)},
-          {130, 260, 36}, {1024, 1024, 1024}};
+          {130, 260, 36}, {full, full, full}};
 }
 
 TEST(MatmulGpu, EveryFloat32StepMatchesTheReference) {
@@ -172,8 +175,10 @@ TEST(MatmulGpu, MeasuredLadderIsCorrectAtAwkwardSize) {
   checkLadder(257, 129, 511);
 }
 
-TEST(MatmulGpu, MeasuredLadderIsCorrectAt1024) {
-  checkLadder(1024, 1024, 1024);
+// Under a sanitizer 256^3: the same full tiles, without minutes of racecheck per repeat.
+TEST(MatmulGpu, MeasuredLadderIsCorrectAtASquareSize) {
+  const int n = testing_support::sanitizerSized(1024, 256);
+  checkLadder(n, n, n);
 }
 
 TEST(MatmulGpu, SweepReturnsVerifiedPoints) {

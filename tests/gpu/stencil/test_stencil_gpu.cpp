@@ -13,6 +13,7 @@
 #include "platform/headless_egl.hpp"
 #include "platform/interop.hpp"
 #include "stencil/stencil.hpp"
+#include "tests/gpu/sanitizing.hpp"
 
 namespace cudalab::stencil {
 namespace {
@@ -77,7 +78,7 @@ TEST(StencilGpu, EveryVariantAndRadiusOnOddSizes) {
   // Random pictures and the scene in turn; every radius, tiles of 8 and 16 in turn. Under a
   // sanitizer (CUDALAB_SANITIZE), which slows kernels a hundredfold: a smaller odd frame and the
   // radii that matter for the halo (1, one that is a multiple of 3 for tiles of 8, the largest).
-  const bool sanitizing = std::getenv("CUDALAB_SANITIZE") != nullptr;
+  const bool sanitizing = testing_support::underSanitizer();
   const int bigW = sanitizing ? 203 : 1921, bigH = sanitizing ? 117 : 1079;
   for (auto [w, h] : {std::pair{1, 1}, {17, 9}, {bigW, bigH}})
     for (const BlurInfo& b : blurs())
