@@ -89,7 +89,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   soak->add_option("--out", o.outDir, "Folder for bench-soak.md and bench-soak.json (default .)");
   // For tests of the recovery from a sticky CUDA error: not for people, so not in the help.
   app.add_option("--inject-fault", o.injectFault, "")
-      ->check(CLI::IsMember({"illegal-address", "trap"}))
+      ->check(CLI::IsMember({"illegal-address", "trap", "simulated"}))
       ->group("");
   // Given by cudalab itself when it starts again after a GPU fault (main.cpp).
   app.add_option("--restore", o.restore, "")->group("");

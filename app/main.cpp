@@ -1,6 +1,7 @@
 // cudalab's entry point: parse the command line, then run one of
 //   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
 #include "platform/headless_egl.hpp"
+#include "platform/stall_watch.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -100,10 +102,17 @@ int relaunch(Shell& shell) {
   args.push_back(file);
   unsetenv("CUDALAB_INJECT_FAULT");
   std::fprintf(stderr,
-               "cudalab: the GPU stopped (%s) and CUDA cannot go on in this process; starting "
-               "again with the same lesson and parameters.\n",
+               "cudalab: the GPU stopped: %s. Starting again with the same lesson and "
+               "parameters.\n",
                why.c_str());
   std::fflush(nullptr);
+  // The new process opens the GPU, the display and its files afresh: nothing of the faulted one
+  // (driver handles a library opened without close-on-exec, the settings file) may live on in it.
+  std::error_code ec;
+  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    const int n = std::atoi(fd.path().filename().c_str());
+    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
+  }
   std::vector<char*> argv;
   for (std::string& a : args)
     argv.push_back(a.data());
@@ -311,7 +320,8 @@ int runWindow(const CliOptions& o) {
     if (deviceFaulted() || shell.relaunchRequested()) {
       settings.window = window.geometry();
       saveNow();
-      window.swap();  // the frame that says what happened
+      // No swap: after a sticky CUDA error the driver can block on this process's GL work (as
+      // reading pixels did on an H100); the new process says what happened.
       if (int rc = relaunch(shell); rc != 0) return rc;
     }
     if (!actionStarted && frame >= 5 && !shell.busy()) {
@@ -356,6 +366,7 @@ int runWindow(const CliOptions& o) {
 
 int main(int argc, char** argv) {
   startArgs().assign(argv, argv + argc);
+  printStackOnSigusr2();  // `kill -USR2 PID`: where a process that seems stuck waits
   CliParse p = parseCommandLine(argc, argv);
   if (p.exitCode >= 0) {
     if (!p.output.empty()) std::cout << p.output;

@@ -58,12 +58,13 @@ struct LessonContext {
 };
 
 // One parameter as the lesson's panel edits it, read and written by its ParamSpec's id. Saved
-// parameters, the soak test and the restart after a device reset go through these, so a value is
+// parameters, the soak test and the restart after a GPU fault go through these, so a value is
 // set exactly as the slider sets it, followed by what the panel does after a change.
 struct ParamBinding {
   const ParamSpec* spec;
   std::function<double()> get;
-  std::function<void(double)> set;  // assign (rounded for integer specs), then react
+  std::function<void(double)> set;     // assign (rounded for integer specs), then react
+  std::function<void(double)> assign;  // only assign: before the lesson is first shown
 };
 
 // A binding onto a field of any arithmetic type; `changed` is what the panel calls after its
@@ -74,13 +75,18 @@ ParamBinding bindParam(const ParamSpec& spec, T& field, std::function<void()> ch
           [&spec, &field, changed](double v) {
             field = static_cast<T>(spec.integer ? std::round(v) : v);
             if (changed) changed();
-          }};
+          },
+          [&spec, &field](double v) { field = static_cast<T>(spec.integer ? std::round(v) : v); }};
 }
 
 class Lesson;
 // Sets one parameter by id as its slider would, after checkRange(); an unknown id or a value the
 // slider could not reach is refused with a sentence and changes nothing.
 Status setParameter(Lesson& lesson, const std::string& id, double value);
+// The same checks, but only assigns: for a lesson not yet shown (the restart after a GPU fault
+// restores every lesson's values before the first frame). Reacting there would start work in
+// lessons nobody looks at, whose results are taken only when they are drawn.
+Status restoreParameter(Lesson& lesson, const std::string& id, double value);
 
 class Lesson {
  public:

@@ -1,5 +1,7 @@
 #include "ui/renderer.hpp"
 
+#include "common/device_fault.hpp"
+
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -101,12 +103,13 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0;; ++i) {
       frame(w, h, ps, true, transparent, 1.0f / 60.0f);
+      if (deviceFaulted()) return {};  // below: no more GL in this process
       const double waited =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (i + 1 >= std::max(frames, 3) && (!shell_.busy() || waited > maxWaitSeconds)) break;
       if (shell_.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 2 && !deviceFaulted(); ++i)
       frame(w, h, ps, true, transparent, 1.0f / 60.0f);
     return {};
   };
@@ -148,6 +151,12 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
       s = render(w, h);
       r = shell_.panels().rect(panelId);
     }
+  }
+  // After a sticky CUDA error, reading pixels back waits on the GPU forever (measured on an H100:
+  // glReadPixels blocked in the driver), and the process must start again anyway: no picture.
+  if (deviceFaulted()) {
+    Framebuffer::unbind();
+    return Status::error("No picture: the GPU stopped (" + lastStickyError().sentence() + ").");
   }
   Image img = fb_.read();
   Framebuffer::unbind();

@@ -91,7 +91,7 @@ void Shell::restore(const nlohmann::json& state) {
         const auto it = state["params"].find(l->info().id);
         if (it == state["params"].end() || !it->is_object()) continue;
         for (const auto& [id, v] : it->items())
-          if (v.is_number()) (void)setParameter(*l, id, v.get<double>());
+          if (v.is_number()) (void)restoreParameter(*l, id, v.get<double>());
       }
     selectLesson(state.value("lesson", std::string(current().info().id)));
     std::string msg = "The GPU stopped on an error that ends CUDA in a process: ";

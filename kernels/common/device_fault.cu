@@ -29,6 +29,7 @@ __global__ void cudalabInjectedFault(int kind, int* nowhere) {
 std::optional<FaultKind> parseFaultKind(std::string_view name) {
   if (name == "illegal-address") return FaultKind::IllegalAddress;
   if (name == "trap") return FaultKind::Trap;
+  if (name == "simulated") return FaultKind::Simulated;
   return std::nullopt;
 }
 
@@ -38,6 +39,8 @@ const char* faultKindName(FaultKind k) {
       return "illegal-address";
     case FaultKind::Trap:
       return "trap";
+    case FaultKind::Simulated:
+      return "simulated";
     case FaultKind::None:
       break;
   }
@@ -57,7 +60,7 @@ Status armFaultFromEnvironment() {
   const std::optional<FaultKind> k = parseFaultKind(v);
   if (!k)
     return Status::error(
-        std::string("CUDALAB_INJECT_FAULT must be illegal-address or trap, not \"") + v +
+        std::string("CUDALAB_INJECT_FAULT must be illegal-address, trap or simulated, not \"") + v +
         "\"; no fault is armed.");
   armFault(*k);
   return {};
@@ -65,6 +68,14 @@ Status armFaultFromEnvironment() {
 
 Status injectArmedFault(cudaStream_t stream) {
   if (armedFault() == FaultKind::None) return {};
+  if (armedFault() == FaultKind::Simulated) {
+    if (gArmed.exchange(static_cast<int>(FaultKind::None)) !=
+        static_cast<int>(FaultKind::Simulated))
+      return {};  // another job took it first
+    // Recorded as the real error would be (cudaStatus notes it), with no kernel and no GPU.
+    return cudaStatus(cudaErrorIllegalAddress, "a simulated fault (--inject-fault simulated)",
+                      __FILE__, __LINE__);
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return {};
   const FaultKind k = static_cast<FaultKind>(gArmed.exchange(static_cast<int>(FaultKind::None)));

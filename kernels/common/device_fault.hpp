@@ -10,11 +10,11 @@
 //
 //   if (deviceFaulted()) { save what the learner chose; start a fresh process; }
 //
-// For tests: armFault(FaultKind::IllegalAddress) (or CUDALAB_INJECT_FAULT=illegal-address|trap in
-// the environment, or the hidden `--inject-fault KIND` option) makes the next GPU job fault. Every
-// AsyncJob calls injectArmedFault() before its work, so the job's first GPU step fails exactly as
-// a faulting kernel of its own would make it fail. The faulting kernel is named
-// cudalabInjectedFault.
+// For tests: armFault(FaultKind::IllegalAddress) (or
+// CUDALAB_INJECT_FAULT=illegal-address|trap|simulated in the environment, or the hidden
+// `--inject-fault KIND` option) makes the next GPU job fault. Every AsyncJob calls
+// injectArmedFault() before its work, so the job's first GPU step fails exactly as a faulting
+// kernel of its own would make it fail. The faulting kernel is named cudalabInjectedFault.
 #pragma once
 
 #include <optional>
@@ -28,9 +28,11 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace cudalab {
 
-enum class FaultKind { None, IllegalAddress, Trap };
+// Simulated records a sticky error as a real one would, without a kernel: the restart that follows
+// can then be tested on a machine without a GPU (the CPU tests do).
+enum class FaultKind { None, IllegalAddress, Trap, Simulated };
 
-// "illegal-address" or "trap"; nullopt for anything else.
+// "illegal-address", "trap" or "simulated"; nullopt for anything else.
 std::optional<FaultKind> parseFaultKind(std::string_view name);
 const char* faultKindName(FaultKind k);
 
@@ -41,8 +43,8 @@ FaultKind armedFault();
 Status armFaultFromEnvironment();
 
 // When a fault is armed and a GPU is present: disarms it, launches cudalabInjectedFault on
-// `stream`, waits for it, and returns the sticky Status that results. Otherwise returns ok and
-// launches nothing.
+// `stream`, waits for it, and returns the sticky Status that results. A simulated fault is
+// recorded and returned with or without a GPU. Otherwise returns ok and launches nothing.
 Status injectArmedFault(cudaStream_t stream = nullptr);
 
 // Recorded by cudaStatus() for every sticky error.

@@ -32,7 +32,7 @@ std::string Status::sentence() const {
     out = "CUDA error " + name_ + " (" + message_ + ")";
     if (!expr_.empty()) out += " in " + expr_;
     if (!file_.empty()) out += " at " + file_ + ":" + std::to_string(line_);
-    if (sticky_) out += "; the device must be reset before it can be used again";
+    if (sticky_) out += "; CUDA cannot be used again in this process";
   } else {
     out = message_;
     if (!file_.empty()) out += " (" + file_ + ":" + std::to_string(line_) + ")";

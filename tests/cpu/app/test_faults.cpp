@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "common/cuda_check.hpp"
 #include "common/device_fault.hpp"
@@ -101,7 +104,11 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
 
     clearFaultRecord();
     cudaStatus(cudaErrorIllegalAddress, "kernel launch", "x.cu", 7);
-    ASSERT_TRUE(renderer.capture(800, 600, 1, false, "", 2, 0.5).ok());
+    // One frame notices the fault; no pixels are read back after it (that can block the driver).
+    const Result<Image> picture = renderer.capture(800, 600, 1, false, "", 2, 0.5);
+    ASSERT_FALSE(picture.ok());
+    EXPECT_NE(picture.status().message().find("the GPU stopped"), std::string::npos)
+        << picture.status().message();
     ASSERT_TRUE(shell.relaunchRequested());
     EXPECT_NE(shell.lastError().message().find("starting again"), std::string::npos)
         << shell.lastError().message();
@@ -125,6 +132,38 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   Shell other(settings, rt, "test", /*headless=*/true);
   other.restore(nlohmann::json::parse(R"({"params": 5, "lesson": 7})"));
   EXPECT_FALSE(other.lastError().ok());
+}
+
+// The whole restart through the binary, on any machine: a simulated sticky error (recorded as a
+// real one, no kernel) in the lesson's first job; the process must replace itself by a fresh
+// cudalab with the same lesson, press the action again there, write the picture and exit 0, and
+// leave no state file behind.
+TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
+  const std::string dir = ::testing::TempDir() + "cudalab-restart";
+  std::filesystem::create_directories(dir);
+  const std::string png = dir + "/matmul.png", log = dir + "/matmul.txt";
+  std::filesystem::remove(png);
+  const std::string cmd = std::string("'") + CUDALAB_BINARY +
+                          "' --headless --lesson matmul --inject-fault simulated --action course "
+                          "--size 800x600 --wait 120 --screenshot '" +
+                          png + "' >'" + log + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), {});
+  if (out.find("EGL") != std::string::npos && out.find("wrote") == std::string::npos &&
+      out.find("Starting again") == std::string::npos)
+    GTEST_SKIP() << "no headless GL here: " << out;
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("simulated fault"), std::string::npos) << out;
+  EXPECT_NE(out.find("Starting again with the same lesson and parameters"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
+  EXPECT_NE(out.find("lesson matmul"), std::string::npos) << out;
+  EXPECT_TRUE(std::filesystem::exists(png)) << out;
+  // The state file of the faulted process (named by its pid, which exec keeps) is gone.
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
+        << f.path();
 }
 
 }  // namespace

@@ -53,10 +53,10 @@ TEST(Status, CudaTryKeepsExpressionFileLineAndCudaMessage) {
   EXPECT_TRUE(succeedingCudaCall().ok());
 }
 
-TEST(Status, StickyErrorsSayTheDeviceMustBeReset) {
+TEST(Status, StickyErrorsSayCudaCannotGoOnInThisProcess) {
   Status s = cudaStatus(cudaErrorIllegalAddress, "kernel<<<1,1>>>()", __FILE__, __LINE__);
   EXPECT_TRUE(s.sticky());
-  EXPECT_NE(s.sentence().find("reset"), std::string::npos);
+  EXPECT_NE(s.sentence().find("cannot be used again in this process"), std::string::npos);
   EXPECT_FALSE(cudaStatus(cudaErrorMemoryAllocation, "cudaMalloc", __FILE__, 1).sticky());
 }
 
