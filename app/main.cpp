@@ -2,7 +2,11 @@
 //   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <optional>
 
 #include <algorithm>
 #include <cerrno>
@@ -41,6 +45,43 @@ void applyOverrides(const CliOptions& o, Settings& s) {
   sanitize(s);
 }
 
+// Set by relaunch() for the image that replaces the faulted process: it becomes a supervisor.
+constexpr const char* kSuperviseVariable = "CUDALAB_SUPERVISE_RESTART";
+pid_t gChild = -1;
+
+void forwardToChild(int sig) {
+  if (gChild > 0) kill(gChild, sig);
+}
+
+// In the process that replaced a faulted cudalab (relaunch() set kSuperviseVariable), before any
+// CUDA or GL: run the same command line in a child, which gets a new process id and opens the GPU
+// afresh, pass on SIGINT, SIGTERM and SIGHUP, and end with the child's exit code. Returns nothing
+// in the child (and when supervision is not asked for), which goes on as a normal start.
+std::optional<int> superviseRestart() {
+  const char* v = std::getenv(kSuperviseVariable);
+  if (!v || std::string(v) != "1") return std::nullopt;
+  unsetenv(kSuperviseVariable);
+  std::fflush(nullptr);
+  gChild = fork();
+  if (gChild < 0) {
+    std::fprintf(stderr, "cudalab: could not start a fresh process (%s); going on in this one.\n",
+                 std::strerror(errno));
+    return std::nullopt;
+  }
+  if (gChild == 0) return std::nullopt;
+  struct sigaction sa {};
+  sa.sa_handler = forwardToChild;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(sig, &sa, nullptr);
+  int status = 0;
+  while (waitpid(gChild, &status, 0) < 0) {
+    if (errno != EINTR) return 1;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
 // The command line this process was started with (for starting again after a GPU fault).
 std::vector<std::string>& startArgs() {
   static std::vector<std::string> args;
@@ -67,6 +108,10 @@ void restoreFrom(const CliOptions& o, Shell& shell) {
 // command line (without the fault injected for tests) and --restore FILE. After three relaunches
 // in a row, carry on without the GPU instead. Returns only if that is what happens, or if the
 // new process could not be started (then with the exit code).
+//
+// The fresh cudalab runs in a child with a new process id, under the old id as its supervisor
+// (superviseRestart below): on an H100 a process exec'd in place of the faulted one, same id,
+// spun for ever in its first CUDA-GL interop call, while new processes used the GPU normally.
 int relaunch(Shell& shell) {
   shell.noticeDeviceFault();
   const std::string why = lastStickyError().sentence();
@@ -101,6 +146,7 @@ int relaunch(Shell& shell) {
   args.push_back("--restore");
   args.push_back(file);
   unsetenv("CUDALAB_INJECT_FAULT");
+  setenv(kSuperviseVariable, "1", 1);
   std::fprintf(stderr,
                "cudalab: the GPU stopped: %s. Starting again with the same lesson and "
                "parameters.\n",
@@ -365,6 +411,7 @@ int runWindow(const CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const std::optional<int> code = superviseRestart()) return *code;
   startArgs().assign(argv, argv + argc);
   printStackOnSigusr2();  // `kill -USR2 PID`: where a process that seems stuck waits
   CliParse p = parseCommandLine(argc, argv);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -109,7 +110,13 @@ class Soak {
       for (const LessonEntry& e : lessonRegistry()) {
         if (secondsSince(start) >= total) break;
         if (!o_.lesson.empty() && o_.lesson != e.info->id) continue;
+        // Each lesson's share of any growth: the resident size around its visits, summed from
+        // the baseline on (first visits build fonts, caches and pools that stay).
+        malloc_trim(0);
+        const double before = rssMiB();
         visit(e.info->id, start, total);
+        malloc_trim(0);
+        if (baselineTaken_) lessonRssMiB_[e.info->id] += rssMiB() - before;
         if (Clock::now() >= nextSample) {
           sample(secondsSince(start) / 60);
           nextSample += std::chrono::seconds(60);
@@ -359,6 +366,15 @@ class Soak {
             "log).\n",
             cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
             stallWatch_.stalls(), kSoakStallSeconds);
+    if (!lessonRssMiB_.empty()) {
+      md += "Host RSS change over each lesson's visits after the baseline, summed:";
+      for (const auto& [id, mib] : lessonRssMiB_) {
+        md += fmt(" %s %+.1f MiB;", id.c_str(), mib);
+        j["lesson_rss_change_mib"][id] = mib;
+      }
+      md.back() = '.';
+      md += "\n";
+    }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
         "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
@@ -398,6 +414,7 @@ class Soak {
   int cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
+  std::map<std::string, double> lessonRssMiB_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.
   StallWatch stallWatch_{kSoakStallSeconds};
 };
