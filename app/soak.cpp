@@ -46,6 +46,23 @@ double rssMiB() {
   return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
 }
 
+// What malloc has handed out and not taken back (every arena, and its own mmapped blocks): when
+// the resident size grows and this does not, the growth is outside malloc's live blocks (the
+// allocator's fragmentation across threads' arenas, or a library's own mappings).
+double mallocInUseMiB() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd) / (1 << 20);
+}
+
+int threadCount() {
+  int n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    ++n;
+  return n;
+}
+
 int openFds() {
   int n = 0;
   std::error_code ec;
@@ -70,8 +87,8 @@ double gpuUsedMiB(bool gpu) {
 
 struct Sample {
   double minute = 0;
-  double rssMiB = 0, gpuMiB = -1;
-  int fds = 0;
+  double rssMiB = 0, gpuMiB = -1, mallocMiB = 0;
+  int fds = 0, threads = 0;
   int frames = 0;
   double frameMedianMs = 0, frameP95Ms = 0, frameMaxMs = 0;
   long long checksPassed = 0, checksFailed = 0;
@@ -291,6 +308,8 @@ class Soak {
     Sample s;
     s.minute = minute;
     s.rssMiB = rssMiB();
+    s.mallocMiB = mallocInUseMiB();
+    s.threads = threadCount();
     s.gpuMiB = gpuUsedMiB(gpu_);
     s.fds = openFds();
     s.frames = static_cast<int>(frameMs_.size());
@@ -335,21 +354,25 @@ class Soak {
                      fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
-        "| minute | host RSS MiB | GPU in use MiB | open files | frames | frame median ms | "
-        "frame p95 ms | frame max ms | checks passed | checks failed |\n"
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "| minute | host RSS MiB | malloc in use MiB | threads | GPU in use MiB | open files | "
+        "frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
+        "|\n"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
                         {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
-      md += fmt("| %.1f%s | %.1f | ", s.minute, i == baseline_ ? " (baseline)" : "", s.rssMiB) +
+      md += fmt("| %.1f%s | %.1f | %.1f | %d | ", s.minute, i == baseline_ ? " (baseline)" : "",
+                s.rssMiB, s.mallocMiB, s.threads) +
             (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
                 s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
       j["samples"].push_back({{"minute", s.minute},
                               {"rss_mib", s.rssMiB},
+                              {"malloc_in_use_mib", s.mallocMiB},
+                              {"threads", s.threads},
                               {"gpu_mib", s.gpuMiB},
                               {"fds", s.fds},
                               {"frames", s.frames},
