@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The window under an X server (Xvfb) while a lesson works: a corrupt settings file, the window
-# resized to 1 x 1, minimised and restored, then the display lost. Each must leave a working app or
-# a sentence, never a crash: the app stays alive through the first four, and when the X server
-# ends it prints one sentence, saves the settings (a valid file again) and exits with code 1.
+# resized to 1 x 1, minimised and restored, a GPU fault in a second window (it starts itself
+# again), then the display lost. Each must leave a working app or a sentence, never a crash: the
+# app stays alive through the first four, and when the X server ends it prints one sentence, saves
+# the settings (a valid file again) and exits with code 1.
 set -uo pipefail
 cudalab=$1
 work=$(mktemp -d)
@@ -41,6 +42,14 @@ xdotool windowminimize "$win"; sleep 1
 check "alive while minimised" alive
 xdotool windowmap "$win"; xdotool windowsize "$win" 1200 800; sleep 1
 check "alive after being restored" alive
+
+# A sticky GPU error in the window (simulated: recorded as a real one, no GPU needed): the window
+# closes, a fresh cudalab opens with the same lesson, finishes the action and its picture.
+"$cudalab" --lesson matmul --inject-fault simulated --action course --size 900x600 --wait 60 \
+  --screenshot "$work/restarted.png" >"$work/fault-out" 2>&1
+rc=$?
+check "the window started again after a GPU fault and wrote its picture: $rc" \
+  '[ "$rc" = 0 ] && grep -q "Starting again with the same lesson" "$work/fault-out" && grep -q "wrote .*lesson matmul, window" "$work/fault-out" && [ -s "$work/restarted.png" ]'
 
 kill "$xpid"; wait "$xpid" 2>/dev/null
 wait "$app"; rc=$?
