@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <fstream>
 #include <cstdio>
@@ -354,8 +356,32 @@ int runWindow(const CliOptions& o) {
   int frame = 0;
   double waited = 0;
   bool actionStarted = o.action.empty();
+  // Drawing only when something changes: an idle window that redraws without pause keeps a
+  // laptop's cores busy and drains its battery. Every frame while the lesson works or animates
+  // and while a scripted run goes on, and a few frames after any event or the end of the work
+  // (ImGui settles hovering, popups and layout over frames, and the result must be drawn);
+  // otherwise the loop sleeps until an event comes or kIdleWakeSeconds pass (a tooltip's delay,
+  // the step animations, the editor's caret).
+  using Clock = std::chrono::steady_clock;
+  constexpr double kIdleWakeSeconds = 0.25;
+  constexpr int kSettleFrames = 4;
+  // Without vsync (Xvfb, some drivers) the swap does not wait: the display's rate as a cap.
+  constexpr double kMinFrameSeconds = 1.0 / 60;
+  int settle = kSettleFrames;
+  bool wasActive = true;
   while (!window.shouldClose() && !shell.quitRequested()) {
-    window.poll();
+    const auto frameStart = Clock::now();
+    const bool active = scripted || !actionStarted || shell.wantsEveryFrame();
+    if (wasActive && !active) settle = kSettleFrames;
+    wasActive = active;
+    if (active || settle > 0) {
+      window.poll();
+      if (!active) --settle;
+    } else {
+      window.waitEvents(kIdleWakeSeconds);
+      const double slept = std::chrono::duration<double>(Clock::now() - frameStart).count();
+      if (slept < kIdleWakeSeconds * 0.9) settle = kSettleFrames;  // woken by an event
+    }
     if (window.minimized()) {
       // Nothing to draw: wait for the window to come back (jobs go on on their threads).
       window.waitEvents(0.1);
@@ -401,6 +427,9 @@ int runWindow(const CliOptions& o) {
       shell.finishExport(img ? writePng(*img, job->path) : img.status(), job->path);
     }
     window.swap();
+    const double spent = std::chrono::duration<double>(Clock::now() - frameStart).count();
+    if (spent < kMinFrameSeconds)
+      std::this_thread::sleep_for(std::chrono::duration<double>(kMinFrameSeconds - spent));
   }
   // Options given once on the command line are not made permanent (saveNow leaves them out).
   if (!scripted) settings.window = window.geometry();

@@ -97,6 +97,7 @@ class LaunchConfigLesson final : public Lesson {
       rows.push_back({v.id, v.label, v.help});
     return rows;
   }
+  bool animating() const override { return animate_; }
   bool busy() const override {
     return limitsJob_.pending() || pictureJob_.pending() || measureJob_.pending() ||
            sweepJob_.pending() || counters_.pending() || pictureDirty_;

@@ -100,6 +100,10 @@ class Lesson {
   virtual void drawMain(LessonContext& ctx) = 0;
   // True while work started by the lesson has not finished.
   virtual bool busy() const { return false; }
+  // True while the main view changes by itself (a picture redrawn every frame, a scene playing):
+  // the window then draws at the display's rate. Otherwise it draws when something happens
+  // (input, work running or finishing) and a few times a second, so an idle app costs no CPU.
+  virtual bool animating() const { return false; }
   // Long-running actions the lesson offers as buttons (a measurement, a sweep), by id, and starting
   // one as its button would. `cudalab --headless --action ID` uses this to draw figures with
   // results, and the benchmark command to time the UI while a sweep runs.

@@ -78,6 +78,7 @@ class StencilLesson final : public Lesson {
       rows.push_back({b.key, b.label, b.help});
     return rows;
   }
+  bool animating() const override { return gpu_ && playing_; }
   bool busy() const override {
     return measureJob_.pending() || cpuJob_.pending() || !queue_.empty();
   }

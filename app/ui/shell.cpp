@@ -117,6 +117,10 @@ void Shell::continueWithoutGpu(const std::string& why) {
   report(Status::error(why), "");
 }
 
+bool Shell::wantsEveryFrame() const {
+  return current().busy() || current().animating();
+}
+
 bool Shell::busy() const {
   return std::any_of(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->busy(); });
 }

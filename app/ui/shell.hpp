@@ -52,10 +52,14 @@ class Shell {
 
   bool selectLesson(std::string_view id);
   Lesson& current() { return *lessons_[current_]; }
+  const Lesson& current() const { return *lessons_[current_]; }
   const std::vector<std::unique_ptr<Lesson>>& lessons() const { return lessons_; }
 
   void draw(Theme& theme, const FrameTarget& target);
   bool busy() const;
+  // Whether the window should draw every frame: the lesson on screen is working (its results
+  // arrive on a later frame) or animating. Hidden lessons' jobs wait until they are shown.
+  bool wantsEveryFrame() const;
   bool quitRequested() const { return quit_; }
 
   // A figure the user asked for (menu, key or a panel's button), to be rendered by the caller.
