@@ -85,6 +85,7 @@ class MatmulLesson final : public Lesson {
       rows.push_back({s.key, s.label, s.help});
     return rows;
   }
+  bool animating() const override { return pictures_.playing(); }
   bool busy() const override {
     return ladderJob_.pending() || sweepJob_.pending() || courseJob_.pending() ||
            counters_.pending() || !queue_.empty();

@@ -411,6 +411,10 @@ struct MatmulPicturesPanel::Impl {
 MatmulPicturesPanel::MatmulPicturesPanel() : impl_(std::make_unique<Impl>()) {}
 MatmulPicturesPanel::~MatmulPicturesPanel() = default;
 
+bool MatmulPicturesPanel::playing() const {
+  return impl_->playing_;
+}
+
 void MatmulPicturesPanel::draw(LessonContext& ctx, bool gpu, int M, int N, int K,
                                const BlockLimits& limits) {
   impl_->drawTiling(ctx, gpu, M, N, K, limits);

@@ -22,6 +22,8 @@ class MatmulPicturesPanel {
   // The pictures for M x N x K; `limits` (the device's, or every GPU's since Volta without one)
   // decide which tiles fit.
   void draw(LessonContext& ctx, bool gpu, int M, int N, int K, const matmul::BlockLimits& limits);
+  // The tiling picture is stepping through K (the window draws every frame meanwhile).
+  bool playing() const;
 
  private:
   struct Impl;

@@ -95,6 +95,7 @@ class ReductionLesson final : public Lesson {
       rows.push_back({s.key, s.label, s.help});
     return rows;
   }
+  bool animating() const override { return tree_.playing(); }
   bool busy() const override {
     return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() ||
            counters_.pending() || !queue_.empty();

@@ -14,6 +14,8 @@ namespace cudalab {
 class ReductionTreePanel {
  public:
   void draw(LessonContext& ctx);
+  // The tree's levels are playing one by one (the window draws every frame meanwhile).
+  bool playing() const { return playing_; }
 
  private:
   void drawTreePicture(LessonContext& ctx, const reduction::TreeModel& m);
