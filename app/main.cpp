@@ -2,6 +2,7 @@
 //   the window (GLFW), a headless screenshot (EGL), `list`, or `device`.
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+
+#include <imgui.h>
 
 #include "bench.hpp"
 #include "cli.hpp"
@@ -57,30 +60,52 @@ void forwardToChild(int sig) {
 
 // In the process that replaced a faulted cudalab (relaunch() set kSuperviseVariable), before any
 // CUDA or GL: run the same command line in a child, which gets a new process id and opens the GPU
-// afresh, pass on SIGINT, SIGTERM and SIGHUP, and end with the child's exit code. Returns nothing
-// in the child (and when supervision is not asked for), which goes on as a normal start.
+// afresh, pass on the signals a user or a script sends to the id they know (SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT, and SIGUSR2 for the stack), and end as the child ended: its exit code, or the
+// same signal. The faulted process's own children (playground workers) are reaped too. Returns
+// nothing in the child (and when supervision is not asked for), which goes on as a normal start.
 std::optional<int> superviseRestart() {
   const char* v = std::getenv(kSuperviseVariable);
   if (!v || std::string(v) != "1") return std::nullopt;
   unsetenv(kSuperviseVariable);
   std::fflush(nullptr);
+  constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2};
+  // Blocked across the fork, so none arrives before the handlers are in place.
+  sigset_t forwarded, old;
+  sigemptyset(&forwarded);
+  for (int sig : kForwarded)
+    sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, &old);
+  const pid_t parent = getpid();
   gChild = fork();
-  if (gChild < 0) {
-    std::fprintf(stderr, "cudalab: could not start a fresh process (%s); going on in this one.\n",
-                 std::strerror(errno));
+  if (gChild <= 0) {
+    if (gChild < 0)
+      std::fprintf(stderr, "cudalab: could not start a fresh process (%s); going on in this one.\n",
+                   std::strerror(errno));
+    else {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a supervisor killed outright takes the app with it
+      if (getppid() != parent) raise(SIGTERM);
+    }
+    sigprocmask(SIG_SETMASK, &old, nullptr);
     return std::nullopt;
   }
-  if (gChild == 0) return std::nullopt;
   struct sigaction sa {};
   sa.sa_handler = forwardToChild;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+  for (int sig : kForwarded)
     sigaction(sig, &sa, nullptr);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
   int status = 0;
-  while (waitpid(gChild, &status, 0) < 0) {
-    if (errno != EINTR) return 1;
+  for (;;) {
+    const pid_t done = waitpid(-1, &status, 0);
+    if (done == gChild) break;
+    if (done < 0 && errno != EINTR) return 1;
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    signal(WTERMSIG(status), SIG_DFL);
+    raise(WTERMSIG(status));
+  }
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
@@ -107,9 +132,10 @@ void restoreFrom(const CliOptions& o, Shell& shell) {
 
 // After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
 // the lesson and parameters to a file and replace this process by a fresh cudalab with the same
-// command line (without the fault injected for tests) and --restore FILE. After three relaunches
-// in a row, carry on without the GPU instead. Returns only if that is what happens, or if the
-// new process could not be started (then with the exit code).
+// command line (without the fault injected for tests) and --restore FILE. After three restarts
+// the fourth starts with CUDA hidden (CUDA_VISIBLE_DEVICES empty): the app then goes on with its
+// CPU references; this process cannot, since its GL may block after the fault. Returns only if the
+// new process could not be started, with the exit code.
 //
 // The fresh cudalab runs in a child with a new process id, under the old id as its supervisor
 // (superviseRestart below): on an H100 a process exec'd in place of the faulted one, same id,
@@ -117,18 +143,16 @@ void restoreFrom(const CliOptions& o, Shell& shell) {
 int relaunch(Shell& shell) {
   shell.noticeDeviceFault();
   const std::string why = lastStickyError().sentence();
-  if (shell.relaunches() >= 3) {
-    shell.continueWithoutGpu("The GPU stopped again (" + why +
-                             "); after three restarts cudalab goes on without it. Restart "
-                             "cudalab to use the GPU again.");
-    return 0;
-  }
+  const bool giveUp = shell.relaunches() >= 3;
+  if (giveUp) setenv("CUDA_VISIBLE_DEVICES", "", 1);
   const std::string file = (std::filesystem::temp_directory_path() /
                             ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
                                .string();
   {
     std::ofstream out(file);
-    out << shell.relaunchState().dump(2);
+    nlohmann::json state = shell.relaunchState();
+    state["without_gpu"] = giveUp;
+    out << state.dump(2);
     if (!out) {
       std::fprintf(stderr, "cudalab: %s; could not save the state to start again (%s).\n",
                    why.c_str(), file.c_str());
@@ -286,8 +310,7 @@ int runHeadless(const CliOptions& o) {
     Result<Image> settle = renderer.capture(o.width, o.height, 1, false, "", 3, o.waitSeconds);
     // A fault also ends rendering on the GPU in this process: start again before judging the
     // picture.
-    if (deviceFaulted() || shell.relaunchRequested())
-      if (int rc = relaunch(shell); rc != 0) return rc;
+    if (deviceFaulted() || shell.relaunchRequested()) return relaunch(shell);
     if (!settle) return finishScreenshot(o, shell, settle, gl.description());
     if (!shell.current().startAction(o.action)) {
       std::string ids;
@@ -303,11 +326,7 @@ int runHeadless(const CliOptions& o) {
   }
   Result<Image> img =
       renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
-  if (deviceFaulted() || shell.relaunchRequested()) {
-    if (int rc = relaunch(shell); rc != 0) return rc;
-    img = renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames,
-                           o.waitSeconds);  // carrying on without the GPU
-  }
+  if (deviceFaulted() || shell.relaunchRequested()) return relaunch(shell);
   return finishScreenshot(o, shell, img, gl.description());
 }
 
@@ -371,7 +390,8 @@ int runWindow(const CliOptions& o) {
   bool wasActive = true;
   while (!window.shouldClose() && !shell.quitRequested()) {
     const auto frameStart = Clock::now();
-    const bool active = scripted || !actionStarted || shell.wantsEveryFrame();
+    const bool active =
+        scripted || !actionStarted || shell.wantsEveryFrame() || ImGui::IsAnyMouseDown();
     if (wasActive && !active) settle = kSettleFrames;
     wasActive = active;
     if (active || settle > 0) {
@@ -394,7 +414,7 @@ int runWindow(const CliOptions& o) {
       saveNow();
       // No swap: after a sticky CUDA error the driver can block on this process's GL work (as
       // reading pixels did on an H100); the new process says what happened.
-      if (int rc = relaunch(shell); rc != 0) return rc;
+      return relaunch(shell);
     }
     if (!actionStarted && frame >= 5 && !shell.busy()) {
       // --action in a window: pressed once the lesson has settled, as in a headless run.
@@ -426,9 +446,13 @@ int runWindow(const CliOptions& o) {
           renderer.capture(w, h, job->pixelScale, job->transparent, job->panelId, 3, 5.0);
       shell.finishExport(img ? writePng(*img, job->path) : img.status(), job->path);
     }
+    const auto swapStart = Clock::now();
     window.swap();
-    const double spent = std::chrono::duration<double>(Clock::now() - frameStart).count();
-    if (spent < kMinFrameSeconds)
+    const auto now = Clock::now();
+    // A swap that waited is vsync pacing the loop (at whatever rate the display has); one that
+    // returned at once leaves the cap to us.
+    const double spent = std::chrono::duration<double>(now - frameStart).count();
+    if (now - swapStart < std::chrono::milliseconds(1) && spent < kMinFrameSeconds)
       std::this_thread::sleep_for(std::chrono::duration<double>(kMinFrameSeconds - spent));
   }
   // Options given once on the command line are not made permanent (saveNow leaves them out).

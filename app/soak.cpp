@@ -123,9 +123,10 @@ class Soak {
     const double total = o_.minutes * 60;
     auto nextSample = start + std::chrono::seconds(60);
     int cycle = 0;
-    while (secondsSince(start) < total) {
+    // A GPU fault ends the soak: CUDA cannot go on in this process, and its GL may block.
+    while (secondsSince(start) < total && !deviceFaulted()) {
       for (const LessonEntry& e : lessonRegistry()) {
-        if (secondsSince(start) >= total) break;
+        if (secondsSince(start) >= total || deviceFaulted()) break;
         if (!o_.lesson.empty() && o_.lesson != e.info->id) continue;
         // Each lesson's share of any growth: the resident size around its visits, summed from
         // the baseline on (first visits build fonts, caches and pools that stay).

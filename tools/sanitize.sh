@@ -146,6 +146,10 @@ for tool in $tools; do
   fi
 done
 
+# Ctrl-C or a kill stops the runs in flight too (background jobs of a script ignore SIGINT): the
+# whole process group, this script with them.
+trap 'trap - INT TERM; kill 0' INT TERM
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "sanitize.sh: --jobs takes a whole number from 1" >&2; exit 2; }
 for i in "${!plan_tool[@]}"; do
   if [ "$jobs" -gt 1 ]; then
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done

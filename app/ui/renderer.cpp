@@ -120,6 +120,13 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
     ~Reset() { flag = false; }
   } reset{exportingPanel_};
   Status s = render(w, h);
+  // After a sticky CUDA error, reading pixels back waits on the GPU forever (measured on an H100:
+  // glReadPixels blocked in the driver), and the process must start again anyway: no picture, and
+  // no second rendering for a plot below the fold.
+  if (deviceFaulted()) {
+    Framebuffer::unbind();
+    return Status::error("No picture: the GPU stopped (" + lastStickyError().sentence() + ").");
+  }
   std::optional<PixelRect> r;
   const bool plotFigure = panelId.rfind(kPlotPrefix, 0) == 0;
   if (s && plotFigure) {
@@ -152,9 +159,7 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
       r = shell_.panels().rect(panelId);
     }
   }
-  // After a sticky CUDA error, reading pixels back waits on the GPU forever (measured on an H100:
-  // glReadPixels blocked in the driver), and the process must start again anyway: no picture.
-  if (deviceFaulted()) {
+  if (deviceFaulted()) {  // during the second rendering
     Framebuffer::unbind();
     return Status::error("No picture: the GPU stopped (" + lastStickyError().sentence() + ").");
   }

@@ -96,9 +96,14 @@ void Shell::restore(const nlohmann::json& state) {
     selectLesson(state.value("lesson", std::string(current().info().id)));
     std::string msg = "The GPU stopped on an error that ends CUDA in a process: ";
     msg.append(state.value("fault", std::string("a sticky CUDA error.")));
-    msg.append(
-        " cudalab started again with your lesson and parameters; results measured before "
-        "are gone.");
+    if (state.value("without_gpu", false))
+      msg.append(
+          " After three restarts in a row cudalab goes on without the GPU, with your lesson "
+          "and parameters and the CPU references. Start cudalab again to use the GPU.");
+    else
+      msg.append(
+          " cudalab started again with your lesson and parameters; results measured before "
+          "are gone.");
     report(Status::error(msg), "");
   } catch (const std::exception& e) {
     report(Status::error(std::string("cudalab started again after a GPU error, but could not "
@@ -106,15 +111,6 @@ void Shell::restore(const nlohmann::json& state) {
                          e.what() + ")."),
            "");
   }
-}
-
-void Shell::continueWithoutGpu(const std::string& why) {
-  relaunch_ = false;
-  lessons_.clear();  // their jobs stop and join before the new lessons see the runtime change
-  runtime_.deviceCount = 0;
-  runtime_.status = Status::error(why);
-  makeLessons();  // every lesson keeps to its CPU references from here on
-  report(Status::error(why), "");
 }
 
 bool Shell::wantsEveryFrame() const {

@@ -76,8 +76,8 @@ class Shell {
   // After a sticky CUDA error (see common/device_fault.hpp) the process cannot use CUDA again:
   // the shell stops the lessons' work and asks for cudalab to be started again. main() writes
   // relaunchState() to a file and starts a fresh process, which calls restore() with it: the same
-  // lesson, every lesson's parameters and a sentence about what happened. After three relaunches
-  // in a row main() calls continueWithoutGpu() instead: the lessons keep to their CPU references.
+  // lesson, every lesson's parameters and a sentence about what happened. The fourth start in a
+  // row has CUDA hidden ("without_gpu" in the state): the lessons keep to their CPU references.
   bool relaunchRequested() const { return relaunch_; }
   // What draw() does when it sees a fault; main() calls it too when a fault ended a capture before
   // the next frame (a faulted process cannot render with the GPU either). Idempotent.
@@ -85,7 +85,6 @@ class Shell {
   nlohmann::json relaunchState() const;
   void restore(const nlohmann::json& state);
   int relaunches() const { return relaunches_; }
-  void continueWithoutGpu(const std::string& why);
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;

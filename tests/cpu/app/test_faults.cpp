@@ -128,6 +128,15 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
       << shell.lastError().message();
   EXPECT_NE(shell.lastError().message().find("started again"), std::string::npos);
 
+  // The fourth start in a row runs with CUDA hidden, and says so.
+  nlohmann::json giveUp = state;
+  giveUp["without_gpu"] = true;
+  giveUp["relaunches"] = 4;
+  Shell fourth(settings, rt, "test", /*headless=*/true);
+  fourth.restore(giveUp);
+  EXPECT_NE(fourth.lastError().message().find("goes on without the GPU"), std::string::npos)
+      << fourth.lastError().message();
+
   // A state file of the wrong shape restores nothing and says so, never throws.
   Shell other(settings, rt, "test", /*headless=*/true);
   other.restore(nlohmann::json::parse(R"({"params": 5, "lesson": 7})"));
