@@ -54,19 +54,11 @@ double mallocInUseMiB() {
   return static_cast<double>(m.uordblks + m.hblkhd) / (1 << 20);
 }
 
-int threadCount() {
+// Entries of a /proc/self folder: threads (task) or open file descriptors (fd).
+int entriesIn(const char* folder) {
   int n = 0;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator("/proc/self/task", ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-    ++n;
-  return n;
-}
-
-int openFds() {
-  int n = 0;
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+  for (auto it = std::filesystem::directory_iterator(folder, ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     ++n;
   return n;
@@ -310,9 +302,9 @@ class Soak {
     s.minute = minute;
     s.rssMiB = rssMiB();
     s.mallocMiB = mallocInUseMiB();
-    s.threads = threadCount();
+    s.threads = entriesIn("/proc/self/task");
     s.gpuMiB = gpuUsedMiB(gpu_);
-    s.fds = openFds();
+    s.fds = entriesIn("/proc/self/fd");
     s.frames = static_cast<int>(frameMs_.size());
     if (!frameMs_.empty()) {
       s.frameMedianMs = median(frameMs_);

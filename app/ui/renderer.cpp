@@ -119,14 +119,15 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
     bool& flag;
     ~Reset() { flag = false; }
   } reset{exportingPanel_};
-  Status s = render(w, h);
   // After a sticky CUDA error, reading pixels back waits on the GPU forever (measured on an H100:
   // glReadPixels blocked in the driver), and the process must start again anyway: no picture, and
   // no second rendering for a plot below the fold.
-  if (deviceFaulted()) {
+  auto faulted = [] {
     Framebuffer::unbind();
     return Status::error("No picture: the GPU stopped (" + lastStickyError().sentence() + ").");
-  }
+  };
+  Status s = render(w, h);
+  if (deviceFaulted()) return faulted();
   std::optional<PixelRect> r;
   const bool plotFigure = panelId.rfind(kPlotPrefix, 0) == 0;
   if (s && plotFigure) {
@@ -159,10 +160,7 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
       r = shell_.panels().rect(panelId);
     }
   }
-  if (deviceFaulted()) {  // during the second rendering
-    Framebuffer::unbind();
-    return Status::error("No picture: the GPU stopped (" + lastStickyError().sentence() + ").");
-  }
+  if (deviceFaulted()) return faulted();  // during the second rendering
   Image img = fb_.read();
   Framebuffer::unbind();
   if (!s) return s;

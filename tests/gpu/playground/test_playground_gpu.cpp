@@ -42,13 +42,11 @@ long long sized(const Exercise& e, long long n) {
   return std::max(e.minN, std::min(n, e.kind == Kind::Matmul ? 67LL : 100003LL));
 }
 
-bool sanitizing() {
-  return testing_support::underSanitizer();
-}
+using testing_support::underSanitizer;
 
 // A sanitizer slows kernels a hundredfold: give them the longest time limit there is.
 void relaxedForSanitizer(RunParams& p) {
-  if (sanitizing()) p.timeoutSeconds = 60;
+  if (underSanitizer()) p.timeoutSeconds = 60;
 }
 
 std::uint64_t freshSeed() {
@@ -220,7 +218,7 @@ void faultThenRecover(WorkerClient& worker, const char* body, const char* expect
 }
 
 TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
-  if (sanitizing()) GTEST_SKIP() << "a deliberate illegal address: not run under a sanitizer";
+  if (underSanitizer()) GTEST_SKIP() << "a deliberate illegal address: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
@@ -228,7 +226,7 @@ TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
 }
 
 TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
-  if (sanitizing()) GTEST_SKIP() << "a deliberate endless loop: not run under a sanitizer";
+  if (underSanitizer()) GTEST_SKIP() << "a deliberate endless loop: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ volatile float* o = out; for (;;) o[0] = in[0]; }\n",
@@ -236,7 +234,7 @@ TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
 }
 
 TEST_F(PlaygroundGpu, TrapIsSurvived) {
-  if (sanitizing()) GTEST_SKIP() << "a deliberate trap: not run under a sanitizer";
+  if (underSanitizer()) GTEST_SKIP() << "a deliberate trap: not run under a sanitizer";
   faultThenRecover(worker,
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ if (threadIdx.x == 5) __trap(); out[0] = in[0]; }\n",
@@ -281,7 +279,7 @@ TEST(PlaygroundRunner, EverySolutionInProcess) {
 // Under compute-sanitizer's memcheck a bad access is reported with its line instead of faulting
 // on the GPU, and the next run works.
 TEST(PlaygroundSanitizer, NamesTheLine) {
-  if (sanitizing()) GTEST_SKIP() << "starts compute-sanitizer itself: cannot run under another";
+  if (underSanitizer()) GTEST_SKIP() << "starts compute-sanitizer itself: cannot run under another";
   if (findComputeSanitizer().empty()) GTEST_SKIP() << "compute-sanitizer not found";
   WorkerClient worker(workerCommand(true, cudalabBinary()));
   const Exercise& e = *findExercise("double");
@@ -330,7 +328,7 @@ TEST_F(PlaygroundGpu, WrongSignatureIsRefused) {
 // reads and writes the arrays moves 4 sectors per warp access (32 consecutive floats), every
 // line found is one of the learner's (or 0), and the run is still right.
 TEST_F(PlaygroundGpu, CountersPerLine) {
-  if (sanitizing()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
   const Exercise& e = *findExercise("double");
   RunParams p = defaultRunParams(e);
   relaxedForSanitizer(p);
@@ -362,7 +360,7 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
 // float and double), another, and the first again all get their lines (the worker reads them
 // once per process and is restarted after each such run).
 TEST_F(PlaygroundGpu, CountersPerLineAgainAndWithTwoKernels) {
-  if (sanitizing()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
   for (const char* id : {"elementwise", "double", "elementwise"}) {
     SCOPED_TRACE(id);
     const Exercise& e = *findExercise(id);
