@@ -161,7 +161,12 @@ int runHeadless(const CliOptions& o) {
     // picture.
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (!settle) return finishScreenshot(o, shell, settle, gl.description());
-    if (!shell.current().startAction(o.action)) {
+    if (!rt.hasDevice() && shell.relaunches() > 0) {
+      // Started again without the GPU after a fault: the picture shows the lesson and the
+      // sentence saying why; the action needs the GPU it no longer has.
+      std::fprintf(stderr, "cudalab: going on without the GPU; \"%s\" is not pressed again.\n",
+                   o.action.c_str());
+    } else if (!shell.current().startAction(o.action)) {
       std::string ids;
       for (const std::string& a : shell.current().actionIds())
         ids += (ids.empty() ? "" : ", ") + a;
@@ -313,7 +318,6 @@ int runWindow(const CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (const std::optional<int> code = superviseRestart()) return *code;
   rememberStartArgs(argc, argv);
   printStackOnSigusr2();  // `kill -USR2 PID`: where a process that seems stuck waits
   CliParse p = parseCommandLine(argc, argv);
@@ -325,6 +329,8 @@ int main(int argc, char** argv) {
   // A fault on purpose, for the tests of the recovery from sticky CUDA errors (hidden option or
   // CUDALAB_INJECT_FAULT): the first GPU job of the window or the headless run faults.
   if (p.options.command == Command::Window || p.options.command == Command::Headless) {
+    // The app runs in a child of this process, which starts it again after a GPU fault.
+    if (const std::optional<int> code = superviseApp()) return *code;
     if (Status s = armFaultFromEnvironment(); !s)
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     if (!p.options.injectFault.empty())

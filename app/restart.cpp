@@ -24,70 +24,19 @@
 namespace cudalab {
 namespace {
 
-// Set by restartAfterFault() for the image that replaces the faulted process: it becomes a
-// supervisor.
-constexpr const char* kSuperviseVariable = "CUDALAB_SUPERVISE_RESTART";
+// Set by the supervisor for the app it runs: this process is supervised, and writes its state to
+// this file when it must start again.
+constexpr const char* kSupervisedVariable = "CUDALAB_RESTORE_FILE";
+// Set by a user (a debugger session, for example) who wants one process and no supervisor.
+constexpr const char* kNoSupervisorVariable = "CUDALAB_NO_SUPERVISOR";
+// The exit code of an app that asks its supervisor to start it again (EX_TEMPFAIL).
+constexpr int kStartAgainCode = 75;
+
 pid_t gChild = -1;
 
 void forwardToChild(int sig) {
   if (gChild > 0) kill(gChild, sig);
 }
-
-// In the process that replaced a faulted cudalab (restartAfterFault() set kSuperviseVariable),
-// before any CUDA or GL: run the same command line in a child, which gets a new process id and
-// opens the GPU afresh, pass on the signals a user or a script sends to the id they know (SIGINT,
-// SIGTERM, SIGHUP, SIGQUIT, and SIGUSR2 for the stack), and end as the child ended: its exit code,
-// or the same signal. The faulted process's own children (playground workers) are reaped too.
-// Returns nothing in the child (and when supervision is not asked for), which goes on as a normal
-// start.
-}  // namespace
-
-std::optional<int> superviseRestart() {
-  const char* v = std::getenv(kSuperviseVariable);
-  if (!v || std::string(v) != "1") return std::nullopt;
-  unsetenv(kSuperviseVariable);
-  std::fflush(nullptr);
-  constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2};
-  // Blocked across the fork, so none arrives before the handlers are in place.
-  sigset_t forwarded, old;
-  sigemptyset(&forwarded);
-  for (int sig : kForwarded)
-    sigaddset(&forwarded, sig);
-  sigprocmask(SIG_BLOCK, &forwarded, &old);
-  const pid_t parent = getpid();
-  gChild = fork();
-  if (gChild <= 0) {
-    if (gChild < 0)
-      std::fprintf(stderr, "cudalab: could not start a fresh process (%s); going on in this one.\n",
-                   std::strerror(errno));
-    else {
-      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a supervisor killed outright takes the app with it
-      if (getppid() != parent) raise(SIGTERM);
-    }
-    sigprocmask(SIG_SETMASK, &old, nullptr);
-    return std::nullopt;
-  }
-  struct sigaction sa {};
-  sa.sa_handler = forwardToChild;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : kForwarded)
-    sigaction(sig, &sa, nullptr);
-  sigprocmask(SIG_SETMASK, &old, nullptr);
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(-1, &status, 0);
-    if (done == gChild) break;
-    if (done < 0 && errno != EINTR) return 1;
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) {
-    signal(WTERMSIG(status), SIG_DFL);
-    raise(WTERMSIG(status));
-  }
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-namespace {
 
 // The command line this process was started with.
 std::vector<std::string>& startArgs() {
@@ -95,7 +44,122 @@ std::vector<std::string>& startArgs() {
   return args;
 }
 
+// The command line for a start again: the original one without the fault injected for tests and
+// without an older --restore, then --restore FILE.
+std::vector<std::string> argsToStartAgain(const std::string& file) {
+  std::vector<std::string> args;
+  const std::vector<std::string>& old = startArgs();
+  for (size_t i = 0; i < old.size(); ++i) {
+    if ((old[i] == "--inject-fault" || old[i] == "--restore") && i + 1 < old.size()) {
+      ++i;
+      continue;
+    }
+    if (old[i].rfind("--inject-fault=", 0) == 0 || old[i].rfind("--restore=", 0) == 0) continue;
+    args.push_back(old[i]);
+  }
+  args.push_back("--restore");
+  args.push_back(file);
+  return args;
+}
+
+[[noreturn]] void execSelf(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string self = playground::selfExecutable();
+  execv(self.c_str(), argv.data());
+  std::fprintf(stderr, "cudalab: could not start %s: %s.\n", self.c_str(), std::strerror(errno));
+  _exit(127);
+}
+
+// Whether the state file asks for the next start without the GPU (after three restarts).
+bool stateSaysWithoutGpu(const std::string& file) {
+  std::ifstream in(file);
+  try {
+    return nlohmann::json::parse(in).value("without_gpu", false);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace
+
+std::optional<int> superviseApp() {
+  if (std::getenv(kSupervisedVariable) || std::getenv(kNoSupervisorVariable)) return std::nullopt;
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
+                               .string();
+  std::fflush(nullptr);
+  constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2};
+  // Blocked across each fork, so none arrives before the handlers are in place; the child
+  // unblocks them after setting its own.
+  sigset_t forwarded, old;
+  sigemptyset(&forwarded);
+  for (int sig : kForwarded)
+    sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, &old);
+  struct sigaction sa {};
+  sa.sa_handler = forwardToChild;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kForwarded)
+    sigaction(sig, &sa, nullptr);
+  const pid_t supervisor = getpid();
+  std::vector<std::string> args = startArgs();
+  for (;;) {
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    gChild = fork();
+    if (gChild < 0) {
+      // No second process: this one runs the app itself, and a fault ends it with a sentence.
+      std::fprintf(stderr,
+                   "cudalab: could not start the app's process (%s); going on in this one.\n",
+                   std::strerror(errno));
+      signal(SIGUSR2, SIG_DFL);
+      for (int sig : kForwarded)
+        signal(sig, SIG_DFL);
+      sigprocmask(SIG_SETMASK, &old, nullptr);
+      setenv(kNoSupervisorVariable, "1", 1);
+      return std::nullopt;
+    }
+    if (gChild == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGTERM);  // a supervisor killed outright takes the app with it
+      if (getppid() != supervisor) _exit(1);
+      for (int sig : kForwarded)
+        signal(sig, SIG_DFL);
+      sigprocmask(SIG_SETMASK, &old, nullptr);
+      setenv(kSupervisedVariable, file.c_str(), 1);
+      execSelf(args);
+    }
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    int status = 0;
+    for (;;) {
+      // Every child is reaped (a faulted app's playground workers come back to us too).
+      const pid_t done = waitpid(-1, &status, 0);
+      if (done == gChild) break;
+      if (done < 0 && errno != EINTR) return 1;
+    }
+    sigprocmask(SIG_BLOCK, &forwarded, nullptr);
+    gChild = -1;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kStartAgainCode &&
+        std::filesystem::exists(file)) {
+      // The app stopped after a sticky GPU error and left its state: a fresh process, opening
+      // the GPU and the display afresh, goes on with the same lesson and parameters.
+      if (stateSaysWithoutGpu(file)) setenv("CUDA_VISIBLE_DEVICES", "", 1);
+      unsetenv("CUDALAB_INJECT_FAULT");
+      args = argsToStartAgain(file);
+      continue;
+    }
+    std::filesystem::remove(file, ec);
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) {
+      signal(WTERMSIG(status), SIG_DFL);
+      sigprocmask(SIG_SETMASK, &old, nullptr);
+      raise(WTERMSIG(status));
+    }
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  }
+}
 
 void rememberStartArgs(int argc, char** argv) {
   startArgs().assign(argv, argv + argc);
@@ -119,70 +183,58 @@ void restoreFrom(const std::string& file, Shell& shell) {
   std::filesystem::remove(file, ec);
 }
 
-// After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
-// the lesson and parameters to a file and replace this process by a fresh cudalab with the same
-// command line (without the fault injected for tests) and --restore FILE. After three restarts
-// the fourth starts with CUDA hidden (CUDA_VISIBLE_DEVICES empty): the app then goes on with its
-// CPU references; this process cannot, since its GL may block after the fault. Returns only if the
-// new process could not be started, with the exit code.
-//
-// The fresh cudalab runs in a child with a new process id, under the old id as its supervisor
-// (superviseRestart below): on an H100 a process exec'd in place of the faulted one, same id,
-// spun for ever in its first CUDA-GL interop call, while new processes used the GPU normally.
-int restartAfterFault(Shell& shell) {
-  shell.noticeDeviceFault();
-  const std::string why = lastStickyError().sentence();
-  const bool giveUp = shell.relaunches() >= 3;
-  if (giveUp) setenv("CUDA_VISIBLE_DEVICES", "", 1);
-  const std::string file = (std::filesystem::temp_directory_path() /
-                            ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
-                               .string();
+namespace {
+
+// Writes the state for the next start and ends this process: its supervisor starts a fresh one
+// (without a supervisor, the process replaces itself). Returns only if the state could not be
+// written, with the exit code.
+int startAgainWith(const nlohmann::json& state, const std::string& sentence) {
+  const char* supervised = std::getenv(kSupervisedVariable);
+  const std::string file = supervised ? std::string(supervised)
+                                      : (std::filesystem::temp_directory_path() /
+                                         ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
+                                            .string();
   {
     std::ofstream out(file);
-    nlohmann::json state = shell.relaunchState();
-    state["without_gpu"] = giveUp;
     out << state.dump(2);
     if (!out) {
       std::fprintf(stderr, "cudalab: %s; could not save the state to start again (%s).\n",
-                   why.c_str(), file.c_str());
+                   sentence.c_str(), file.c_str());
       return 1;
     }
   }
-  std::vector<std::string> args;
-  const std::vector<std::string>& old = startArgs();
-  for (size_t i = 0; i < old.size(); ++i) {
-    if ((old[i] == "--inject-fault" || old[i] == "--restore") && i + 1 < old.size()) {
-      ++i;
-      continue;
-    }
-    if (old[i].rfind("--inject-fault=", 0) == 0 || old[i].rfind("--restore=", 0) == 0) continue;
-    args.push_back(old[i]);
-  }
-  args.push_back("--restore");
-  args.push_back(file);
-  unsetenv("CUDALAB_INJECT_FAULT");
-  setenv(kSuperviseVariable, "1", 1);
-  std::fprintf(stderr,
-               "cudalab: the GPU stopped: %s. Starting again with the same lesson and "
-               "parameters.\n",
-               why.c_str());
+  std::fprintf(stderr, "cudalab: %s\n", sentence.c_str());
   std::fflush(nullptr);
-  // The new process opens the GPU, the display and its files afresh: nothing of the faulted one
-  // (driver handles a library opened without close-on-exec, the settings file) may live on in it.
+  if (supervised) _exit(kStartAgainCode);
+  // No supervisor: the new image must not keep anything of this one open.
+  if (state.value("without_gpu", false)) setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  unsetenv("CUDALAB_INJECT_FAULT");
   std::error_code ec;
   for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
     const int n = std::atoi(fd.path().filename().c_str());
     if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
   }
-  std::vector<char*> argv;
-  for (std::string& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const std::string self = playground::selfExecutable();
-  execv(self.c_str(), argv.data());
-  std::fprintf(stderr, "cudalab: could not start again (%s): %s. Start cudalab again by hand.\n",
-               self.c_str(), std::strerror(errno));
-  return 1;
+  execSelf(argsToStartAgain(file));
+}
+
+}  // namespace
+
+// After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
+// the lesson and parameters to the file the supervisor named, and end this process at once (no
+// destructors: they would call CUDA and GL, which may block after the fault). The supervisor
+// starts a fresh cudalab with --restore FILE. After three restarts the state asks for the fourth
+// without the GPU (CUDA_VISIBLE_DEVICES empty): the app then goes on with its CPU references.
+//
+// Why a supervisor from the start rather than exec'ing the faulted process: the faulted process
+// must be gone before the new one opens the GPU, and a supervisor that never touched CUDA or GL
+// carries nothing of it. Without a supervisor (CUDALAB_NO_SUPERVISOR, or a failed fork) this
+// process replaces itself all the same, and the new image becomes the supervisor.
+int restartAfterFault(Shell& shell) {
+  shell.noticeDeviceFault();
+  nlohmann::json state = shell.relaunchState();
+  state["without_gpu"] = shell.relaunches() >= 3;
+  return startAgainWith(state, "the GPU stopped: " + lastStickyError().sentence() +
+                                   ". Starting again with the same lesson and parameters.");
 }
 
 }  // namespace cudalab

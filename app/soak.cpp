@@ -6,14 +6,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "bench.hpp"
@@ -52,6 +55,32 @@ double rssMiB() {
 double mallocInUseMiB() {
   const struct mallinfo2 m = mallinfo2();
   return static_cast<double>(m.uordblks + m.hblkhd) / (1 << 20);
+}
+
+// The resident size of each kind of mapping (a file's path, [heap], [stack], or "anonymous"), in
+// MiB: taken at the baseline and at the end, the difference says whether a growth is malloc's heap,
+// anonymous mappings (large blocks, a library's own pools) or a driver's mapped files.
+std::map<std::string, double> residentByMapping() {
+  std::map<std::string, double> out;
+  std::ifstream in("/proc/self/smaps");
+  std::string line, name = "anonymous";
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < 17 &&
+        line.find(':') > line.find(' ')) {
+      // "start-end perms offset dev inode   path": the path is the sixth field, if any.
+      std::istringstream f(line);
+      std::string field;
+      for (int i = 0; i < 5; ++i)
+        f >> field;
+      std::getline(f >> std::ws, name);
+      if (name.empty()) name = "anonymous";
+      if (name.rfind("[stack", 0) == 0) name = "[stack]";
+    } else if (line.rfind("Rss:", 0) == 0) {
+      out[name] += std::strtod(line.c_str() + 4, nullptr) / 1024;
+    }
+  }
+  return out;
 }
 
 // Entries of a /proc/self folder: threads (task) or open file descriptors (fd).
@@ -138,6 +167,7 @@ class Soak {
         sampleUnlessJustTaken(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
         baselineTaken_ = true;
+        mappingsAtBaseline_ = residentByMapping();
       }
     }
     sampleUnlessJustTaken(secondsSince(start) / 60);
@@ -391,6 +421,23 @@ class Soak {
       md.back() = '.';
       md += "\n";
     }
+    if (baselineTaken_) {
+      // Where the resident memory went after the baseline, the largest changes first.
+      std::map<std::string, double> change = residentByMapping();
+      for (const auto& [name, mib] : mappingsAtBaseline_)
+        change[name] -= mib;
+      std::vector<std::pair<std::string, double>> sorted(change.begin(), change.end());
+      std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+        return std::fabs(a.second) > std::fabs(b.second);
+      });
+      md += "Resident change since the baseline by mapping, the largest five:";
+      for (size_t i = 0; i < sorted.size() && i < 5; ++i) {
+        md += fmt(" %s %+.1f MiB;", sorted[i].first.c_str(), sorted[i].second);
+        j["mapping_rss_change_mib"][sorted[i].first] = sorted[i].second;
+      }
+      md.back() = '.';
+      md += "\n";
+    }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
         "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
@@ -431,6 +478,7 @@ class Soak {
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
   std::map<std::string, double> lessonRssMiB_;
+  std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.
   StallWatch stallWatch_{kSoakStallSeconds};
 };

@@ -94,8 +94,8 @@ void Shell::restore(const nlohmann::json& state) {
           if (v.is_number()) (void)restoreParameter(*l, id, v.get<double>());
       }
     selectLesson(state.value("lesson", std::string(current().info().id)));
-    std::string msg = "The GPU stopped on an error that ends CUDA in a process: ";
-    msg.append(state.value("fault", std::string("a sticky CUDA error.")));
+    faultSentence_ = state.value("fault", std::string("a sticky CUDA error."));
+    std::string msg = "The GPU stopped on an error that ends CUDA in a process: " + faultSentence_;
     if (state.value("without_gpu", false))
       msg.append(
           " After three restarts in a row cudalab goes on without the GPU, with your lesson "

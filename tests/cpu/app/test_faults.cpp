@@ -137,6 +137,9 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   EXPECT_NE(fourth.lastError().message().find("goes on without the GPU"), std::string::npos)
       << fourth.lastError().message();
 
+  // The fault is kept for a further restart's state.
+  EXPECT_NE(fourth.relaunchState().value("fault", "").find("illegal"), std::string::npos);
+
   // A state file of the wrong shape restores nothing and says so, never throws.
   Shell other(settings, rt, "test", /*headless=*/true);
   other.restore(nlohmann::json::parse(R"({"params": 5, "lesson": 7})"));
@@ -169,7 +172,7 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
   EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
   EXPECT_NE(out.find("lesson matmul"), std::string::npos) << out;
   EXPECT_TRUE(std::filesystem::exists(png)) << out;
-  // The state file of the faulted process (named by its pid, which exec keeps) is gone.
+  // The state file the faulted process left (named by its supervisor's pid) is gone.
   for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
     EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
         << f.path();
