@@ -161,12 +161,14 @@ int runHeadless(const CliOptions& o) {
     // picture.
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (!settle) return finishScreenshot(o, shell, settle, gl.description());
-    if (!rt.hasDevice() && shell.relaunches() > 0) {
-      // Started again without the GPU after a fault: the picture shows the lesson and the
-      // sentence saying why; the action needs the GPU it no longer has.
-      std::fprintf(stderr, "cudalab: going on without the GPU; \"%s\" is not pressed again.\n",
+    if (shell.current().startAction(o.action)) {
+      // pressed; captured below once its work is done
+    } else if (!rt.hasDevice() && shell.relaunches() > 0) {
+      // Started again without the GPU after a fault, and the action needs the GPU: the picture
+      // shows the lesson and the sentence saying why.
+      std::fprintf(stderr, "cudalab: going on without the GPU; \"%s\" needs it.\n",
                    o.action.c_str());
-    } else if (!shell.current().startAction(o.action)) {
+    } else {
       std::string ids;
       for (const std::string& a : shell.current().actionIds())
         ids += (ids.empty() ? "" : ", ") + a;

@@ -106,9 +106,9 @@ std::optional<int> superviseApp() {
     sigaction(sig, &sa, nullptr);
   const pid_t supervisor = getpid();
   std::vector<std::string> args = startArgs();
+  std::error_code ec;
+  std::filesystem::remove(file, ec);  // an old one (a reused process id) is not this run's state
   for (;;) {
-    std::error_code ec;
-    std::filesystem::remove(file, ec);
     gChild = fork();
     if (gChild < 0) {
       // No second process: this one runs the app itself, and a fault ends it with a sentence.
@@ -175,9 +175,10 @@ void restoreFrom(const std::string& file, Shell& shell) {
   try {
     shell.restore(nlohmann::json::parse(in));
   } catch (const std::exception& e) {
-    shell.report(Status::error("cudalab started again after a GPU error, but " + file +
-                               " could not be read (" + e.what() + ")."),
-                 "");
+    const Status s = Status::error("cudalab started again after a GPU error, but " + file +
+                                   " could not be read (" + e.what() + ").");
+    std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+    shell.report(s, "");
   }
   std::error_code ec;
   std::filesystem::remove(file, ec);

@@ -31,6 +31,7 @@
 #include "matmul/matmul_config.hpp"
 #include "memory/access_patterns.hpp"
 #include "models/memory_access.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/warp_picture.hpp"
@@ -227,15 +228,23 @@ class MatmulLesson final : public Lesson {
                                         "launch for the chosen sizes.");
     }
     const int M = r ? r->p.M : M_, N = r ? r->p.N : N_, K = r ? r->p.K : K_;
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("##ladder", 11, flags)) {
-      const char* heads[] = {"step",        "block",    "grid",      "shared",
-                             "ms",          "GFLOP/s",  "of cuBLAS", "of FP32 peak",
-                             "max |error|", "relative", "checked"};
-      for (const char* h : heads)
-        ImGui::TableSetupColumn(h, 0, std::string(h) == "step" ? 3.0f : 1.0f);
-      ImGui::TableHeadersRow();
+    // On a projector the step, its speed and whether it is right matter most; the launch shape
+    // and the finer numbers give way first.
+    static const TableColumn kColumns[] = {
+        {"step"},
+        {"block", nullptr, 3, "Threads per block (x by y)."},
+        {"grid", nullptr, 4, "Blocks in the grid (x by y) for these sizes."},
+        {"shared memory per block", "shared", 4},
+        {"kernel time, median (ms)", "ms", 1},
+        {"GFLOP/s", nullptr, 0, "2 M N K floating-point operations over the kernel time."},
+        {"of cuBLAS", nullptr, 1,
+         "This step's GFLOP/s over cuBLAS SGEMM's, measured in the same run."},
+        {"of FP32 peak", "of peak", 2, "This step's GFLOP/s over the GPU's float32 peak."},
+        {"max |error|", nullptr, 2},
+        {"relative error", "relative", 3},
+        {"checked against float64", "checked", 0},
+    };
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()))) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
         const LaunchConfig c = launchConfig(s, M, N, K);
@@ -287,7 +296,7 @@ class MatmulLesson final : public Lesson {
                           .c_str());
         }
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     if (r && plot::BeginPlot("matmul_ladder", "GFLOP/s per step##ladderplot", ImVec2(-1, 0))) {
       std::vector<const char*> names;

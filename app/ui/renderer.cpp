@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "platform/gl.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 
 namespace cudalab {
@@ -67,6 +68,7 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
     if (glfw_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover highlights in figures
   }
   ImGui::NewFrame();
+  beginDataTableFrame();
   int pushed = 0;
   if (transparent) {
     for (ImGuiCol c : {ImGuiCol_WindowBg, ImGuiCol_ChildBg, ImGuiCol_MenuBarBg}) {

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -159,13 +160,24 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
   }
   drawMenuBar(theme);
   const float menuH = ImGui::GetFrameHeight();
-  const float statusH = ImGui::GetFrameHeight() + 4.0f * scale_;
+  // A sentence longer than the window is wide gets up to three lines (a projector's scale makes
+  // many sentences that long; the tooltip has all of it); the device's line gives way first.
+  const std::string message = statusMessage();
+  float extraLines = 0;
+  if (!lastError_ || !lastInfo_.empty()) {
+    const float wrapped = ImGui::CalcTextSize(message.c_str(), nullptr, false,
+                                              t.width - 2 * ImGui::GetStyle().WindowPadding.x)
+                              .y;
+    extraLines = std::clamp(std::round(wrapped / ImGui::GetTextLineHeight()) - 1, 0.0f, 2.0f);
+  }
+  const float statusH =
+      ImGui::GetFrameHeight() + 4.0f * scale_ + extraLines * ImGui::GetTextLineHeight();
   const float sideW = std::min(settings_.sidebarWidth * scale_, t.width * 0.3f);
   const float bodyH = std::max(1.0f, t.height - menuH - statusH);
 
   drawSidebar(theme, ctx, ImVec2(0, menuH), ImVec2(sideW, bodyH));
   drawMainView(theme, ctx, ImVec2(sideW, menuH), ImVec2(t.width - sideW, bodyH));
-  drawStatusBar(theme, ImVec2(0, t.height - statusH), ImVec2(t.width, statusH));
+  drawStatusBar(theme, message, ImVec2(0, t.height - statusH), ImVec2(t.width, statusH));
 
   // The splitter between the sidebar and the main view: drag to resize (persisted). Its window is
   // submitted last and may come to the front (the others stay behind), or it could not be grabbed.
@@ -254,10 +266,19 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   ImGui::TextUnformatted("Lessons");
   ImGui::PopFont();
   for (const auto& l : lessons_) {
-    if (ImGui::Selectable(l->info().title, l.get() == &current())) selectLesson(l->info().id);
+    // The title up to its colon ("Matmul", "Transfers"): it fits a sidebar at projector scale;
+    // the whole title heads the lesson and its tooltip.
+    const std::string title = l->info().title;
+    const std::string name = title.substr(0, title.find(':'));
+    ImGui::PushID(l->info().id);
+    if (ImGui::Selectable(name.c_str(), l.get() == &current())) selectLesson(l->info().id);
+    ImGui::PopID();
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+      ImGui::PushFont(theme.fonts().bold);
+      ImGui::TextUnformatted(l->info().title);
+      ImGui::PopFont();
       ImGui::TextUnformatted(l->info().summary);
       ImGui::TextDisabled("Follows: %s", l->info().course);
       ImGui::PopTextWrapPos();
@@ -285,7 +306,7 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
                         static_cast<int>(size.y)};
   const LessonInfo& info = current().info();
   ImGui::PushFont(theme.fonts().heading);
-  ImGui::TextUnformatted(info.title);
+  ImGui::TextWrapped("%s", info.title);  // wraps at a projector's scale
   ImGui::PopFont();
   mutedText(theme, info.summary);
   if (!runtime_.hasDevice()) {
@@ -298,7 +319,13 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   ImGui::End();
 }
 
-void Shell::drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size) {
+std::string Shell::statusMessage() const {
+  if (!lastError_) return lastError_.sentence();
+  if (!lastInfo_.empty()) return lastInfo_;
+  return "F12 saves the window as PNG; View > UI scale for projectors";
+}
+
+void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_MenuBarBg));
@@ -322,27 +349,38 @@ void Shell::drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size) {
     std::snprintf(fps, sizeof fps, "headless");
   else
     std::snprintf(fps, sizeof fps, "%.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
-  const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(fps).x;
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float msgW = std::max(0.0f, avail - rightW - 16 * scale_);
-  ImGui::PushClipRect(ImGui::GetCursorScreenPos(),
-                      ImVec2(ImGui::GetCursorScreenPos().x + msgW, pos.y + size.y), true);
-  if (!lastError_) {
-    ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
-    ImGui::TextUnformatted(lastError_.sentence().c_str());
+  const float msgTextW = ImGui::CalcTextSize(message.c_str()).x;
+  // The device's line shows only when a message (an error, a result) leaves room for it; the
+  // hint gives way to the device's line instead.
+  const bool important = !lastError_ || !lastInfo_.empty();
+  const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(fps).x;
+  const bool showRight = !important || msgTextW + rightW + 16 * scale_ <= avail;
+  const float msgW = showRight ? std::max(0.0f, avail - rightW - 16 * scale_) : avail;
+  if (important) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + msgW);
+    ImGui::PushStyleColor(
+        ImGuiCol_Text, !lastError_ ? theme.errorColour() : ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    ImGui::TextWrapped("%s", message.c_str());
     ImGui::PopStyleColor();
-  } else if (!lastInfo_.empty()) {
-    ImGui::TextUnformatted(lastInfo_.c_str());
+    ImGui::PopTextWrapPos();
   } else {
-    ImGui::TextDisabled("F12 saves the window as PNG; View > UI scale for projectors");
+    ImGui::PushClipRect(ImGui::GetCursorScreenPos(),
+                        ImVec2(ImGui::GetCursorScreenPos().x + msgW, pos.y + size.y), true);
+    ImGui::TextDisabled("%s", message.c_str());
+    ImGui::PopClipRect();
   }
-  ImGui::PopClipRect();
-  if (ImGui::IsItemHovered()) {
+  if (ImGui::IsItemHovered() && important) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-    ImGui::TextUnformatted(!lastError_ ? lastError_.sentence().c_str() : lastInfo_.c_str());
+    ImGui::TextUnformatted(message.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+  }
+  if (!showRight) {
+    ImGui::End();
+    ImGui::PopStyleColor();
+    return;
   }
   ImGui::SameLine(std::max(msgW + 16 * scale_, avail - rightW));
   if (!runtime_.hasDevice()) ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());

@@ -95,7 +95,9 @@ class Shell {
   void drawMenuBar(Theme& theme);
   void drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
   void drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
-  void drawStatusBar(Theme& theme, ImVec2 pos, ImVec2 size);
+  void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
+  // What the status bar says: the last error, else the last information, else a hint.
+  std::string statusMessage() const;
   void drawAbout(Theme& theme);
   void handleKeys();
   void makeLessons();  // one of each, from the registry; the settings' lesson current

@@ -171,6 +171,8 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
       << out;
   EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
   EXPECT_NE(out.find("lesson matmul"), std::string::npos) << out;
+  // The new process read the state the faulted one left (the supervisor must not remove it).
+  EXPECT_EQ(out.find("could not be read"), std::string::npos) << out;
   EXPECT_TRUE(std::filesystem::exists(png)) << out;
   // The state file the faulted process left (named by its supervisor's pid) is gone.
   for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))

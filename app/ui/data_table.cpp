@@ -1,0 +1,182 @@
+// See data_table.hpp.
+#include "ui/data_table.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace cudalab {
+namespace {
+
+enum Choice : signed char { kAuto = -1, kHidden = 0, kShown = 1 };
+
+struct TableState {
+  std::vector<signed char> choice;  // the learner's, from the column menu
+  std::vector<float> need;          // each column's widest cell or header, last measured
+  std::vector<bool> shown;          // this frame
+  bool openMenu = false;
+};
+
+struct Current {
+  ImGuiID key = 0;
+  std::string id;
+  const TableColumn* columns = nullptr;
+  int count = 0;
+  int hiddenToFit = 0, hiddenByUser = 0;
+  float avail = 0;
+};
+
+std::unordered_map<ImGuiID, TableState>& states() {
+  static std::unordered_map<ImGuiID, TableState> s;
+  return s;
+}
+std::vector<DataTableReport>& reports() {
+  static std::vector<DataTableReport> r;
+  return r;
+}
+Current& current() {
+  static Current c;
+  return c;
+}
+
+// Which columns to show in `avail` pixels: the learner's choices first, then every automatic
+// column, hiding the highest priority numbers (later columns first among equals) until the rest
+// fit. Columns never measured count as narrow: they are shown once and measured.
+void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
+                   int& hiddenByUser) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float pad = 2 * style.CellPadding.x + 1;
+  float total = 0;
+  for (int i = 0; i < n; ++i) {
+    st.shown[i] = st.choice[i] != kHidden;
+    if (st.shown[i]) total += st.need[i] + pad;
+  }
+  hiddenByUser = static_cast<int>(std::count(st.choice.begin(), st.choice.end(), kHidden));
+  hiddenToFit = 0;
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (cols[a].priority != cols[b].priority) return cols[a].priority > cols[b].priority;
+    return a > b;
+  });
+  for (int i : order) {
+    if (total <= avail) break;
+    if (cols[i].priority <= 0 || st.choice[i] != kAuto || !st.shown[i]) continue;
+    st.shown[i] = false;
+    total -= st.need[i] + pad;
+    ++hiddenToFit;
+  }
+}
+
+}  // namespace
+
+void beginDataTableFrame() {
+  reports().clear();
+}
+
+const std::vector<DataTableReport>& dataTableReports() {
+  return reports();
+}
+
+bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows) {
+  Current& cur = current();
+  cur = Current{};
+  cur.key = ImGui::GetID(id);
+  cur.id = id;
+  cur.columns = cols;
+  cur.count = n;
+  TableState& st = states()[cur.key];
+  if (static_cast<int>(st.choice.size()) != n) {
+    st.choice.assign(n, kAuto);
+    st.need.assign(n, 0.0f);
+    st.shown.assign(n, true);
+  }
+  cur.avail = ImGui::GetContentRegionAvail().x;
+  chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
+
+  // Every row shown (a table that scrolls sideways needs a height): the header, the rows and room
+  // for the horizontal scroll bar.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
+  const float height = rowH * float(rows + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_NoSavedSettings;
+  if (!ImGui::BeginTable(id, n, flags, ImVec2(0, height))) return false;
+  for (int i = 0; i < n; ++i)
+    ImGui::TableSetupColumn(cols[i].header, ImGuiTableColumnFlags_WidthFixed |
+                                                (st.shown[i] ? 0 : ImGuiTableColumnFlags_Disabled));
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int i = 0; i < n; ++i) {
+    if (!ImGui::TableSetColumnIndex(i)) continue;
+    ImGui::PushID(i);
+    ImGui::TableHeader(cols[i].shortHeader ? cols[i].shortHeader : cols[i].header);
+    ImGui::PopID();
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+      ImGui::TextUnformatted(cols[i].header);
+      if (cols[i].help) ImGui::TextUnformatted(cols[i].help);
+      ImGui::TextDisabled("Right-click: show or hide columns.");
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+      if (ImGui::IsMouseReleased(ImGuiMouseButton_Right)) st.openMenu = true;
+    }
+  }
+  return true;
+}
+
+void endDataTable() {
+  Current& cur = current();
+  TableState& st = states()[cur.key];
+  DataTableReport report;
+  report.id = cur.id;
+  report.hiddenToFit = cur.hiddenToFit;
+  report.hiddenByUser = cur.hiddenByUser;
+  if (ImGuiTable* t = ImGui::GetCurrentTable()) {
+    float total = 0;
+    for (int i = 0; i < cur.count && i < t->ColumnsCount; ++i) {
+      const ImGuiTableColumn& c = t->Columns[i];
+      if (!c.IsEnabled) continue;
+      // What this frame's cells and header asked for, against what the column was given.
+      const float need = std::max(c.ContentMaxXUnfrozen, c.ContentMaxXHeadersIdeal) - c.WorkMinX;
+      if (need > 0) st.need[i] = need;
+      if (need > c.WidthGiven + 1) report.clipped = true;
+      total += c.WidthGiven + 2 * ImGui::GetStyle().CellPadding.x + 1;
+      ++report.shown;
+    }
+    report.scrolls = total > cur.avail + 1;
+  }
+  ImGui::EndTable();
+  reports().push_back(report);
+
+  // The column menu, and a line saying what is hidden.
+  const std::string menu = "##columns" + cur.id;
+  if (st.openMenu) {
+    ImGui::OpenPopup(menu.c_str());
+    st.openMenu = false;
+  }
+  if (ImGui::BeginPopup(menu.c_str())) {
+    ImGui::TextDisabled("Columns");
+    for (int i = 0; i < cur.count; ++i) {
+      bool on = st.shown[i];
+      ImGui::PushID(i);
+      if (ImGui::Checkbox(cur.columns[i].header, &on)) st.choice[i] = on ? kShown : kHidden;
+      ImGui::PopID();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Fit to the width"))
+      std::fill(st.choice.begin(), st.choice.end(), static_cast<signed char>(kAuto));
+    ImGui::EndPopup();
+  }
+  const int hidden = cur.hiddenToFit + cur.hiddenByUser;
+  if (hidden > 0) {
+    ImGui::TextDisabled("%d column%s hidden; right-click the header row to show %s.", hidden,
+                        hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
+  }
+}
+
+}  // namespace cudalab
