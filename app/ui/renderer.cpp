@@ -154,9 +154,12 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
                            "\" on screen; its panels are: " + ids + ".");
     }
     // A panel taller than the view would be cut off: draw again on a canvas tall enough for it.
-    const PixelRect view = shell_.mainViewRect();
-    const int overflow = r->y + r->h - (view.y + view.h);
-    if (overflow > 0) {
+    // Again if the panel grew on the taller canvas (a table that shows more columns there and
+    // says what it hides under itself).
+    for (int tries = 0; tries < 3 && r; ++tries) {
+      const PixelRect view = shell_.mainViewRect();
+      const int overflow = r->y + r->h - (view.y + view.h);
+      if (overflow <= 0) break;
       h += overflow + 16 * pixelScale;
       s = render(w, h);
       r = shell_.panels().rect(panelId);
