@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "common/format.hpp"
+#include "ui/data_table.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -133,35 +134,23 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
     return endPanel(ctx);
   }
   if (!last_) return endPanel(ctx);
-  const int columns = 1 + int(spec.columns.size()) + (spec.agreement ? 1 : 0);
-  // Every row shown (a scrolling table needs a height): the header, the rows and room for the
-  // horizontal scroll bar a narrow window or a projector's scale needs.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float height =
-      rowH * float(last_->size() + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
-  if (ImGui::BeginTable(
-          spec.id, columns,
-          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollX,
-          ImVec2(0, height))) {
-    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
-    for (const CounterColumn& c : spec.columns)
-      ImGui::TableSetupColumn(c.header, ImGuiTableColumnFlags_WidthFixed);
-    if (spec.agreement) ImGui::TableSetupColumn("agree", ImGuiTableColumnFlags_WidthFixed);
-    // Headers with the metric's meaning on hover.
-    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    ImGui::TableNextColumn();
-    ImGui::TableHeader("step");
-    for (const CounterColumn& c : spec.columns) {
-      ImGui::TableNextColumn();
-      ImGui::TableHeader(c.header);
-      helpTooltip(columnHelp(c).c_str());
-    }
-    if (spec.agreement) {
-      ImGui::TableNextColumn();
-      ImGui::TableHeader("agree");
-      helpTooltip("Whether the model's totals (sectors, wavefronts) equal what the GPU counted.");
-    }
+  // The step and whether the model agreed always show; the counters give way from the right
+  // when the width is short (ui/data_table.hpp), each with its meaning in the header's tooltip.
+  std::vector<std::string> helps;
+  helps.reserve(spec.columns.size());
+  std::vector<TableColumn> columns;
+  columns.push_back({"step"});
+  for (size_t i = 0; i < spec.columns.size(); ++i) {
+    helps.push_back(columnHelp(spec.columns[i]));
+    columns.push_back(
+        {spec.columns[i].header, nullptr, 1 + static_cast<int>(i), helps.back().c_str()});
+  }
+  if (spec.agreement)
+    columns.push_back({"agree", nullptr, 0,
+                       "Whether the model's totals (sectors, wavefronts) equal what the GPU "
+                       "counted."});
+  if (beginDataTable(spec.id, columns.data(), static_cast<int>(columns.size()),
+                     static_cast<int>(last_->size()))) {
     for (const counters::StepReading& r : *last_) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -203,7 +192,7 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
         }
       }
     }
-    ImGui::EndTable();
+    endDataTable();
   }
   if (!lastContext_.empty()) mutedText(ctx.theme, lastContext_.c_str());
   mutedText(ctx.theme, spec.note);
