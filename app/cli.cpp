@@ -62,6 +62,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   std::string theme;
   app.add_option("--theme", theme, "dark or light (default: your saved setting)")
       ->check(CLI::IsMember({"dark", "light"}));
+  app.add_flag("--presentation", o.presentation,
+               "Start in presentation mode (F5): the lesson alone, at the presentation scale "
+               "(with --ui-scale: that one)");
   float uiScale = 0;
   app.add_option("--ui-scale", uiScale, "Size of text and widgets, 0.75 to 3 (2 = projector)")
       ->check(CLI::Range(0.75, 3.0));

@@ -34,6 +34,7 @@ struct CliOptions {
   double waitSeconds = 60;  // how long a screenshot waits for a busy lesson
   std::optional<std::string> theme;
   std::optional<float> uiScale;
+  bool presentation = false;  // start in presentation mode (F5)
   bool transparent = false;
   bool json = false;         // device --json
   bool measure = false;      // device --measure

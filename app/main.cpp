@@ -42,6 +42,7 @@ void applyOverrides(const CliOptions& o, Settings& s) {
   if (!o.lesson.empty()) s.lesson = o.lesson;
   if (o.theme) s.theme = *o.theme;
   if (o.uiScale) s.uiScale = *o.uiScale;
+  if (o.uiScale && o.presentation) s.presentationScale = *o.uiScale;
   sanitize(s);
 }
 
@@ -147,6 +148,7 @@ int runHeadless(const CliOptions& o) {
   settings.lesson = lessonRegistry().front().info->id;
   applyOverrides(o, settings);
   Shell shell(settings, rt, gl.description(), /*headless=*/true);
+  shell.setPresenting(o.presentation);
   UiRenderer renderer(shell, settings);
   if (Status s = renderer.init(nullptr); !s) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
@@ -208,6 +210,7 @@ int runWindow(const CliOptions& o) {
     settings.uiScale = std::clamp(window.contentScale(), 1.0f, Settings::kMaxScale);
   }
   Shell shell(settings, rt, window.glDescription(), /*headless=*/false);
+  shell.setPresenting(o.presentation);
   if (!settingsProblem) shell.report(settingsProblem, "");
   if (!scripted) {
     shell.setUserDataDir(configDirFrom(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME")));
@@ -224,6 +227,8 @@ int runWindow(const CliOptions& o) {
     Settings keep = settings;
     if (o.theme && keep.theme == *o.theme) keep.theme = saved.theme;
     if (o.uiScale && keep.uiScale == *o.uiScale) keep.uiScale = saved.uiScale;
+    if (o.uiScale && o.presentation && keep.presentationScale == *o.uiScale)
+      keep.presentationScale = saved.presentationScale;
     if (Status s = saveSettings(keep, settingsPath()); !s)
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
   };

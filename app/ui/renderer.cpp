@@ -48,7 +48,7 @@ Status UiRenderer::init(GLFWwindow* window) {
 }
 
 void UiRenderer::applyTheme(float pixelScale) {
-  if (theme_.apply(settings_.theme, settings_.uiScale * pixelScale) && gl_) {
+  if (theme_.apply(settings_.theme, shell_.uiScale() * pixelScale) && gl_) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }

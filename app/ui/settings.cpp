@@ -18,6 +18,8 @@ void sanitize(Settings& s) {
   if (s.theme != "dark" && s.theme != "light") s.theme = "dark";
   if (!(s.uiScale >= Settings::kMinScale)) s.uiScale = 1.0f;  // also catches NaN
   s.uiScale = std::min(s.uiScale, Settings::kMaxScale);
+  if (!(s.presentationScale >= Settings::kMinScale)) s.presentationScale = 2.0f;
+  s.presentationScale = std::min(s.presentationScale, Settings::kMaxScale);
   s.window.width = std::clamp(s.window.width, 640, 16384);
   s.window.height = std::clamp(s.window.height, 400, 16384);
   // A position far off every screen would open an invisible window.
@@ -92,6 +94,7 @@ Settings loadSettings(const std::string& path, Status* problem) {
   std::vector<std::string> bad;
   field(j, "theme", s.theme, bad);
   field(j, "ui_scale", s.uiScale, bad);
+  field(j, "presentation_scale", s.presentationScale, bad);
   field(j, "sidebar_width", s.sidebarWidth, bad);
   field(j, "lesson", s.lesson, bad);
   field(j, "export_scale", s.exportScale, bad);
@@ -112,6 +115,7 @@ Settings loadSettings(const std::string& path, Status* problem) {
   sanitize(s);
   // Values of the right type but outside their range were clamped: say so too.
   if (s.uiScale != before.uiScale) bad.emplace_back("ui_scale");
+  if (s.presentationScale != before.presentationScale) bad.emplace_back("presentation_scale");
   if (s.theme != before.theme) bad.emplace_back("theme");
   if (!bad.empty() && problem) {
     std::string keys;
@@ -128,6 +132,7 @@ Status saveSettings(const Settings& s, const std::string& path) {
   nlohmann::json j = {
       {"theme", s.theme},
       {"ui_scale", s.uiScale},
+      {"presentation_scale", s.presentationScale},
       {"sidebar_width", s.sidebarWidth},
       {"lesson", s.lesson},
       {"export_scale", s.exportScale},

@@ -16,8 +16,9 @@
 namespace cudalab {
 
 struct Settings {
-  std::string theme = "dark";  // "dark" or "light"
-  float uiScale = 1.0f;        // 1 = normal, 2 and more = projector
+  std::string theme = "dark";      // "dark" or "light"
+  float uiScale = 1.0f;            // 1 = normal, 2 and more = projector
+  float presentationScale = 2.0f;  // the UI scale of presentation mode (F5)
   WindowGeometry window;
   float sidebarWidth = 300.0f;  // in unscaled pixels
   std::string lesson = "device";

@@ -158,6 +158,10 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     shown_[current_] = true;
     current().onShow(ctx);
   }
+  if (presenting_) {
+    drawPresentation(theme, ctx, t);
+    return;
+  }
   drawMenuBar(theme);
   const float menuH = ImGui::GetFrameHeight();
   // A sentence longer than the window is wide gets up to three lines (a projector's scale makes
@@ -203,6 +207,25 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
 }
 
+// The lesson's view alone, filling the window, and a laser pointer's spot where the mouse is (a
+// projector shows no cursor well). Exports while presenting draw the same view without the spot.
+void Shell::drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t) {
+  drawMainView(theme, ctx, ImVec2(0, 0), ImVec2(t.width, t.height));
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (!t.exporting && ImGui::IsMousePosValid(&mouse) && mouse.x >= 0 && mouse.y >= 0 &&
+      mouse.x < t.width && mouse.y < t.height) {
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    const float r = 9 * scale_;
+    dl->AddCircleFilled(mouse, r * 2.2f, IM_COL32(255, 40, 40, 50), 32);
+    dl->AddCircleFilled(mouse, r, IM_COL32(255, 30, 30, 210), 32);
+    dl->AddCircle(mouse, r, IM_COL32(255, 255, 255, 200), 32, 1.5f * scale_);
+    ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+  }
+  if (showAbout_ && !t.exporting) drawAbout(theme);
+  if (auto id = panels_.takeRequest())
+    exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
+}
+
 void Shell::drawMenuBar(Theme& theme) {
   (void)theme;
   if (!ImGui::BeginMainMenuBar()) return;
@@ -241,6 +264,13 @@ void Shell::drawMenuBar(Theme& theme) {
     if (ImGui::SliderFloat("UI scale", &s, Settings::kMinScale, Settings::kMaxScale, "%.2fx"))
       settings_.uiScale = s;
     ImGui::TextDisabled("Ctrl+= and Ctrl+- change the scale");
+    ImGui::Separator();
+    if (ImGui::MenuItem("Presentation mode", "F5", presenting_)) presenting_ = !presenting_;
+    float p = settings_.presentationScale;
+    ImGui::SetNextItemWidth(160 * scale_);
+    if (ImGui::SliderFloat("Presentation scale", &p, Settings::kMinScale, Settings::kMaxScale,
+                           "%.2fx"))
+      settings_.presentationScale = p;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Lesson")) {
@@ -422,12 +452,16 @@ void Shell::handleKeys() {
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestWindowExport(io.KeyShift ? 2 : 1);
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) presenting_ = !presenting_;
+  if (presenting_ && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) presenting_ = false;
+  // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.
+  float& scale = presenting_ ? settings_.presentationScale : settings_.uiScale;
   if (io.KeyCtrl &&
       (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false)))
-    settings_.uiScale = std::min(Settings::kMaxScale, settings_.uiScale + 0.25f);
+    scale = std::min(Settings::kMaxScale, scale + 0.25f);
   if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) ||
                      ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
-    settings_.uiScale = std::max(Settings::kMinScale, settings_.uiScale - 0.25f);
+    scale = std::max(Settings::kMinScale, scale - 0.25f);
 }
 
 // [SECTION] figure export requests

@@ -85,6 +85,14 @@ class Shell {
   nlohmann::json relaunchState() const;
   void restore(const nlohmann::json& state);
   int relaunches() const { return relaunches_; }
+
+  // Presentation mode (F5, View menu, --presentation): the lesson's view fills the window at the
+  // presentation scale, without menu, sidebar or status bar, and the mouse carries a laser
+  // pointer's spot. F5 or Esc leaves it.
+  bool presenting() const { return presenting_; }
+  void setPresenting(bool on) { presenting_ = on; }
+  // The UI scale in effect: the presentation scale while presenting.
+  float uiScale() const { return presenting_ ? settings_.presentationScale : settings_.uiScale; }
   const Status& lastError() const { return lastError_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;
@@ -95,6 +103,7 @@ class Shell {
   void drawMenuBar(Theme& theme);
   void drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
   void drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
+  void drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
   // What the status bar says: the last error, else the last information, else a hint.
   std::string statusMessage() const;
@@ -116,6 +125,7 @@ class Shell {
   Status lastError_;
   std::string lastInfo_;
   bool quit_ = false;
+  bool presenting_ = false;
   bool showAbout_ = false;
   float scale_ = 1;
   PixelRect mainView_;

@@ -76,6 +76,30 @@ TEST_F(Render, ExportAt2xAfterRunningAt1xEqualsAFresh2xRender) {
   EXPECT_EQ(differing, 0u);
 }
 
+// Presentation mode: the lesson's view fills the canvas (no menu, sidebar or status bar) at the
+// presentation scale, and leaving it brings the sidebar back at the normal scale.
+TEST_F(Render, PresentationModeShowsTheLessonAloneAtItsScale) {
+  Ui ui("launch-config");
+  ui.settings.uiScale = 1.0f;
+  ui.settings.presentationScale = 2.5f;
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  ui.shell.setPresenting(true);
+  EXPECT_FLOAT_EQ(ui.shell.uiScale(), 2.5f);
+  ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 10).ok());
+  PixelRect view = ui.shell.mainViewRect();
+  EXPECT_EQ(view.x, 0);
+  EXPECT_EQ(view.y, 0);
+  EXPECT_EQ(view.w, 1280);
+  EXPECT_EQ(view.h, 720);
+  ui.shell.setPresenting(false);
+  EXPECT_FLOAT_EQ(ui.shell.uiScale(), 1.0f);
+  ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 10).ok());
+  view = ui.shell.mainViewRect();
+  EXPECT_GT(view.x, 0);             // the sidebar is back
+  EXPECT_GT(view.y, 0);             // under the menu bar
+  EXPECT_LT(view.y + view.h, 720);  // above the status bar
+}
+
 TEST_F(Render, APanelTallerThanTheViewIsExportedWhole) {
   Ui ui("device");
   ASSERT_TRUE(ui.renderer.init(nullptr).ok());

@@ -34,6 +34,7 @@ TEST(Settings, RoundTrip) {
   Settings s;
   s.theme = "light";
   s.uiScale = 2.0f;
+  s.presentationScale = 2.5f;
   s.window = {10, 20, 1920, 1080, true};
   s.sidebarWidth = 350;
   s.lesson = "device";
@@ -46,6 +47,7 @@ TEST(Settings, RoundTrip) {
   EXPECT_TRUE(problem.ok());
   EXPECT_EQ(r.theme, "light");
   EXPECT_FLOAT_EQ(r.uiScale, 2.0f);
+  EXPECT_FLOAT_EQ(r.presentationScale, 2.5f);
   EXPECT_EQ(r.window.x, 10);
   EXPECT_EQ(r.window.width, 1920);
   EXPECT_TRUE(r.window.maximized);
@@ -83,12 +85,14 @@ TEST(Settings, OutOfRangeValuesAreClamped) {
   Settings s;
   s.theme = "neon";
   s.uiScale = 40;
+  s.presentationScale = NAN;
   s.window.width = 5;
   s.sidebarWidth = NAN;
   s.exportScale = 9;
   sanitize(s);
   EXPECT_EQ(s.theme, "dark");
   EXPECT_FLOAT_EQ(s.uiScale, Settings::kMaxScale);
+  EXPECT_FLOAT_EQ(s.presentationScale, 2.0f);
   EXPECT_GE(s.window.width, 640);
   EXPECT_FLOAT_EQ(s.sidebarWidth, 300);
   EXPECT_EQ(s.exportScale, 2);
