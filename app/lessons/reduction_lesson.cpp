@@ -30,6 +30,7 @@
 #include "common/measurement_export.hpp"
 #include "models/memory_access.hpp"
 #include "reduction/reduction.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -234,18 +235,21 @@ class ReductionLesson final : public Lesson {
                                       : "No GPU: nothing is measured. The table shows how many "
                                         "passes each step makes for the chosen N.");
     }
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("##ladder", 10, flags)) {
-      const char* heads[] = {
-          "step",          "blocks per launch", "ms",     "GB/s",    "step speedup",
-          "total speedup", "of peak",           "of CUB", "|error|", "checked"};
-      for (const char* h : heads)
-        ImGui::TableSetupColumn(h, 0,
-                                std::string(h) == "step"                ? 2.6f
-                                : std::string(h) == "blocks per launch" ? 2.2f
-                                                                        : 1.0f);
-      ImGui::TableHeadersRow();
+    // On a projector the step, its speed and whether it is right matter most; the launch plan
+    // and the speedups give way first.
+    static const TableColumn kColumns[] = {
+        {"step"},
+        {"blocks per launch", "blocks", 4, "Blocks in each launch, one launch per arrow."},
+        {"kernel time, median (ms)", "ms", 1},
+        {"GB/s", nullptr, 0, "The input's bytes over the kernel time."},
+        {"speedup over the previous step", "step speedup", 3},
+        {"speedup over step 1", "total speedup", 2},
+        {"of the memory bandwidth's peak", "of peak", 2},
+        {"of CUB", nullptr, 1, "This step's GB/s over CUB's, measured in the same run."},
+        {"|error| against the exact sum", "|error|", 3},
+        {"checked against the exact sum", "checked", 0},
+    };
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()))) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
         ImGui::TableNextRow();
@@ -308,7 +312,7 @@ class ReductionLesson final : public Lesson {
           ImGui::PopStyleColor();
         }
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     if (r) {
       std::vector<const char*> names;

@@ -17,6 +17,7 @@ struct TableState {
   std::vector<signed char> choice;  // the learner's, from the column menu
   std::vector<float> need;          // each column's widest cell or header, last measured
   std::vector<bool> shown;          // this frame
+  std::vector<bool> empty;          // no cell had anything in it, last measured
   bool openMenu = false;
 };
 
@@ -43,8 +44,9 @@ Current& current() {
 }
 
 // Which columns to show in `avail` pixels: the learner's choices first, then every automatic
-// column, hiding the highest priority numbers (later columns first among equals) until the rest
-// fit. Columns never measured count as narrow: they are shown once and measured.
+// column, hiding empty columns (nothing measured yet) and then the highest priority numbers
+// (later columns first among equals) until the rest fit. Columns never measured count as narrow:
+// they are shown once and measured.
 void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
                    int& hiddenByUser) {
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -59,6 +61,7 @@ void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, 
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (st.empty[a] != st.empty[b]) return static_cast<bool>(st.empty[a]);
     if (cols[a].priority != cols[b].priority) return cols[a].priority > cols[b].priority;
     return a > b;
   });
@@ -93,6 +96,7 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows) {
     st.choice.assign(n, kAuto);
     st.need.assign(n, 0.0f);
     st.shown.assign(n, true);
+    st.empty.assign(n, false);
   }
   cur.avail = ImGui::GetContentRegionAvail().x;
   chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
@@ -144,6 +148,7 @@ void endDataTable() {
       // What this frame's cells and header asked for, against what the column was given.
       const float need = std::max(c.ContentMaxXUnfrozen, c.ContentMaxXHeadersIdeal) - c.WorkMinX;
       if (need > 0) st.need[i] = need;
+      st.empty[i] = c.ContentMaxXUnfrozen - c.WorkMinX <= 1;
       if (need > c.WidthGiven + 1) report.clipped = true;
       total += c.WidthGiven + 2 * ImGui::GetStyle().CellPadding.x + 1;
       ++report.shown;
