@@ -3,16 +3,15 @@
 // Errors are printed as one sentence; nothing here aborts on a CUDA error or a missing display.
 #include <unistd.h>
 
-#include <optional>
-
 #include <algorithm>
 #include <chrono>
-#include <thread>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include <imgui.h>
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -73,6 +74,14 @@ std::vector<std::string> argsToStartAgain(const std::string& file) {
   _exit(127);
 }
 
+// The file a faulted app leaves its state in, named by the supervisor's process id (or the app's
+// own, without a supervisor).
+std::string restoreFileFor(pid_t pid) {
+  return (std::filesystem::temp_directory_path() /
+          ("cudalab-restore-" + std::to_string(pid) + ".json"))
+      .string();
+}
+
 // Whether the state file asks for the next start without the GPU (after three restarts).
 bool stateSaysWithoutGpu(const std::string& file) {
   std::ifstream in(file);
@@ -87,9 +96,7 @@ bool stateSaysWithoutGpu(const std::string& file) {
 
 std::optional<int> superviseApp() {
   if (std::getenv(kSupervisedVariable) || std::getenv(kNoSupervisorVariable)) return std::nullopt;
-  const std::string file = (std::filesystem::temp_directory_path() /
-                            ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
-                               .string();
+  const std::string file = restoreFileFor(getpid());
   std::fflush(nullptr);
   constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2};
   // Blocked across each fork, so none arrives before the handlers are in place; the child
@@ -102,8 +109,9 @@ std::optional<int> superviseApp() {
   struct sigaction sa {};
   sa.sa_handler = forwardToChild;
   sigemptyset(&sa.sa_mask);
-  for (int sig : kForwarded)
-    sigaction(sig, &sa, nullptr);
+  struct sigaction before[std::size(kForwarded)];
+  for (size_t i = 0; i < std::size(kForwarded); ++i)
+    sigaction(kForwarded[i], &sa, &before[i]);
   const pid_t supervisor = getpid();
   std::vector<std::string> args = startArgs();
   std::error_code ec;
@@ -115,9 +123,8 @@ std::optional<int> superviseApp() {
       std::fprintf(stderr,
                    "cudalab: could not start the app's process (%s); going on in this one.\n",
                    std::strerror(errno));
-      signal(SIGUSR2, SIG_DFL);
-      for (int sig : kForwarded)
-        signal(sig, SIG_DFL);
+      for (size_t i = 0; i < std::size(kForwarded); ++i)
+        sigaction(kForwarded[i], &before[i], nullptr);
       sigprocmask(SIG_SETMASK, &old, nullptr);
       setenv(kNoSupervisorVariable, "1", 1);
       return std::nullopt;
@@ -184,42 +191,6 @@ void restoreFrom(const std::string& file, Shell& shell) {
   std::filesystem::remove(file, ec);
 }
 
-namespace {
-
-// Writes the state for the next start and ends this process: its supervisor starts a fresh one
-// (without a supervisor, the process replaces itself). Returns only if the state could not be
-// written, with the exit code.
-int startAgainWith(const nlohmann::json& state, const std::string& sentence) {
-  const char* supervised = std::getenv(kSupervisedVariable);
-  const std::string file = supervised ? std::string(supervised)
-                                      : (std::filesystem::temp_directory_path() /
-                                         ("cudalab-restore-" + std::to_string(getpid()) + ".json"))
-                                            .string();
-  {
-    std::ofstream out(file);
-    out << state.dump(2);
-    if (!out) {
-      std::fprintf(stderr, "cudalab: %s; could not save the state to start again (%s).\n",
-                   sentence.c_str(), file.c_str());
-      return 1;
-    }
-  }
-  std::fprintf(stderr, "cudalab: %s\n", sentence.c_str());
-  std::fflush(nullptr);
-  if (supervised) _exit(kStartAgainCode);
-  // No supervisor: the new image must not keep anything of this one open.
-  if (state.value("without_gpu", false)) setenv("CUDA_VISIBLE_DEVICES", "", 1);
-  unsetenv("CUDALAB_INJECT_FAULT");
-  std::error_code ec;
-  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
-    const int n = std::atoi(fd.path().filename().c_str());
-    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
-  }
-  execSelf(argsToStartAgain(file));
-}
-
-}  // namespace
-
 // After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
 // the lesson and parameters to the file the supervisor named, and end this process at once (no
 // destructors: they would call CUDA and GL, which may block after the fault). The supervisor
@@ -228,14 +199,41 @@ int startAgainWith(const nlohmann::json& state, const std::string& sentence) {
 //
 // Why a supervisor from the start rather than exec'ing the faulted process: the faulted process
 // must be gone before the new one opens the GPU, and a supervisor that never touched CUDA or GL
-// carries nothing of it. Without a supervisor (CUDALAB_NO_SUPERVISOR, or a failed fork) this
-// process replaces itself all the same, and the new image becomes the supervisor.
+// carries nothing of it. Without a supervisor (CUDALAB_NO_SUPERVISOR, or a fork that failed) this
+// process replaces itself by a fresh image with the same pid, which also runs without one.
 int restartAfterFault(Shell& shell) {
   shell.noticeDeviceFault();
   nlohmann::json state = shell.relaunchState();
-  state["without_gpu"] = shell.relaunches() >= 3;
-  return startAgainWith(state, "the GPU stopped: " + lastStickyError().sentence() +
-                                   ". Starting again with the same lesson and parameters.");
+  const bool withoutGpu = shell.relaunches() >= 3;
+  state["without_gpu"] = withoutGpu;
+  const std::string why = lastStickyError().sentence();
+  const char* supervised = std::getenv(kSupervisedVariable);
+  const std::string file = supervised ? std::string(supervised) : restoreFileFor(getpid());
+  {
+    std::ofstream out(file);
+    out << state.dump(2);
+    if (!out) {
+      std::fprintf(stderr,
+                   "cudalab: the GPU stopped: %s; could not save the state to start again (%s).\n",
+                   why.c_str(), file.c_str());
+      return 1;
+    }
+  }
+  std::fprintf(stderr,
+               "cudalab: the GPU stopped: %s. Starting again with the same lesson and "
+               "parameters.\n",
+               why.c_str());
+  std::fflush(nullptr);
+  if (supervised) _exit(kStartAgainCode);
+  // No supervisor: the new image must not keep anything of this one open.
+  if (withoutGpu) setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  unsetenv("CUDALAB_INJECT_FAULT");
+  std::error_code ec;
+  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    const int n = std::atoi(fd.path().filename().c_str());
+    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
+  }
+  execSelf(argsToStartAgain(file));
 }
 
 }  // namespace cudalab

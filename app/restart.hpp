@@ -14,7 +14,7 @@
 //   if (restartNeeded(shell)) return restartAfterFault(shell);
 //
 // CUDALAB_NO_SUPERVISOR=1 runs the app in one process (for a debugger); a fault then replaces the
-// process by a fresh image, which supervises from then on.
+// process by a fresh image in place.
 #pragma once
 
 #include <optional>

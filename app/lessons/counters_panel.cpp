@@ -7,7 +7,6 @@
 
 #include "bench.hpp"
 #include "common/format.hpp"
-#include "ui/data_table.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -136,20 +135,21 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
   if (!last_) return endPanel(ctx);
   // The step and whether the model agreed always show; the counters give way from the right
   // when the width is short (ui/data_table.hpp), each with its meaning in the header's tooltip.
-  std::vector<std::string> helps;
-  helps.reserve(spec.columns.size());
-  std::vector<TableColumn> columns;
-  columns.push_back({"step"});
-  for (size_t i = 0; i < spec.columns.size(); ++i) {
-    helps.push_back(columnHelp(spec.columns[i]));
-    columns.push_back(
-        {spec.columns[i].header, nullptr, 1 + static_cast<int>(i), helps.back().c_str()});
+  // A panel always draws the same spec: its columns are made once.
+  if (columns_.empty()) {
+    helps_.reserve(spec.columns.size());
+    columns_.push_back({"step"});
+    for (size_t i = 0; i < spec.columns.size(); ++i) {
+      helps_.push_back(columnHelp(spec.columns[i]));
+      columns_.push_back(
+          {spec.columns[i].header, nullptr, 1 + static_cast<int>(i), helps_.back().c_str()});
+    }
+    if (spec.agreement)
+      columns_.push_back({"agree", nullptr, 0,
+                          "Whether the model's totals (sectors, wavefronts) equal what the GPU "
+                          "counted."});
   }
-  if (spec.agreement)
-    columns.push_back({"agree", nullptr, 0,
-                       "Whether the model's totals (sectors, wavefronts) equal what the GPU "
-                       "counted."});
-  if (beginDataTable(spec.id, columns.data(), static_cast<int>(columns.size()),
+  if (beginDataTable(spec.id, columns_.data(), static_cast<int>(columns_.size()),
                      static_cast<int>(last_->size()))) {
     for (const counters::StepReading& r : *last_) {
       ImGui::TableNextRow();

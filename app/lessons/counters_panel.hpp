@@ -20,6 +20,7 @@
 #include "common/async_job.hpp"
 #include "counters/counters.hpp"
 #include "lessons/lesson.hpp"
+#include "ui/data_table.hpp"
 
 namespace cudalab {
 
@@ -65,6 +66,9 @@ class CountersPanel {
   std::optional<Readings> last_;
   std::string context_, lastContext_;
   Status error_;
+  // The table's columns, made from the spec at the first draw (helps_ owns their tooltips).
+  std::vector<std::string> helps_;
+  std::vector<TableColumn> columns_;
 };
 
 // A counter's value as the panel prints it ("32.9 M", "4.00", "63%", "12 MiB", "31.8").

@@ -18,6 +18,7 @@ struct TableState {
   std::vector<float> need;          // each column's widest cell or header, last measured
   std::vector<bool> shown;          // this frame
   std::vector<bool> empty;          // no cell had anything in it, last measured
+  std::vector<int> order;           // the columns in the order they give way (kept: no allocation)
   bool openMenu = false;
 };
 
@@ -58,7 +59,8 @@ void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, 
   }
   hiddenByUser = static_cast<int>(std::count(st.choice.begin(), st.choice.end(), kHidden));
   hiddenToFit = 0;
-  std::vector<int> order(n);
+  std::vector<int>& order = st.order;
+  order.resize(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     if (st.empty[a] != st.empty[b]) return static_cast<bool>(st.empty[a]);
@@ -158,13 +160,13 @@ void endDataTable() {
   ImGui::EndTable();
   reports().push_back(report);
 
-  // The column menu, and a line saying what is hidden.
-  const std::string menu = "##columns" + cur.id;
+  // The column menu (its id under the table's), and a line saying what is hidden.
+  ImGui::PushID(static_cast<int>(cur.key));
   if (st.openMenu) {
-    ImGui::OpenPopup(menu.c_str());
+    ImGui::OpenPopup("##columns");
     st.openMenu = false;
   }
-  if (ImGui::BeginPopup(menu.c_str())) {
+  if (ImGui::BeginPopup("##columns")) {
     ImGui::TextDisabled("Columns");
     for (int i = 0; i < cur.count; ++i) {
       bool on = st.shown[i];
@@ -177,6 +179,7 @@ void endDataTable() {
       std::fill(st.choice.begin(), st.choice.end(), static_cast<signed char>(kAuto));
     ImGui::EndPopup();
   }
+  ImGui::PopID();
   const int hidden = cur.hiddenToFit + cur.hiddenByUser;
   if (hidden > 0) {
     ImGui::TextDisabled("%d column%s hidden; right-click the header row to show %s.", hidden,

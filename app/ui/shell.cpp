@@ -158,10 +158,17 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     shown_[current_] = true;
     current().onShow(ctx);
   }
-  if (presenting_) {
+  if (presenting_)
     drawPresentation(theme, ctx, t);
-    return;
-  }
+  else
+    drawWindowLayout(theme, ctx, t);
+  if (showAbout_ && !t.exporting) drawAbout(theme);
+  if (auto id = panels_.takeRequest())
+    exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
+}
+
+// Menu bar, sidebar (lessons and parameters), the lesson's view, status bar, and the splitter.
+void Shell::drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget& t) {
   drawMenuBar(theme);
   const float menuH = ImGui::GetFrameHeight();
   // A sentence longer than the window is wide gets up to three lines (a projector's scale makes
@@ -202,9 +209,6 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     ImGui::End();
     ImGui::PopStyleVar(2);
   }
-  if (showAbout_ && !t.exporting) drawAbout(theme);
-  if (auto id = panels_.takeRequest())
-    exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
 }
 
 // The lesson's view alone, filling the window, and a laser pointer's spot where the mouse is (a
@@ -221,9 +225,6 @@ void Shell::drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget
     dl->AddCircle(mouse, r, IM_COL32(255, 255, 255, 200), 32, 1.5f * scale_);
     ImGui::SetMouseCursor(ImGuiMouseCursor_None);
   }
-  if (showAbout_ && !t.exporting) drawAbout(theme);
-  if (auto id = panels_.takeRequest())
-    exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
 }
 
 void Shell::drawMenuBar(Theme& theme) {
@@ -298,11 +299,13 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   for (const auto& l : lessons_) {
     // The title up to its colon ("Matmul", "Transfers"): it fits a sidebar at projector scale;
     // the whole title heads the lesson and its tooltip.
-    const std::string title = l->info().title;
-    const std::string name = title.substr(0, title.find(':'));
-    ImGui::PushID(l->info().id);
-    if (ImGui::Selectable(name.c_str(), l.get() == &current())) selectLesson(l->info().id);
-    ImGui::PopID();
+    const char* title = l->info().title;
+    const char* colon = std::strchr(title, ':');
+    char name[96];
+    std::snprintf(name, sizeof name, "%.*s##%s",
+                  static_cast<int>(colon ? colon - title : std::strlen(title)), title,
+                  l->info().id);
+    if (ImGui::Selectable(name, l.get() == &current())) selectLesson(l->info().id);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
@@ -388,12 +391,18 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   const bool showRight = !important || msgTextW + rightW + 16 * scale_ <= avail;
   const float msgW = showRight ? std::max(0.0f, avail - rightW - 16 * scale_) : avail;
   if (important) {
+    // Only whole lines, as many as the bar was given; the tooltip has the rest.
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float lineH = ImGui::GetTextLineHeight();
+    const float lines = std::max(1.0f, std::floor((pos.y + size.y - at.y) / lineH));
+    ImGui::PushClipRect(at, ImVec2(pos.x + size.x, at.y + lines * lineH), true);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + msgW);
     ImGui::PushStyleColor(
         ImGuiCol_Text, !lastError_ ? theme.errorColour() : ImGui::GetStyleColorVec4(ImGuiCol_Text));
     ImGui::TextWrapped("%s", message.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
+    ImGui::PopClipRect();
   } else {
     ImGui::PushClipRect(ImGui::GetCursorScreenPos(),
                         ImVec2(ImGui::GetCursorScreenPos().x + msgW, pos.y + size.y), true);

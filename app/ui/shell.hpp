@@ -104,6 +104,7 @@ class Shell {
   void drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
   void drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size);
   void drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t);
+  void drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
   // What the status bar says: the last error, else the last information, else a hint.
   std::string statusMessage() const;
