@@ -32,6 +32,35 @@
 #include "ui/shell.hpp"
 
 namespace cudalab {
+
+// Taken at the baseline and at the end, the difference says whether a growth is malloc's main heap,
+// anonymous mappings (other threads' malloc arenas, large blocks, a library's own pools) or a
+// driver's mapped files.
+std::map<std::string, double> residentByMapping(std::istream& in) {
+  std::map<std::string, double> out;
+  std::string line, name = "anonymous";
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < 17 &&
+        line.find(':') > line.find(' ')) {
+      // "start-end perms offset dev inode   path": the path is the sixth field, if any.
+      std::istringstream f(line);
+      std::string field;
+      for (int i = 0; i < 5; ++i)
+        f >> field;
+      // An anonymous mapping has no path, and getline leaves its string alone when there is
+      // nothing left to read: without the clear() it would keep the previous mapping's name.
+      name.clear();
+      std::getline(f >> std::ws, name);
+      if (name.empty()) name = "anonymous";
+      if (name.rfind("[stack", 0) == 0) name = "[stack]";
+    } else if (line.rfind("Rss:", 0) == 0) {
+      out[name] += std::strtod(line.c_str() + 4, nullptr) / 1024;
+    }
+  }
+  return out;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -57,30 +86,9 @@ double mallocInUseMiB() {
   return static_cast<double>(m.uordblks + m.hblkhd) / (1 << 20);
 }
 
-// The resident size of each kind of mapping (a file's path, [heap], [stack], or "anonymous"), in
-// MiB: taken at the baseline and at the end, the difference says whether a growth is malloc's heap,
-// anonymous mappings (large blocks, a library's own pools) or a driver's mapped files.
-std::map<std::string, double> residentByMapping() {
-  std::map<std::string, double> out;
-  std::ifstream in("/proc/self/smaps");
-  std::string line, name = "anonymous";
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (std::isxdigit(static_cast<unsigned char>(line[0])) && line.find('-') < 17 &&
-        line.find(':') > line.find(' ')) {
-      // "start-end perms offset dev inode   path": the path is the sixth field, if any.
-      std::istringstream f(line);
-      std::string field;
-      for (int i = 0; i < 5; ++i)
-        f >> field;
-      std::getline(f >> std::ws, name);
-      if (name.empty()) name = "anonymous";
-      if (name.rfind("[stack", 0) == 0) name = "[stack]";
-    } else if (line.rfind("Rss:", 0) == 0) {
-      out[name] += std::strtod(line.c_str() + 4, nullptr) / 1024;
-    }
-  }
-  return out;
+std::map<std::string, double> residentByMappingNow() {
+  std::ifstream smaps("/proc/self/smaps");
+  return residentByMapping(smaps);
 }
 
 // Entries of a /proc/self folder: threads (task) or open file descriptors (fd).
@@ -167,7 +175,7 @@ class Soak {
         sampleUnlessJustTaken(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
         baselineTaken_ = true;
-        mappingsAtBaseline_ = residentByMapping();
+        mappingsAtBaseline_ = residentByMappingNow();
       }
     }
     sampleUnlessJustTaken(secondsSince(start) / 60);
@@ -423,7 +431,7 @@ class Soak {
     }
     if (baselineTaken_) {
       // Where the resident memory went after the baseline, the largest changes first.
-      std::map<std::string, double> change = residentByMapping();
+      std::map<std::string, double> change = residentByMappingNow();
       for (const auto& [name, mib] : mappingsAtBaseline_)
         change[name] -= mib;
       std::vector<std::pair<std::string, double>> sorted(change.begin(), change.end());

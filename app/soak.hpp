@@ -16,6 +16,8 @@
 // so whoever runs the soak sees a signal instead of the table.
 #pragma once
 
+#include <istream>
+#include <map>
 #include <string>
 
 namespace cudalab {
@@ -40,5 +42,9 @@ inline constexpr double kSoakCancelLimitSeconds = 15;
 inline constexpr double kSoakStallSeconds = 2;
 
 int runSoak(const SoakOptions& o);
+
+// The resident MiB of each kind of mapping in a /proc/PID/smaps text: a file's path, [heap],
+// [stack] (every thread's) or "anonymous". The soak takes it at the baseline and at the end.
+std::map<std::string, double> residentByMapping(std::istream& smaps);
 
 }  // namespace cudalab
