@@ -1,6 +1,5 @@
 // Hardware counters through CUPTI's Range Profiler, loaded with dlopen: the table of metrics, the
-// sentences for failures, and one profiling session per call of profile() on a range profiler
-// that stays enabled for the process.
+// sentences for failures, and one profiling session per call of profile().
 #include "counters/counters.hpp"
 
 #include <cuda_runtime.h>
@@ -234,61 +233,22 @@ std::string failureSentence(int code, const std::string& what) {
 
 namespace {
 
-// The Range Profiler, initialized and enabled on a context once and then kept for the process.
-// Each cuptiRangeProfilerEnable/Disable pair left about 78 KiB of host memory behind in the driver
-// (H100, driver 580, CUPTI 13.0: measured by malloc's live bytes over 60 cycles, and it was most
-// of what the soak's memory grew by); kept enabled, a profile costs nothing more. Kernel times do
-// not change while it is enabled, and it is only started inside profile(). Only used under
-// profilerMutex().
-struct RangeProfiler {
-  bool initialized = false;
-  CUcontext ctx = nullptr;
-  CUpti_RangeProfiler_Object* object = nullptr;
-
-  // The object enabled on `context`, enabling it (and CUPTI's profiler) when needed. Another
-  // context gets a fresh object. (No process here resets its device and goes on profiling: the
-  // app starts again after a fault, the playground's worker exits.)
-  Result<CUpti_RangeProfiler_Object*> on(const Cupti& c, CUcontext context) {
-    if (object && ctx == context) return object;
-    drop(c);
-    if (!initialized) {
-      auto init =
-          params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-      CUDALAB_CUPTI_TRY(cuptiProfilerInitialize, init);
-      initialized = true;
-    }
-    auto enable =
-        params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    enable.ctx = context;
-    CUDALAB_CUPTI_TRY(cuptiRangeProfilerEnable, enable);
-    object = enable.pRangeProfilerObject;
-    ctx = context;
-    return object;
-  }
-  // After a failure inside a session, so that the next profile() starts from a clean object.
-  void drop(const Cupti& c) {
-    if (!object) return;
-    auto p =
-        params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-    p.pRangeProfilerObject = object;
-    c.cuptiRangeProfilerDisable(&p);
-    object = nullptr;
-    ctx = nullptr;
-  }
-};
-
-RangeProfiler& rangeProfiler() {
-  static RangeProfiler p;
-  return p;
-}
-
-// What one profile() call holds: the configuration's host object, released whatever happens, and
-// the kept range profiler dropped if the call failed half-way.
+// Everything one profile() call holds, released in reverse order whatever happens.
+//
+// Each profile enables the Range Profiler and disables it again, and each such pair leaves about
+// 78 KiB of host memory behind in the driver (H100, driver 580, CUPTI 13.0: malloc's live bytes
+// over 60 cycles in a small program; keeping cuptiProfilerInitialize alone made no difference).
+// Keeping the profiler enabled would stop that, and both ways of doing it failed on the H100:
+// kept for the process, and kept only across a ladder's steps with the same metrics, the next
+// profile's first kernel launch crashed inside CUPTI (NVPW_CUDA_Profiler_BeginPass), and a kept
+// object configured again for other metrics hung. So a class that reads the counters a thousand
+// times loses about 80 MiB to the driver; docs/RELIABILITY.md has the measurements and the way
+// out (reading counters in a helper process, as the playground runs learners' kernels).
 struct Session {
   const Cupti& c;
+  bool initialized = false;
   CUpti_RangeProfiler_Object* object = nullptr;
   CUpti_Profiler_Host_Object* host = nullptr;
-  bool succeeded = false;
   explicit Session(const Cupti& cupti) : c(cupti) {}
   ~Session() {
     if (host) {
@@ -297,7 +257,17 @@ struct Session {
       p.pHostObject = host;
       c.cuptiProfilerHostDeinitialize(&p);
     }
-    if (!succeeded) rangeProfiler().drop(c);
+    if (object) {
+      auto p = params<CUpti_RangeProfiler_Disable_Params>(
+          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+      p.pRangeProfilerObject = object;
+      c.cuptiRangeProfilerDisable(&p);
+    }
+    if (initialized) {
+      auto p = params<CUpti_Profiler_DeInitialize_Params>(
+          CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+      c.cuptiProfilerDeInitialize(&p);
+    }
   }
 };
 
@@ -333,13 +303,20 @@ Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys
   CUDALAB_CUDA_TRY(cudaGetDevice(&device));
 
   Session s(c);
-  Result<CUpti_RangeProfiler_Object*> object = rangeProfiler().on(c, *ctx);
-  if (!object) return object.status();
-  s.object = *object;
+  auto init =
+      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  CUDALAB_CUPTI_TRY(cuptiProfilerInitialize, init);
+  s.initialized = true;
   auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = size_t(device);
   CUDALAB_CUPTI_TRY(cuptiDeviceGetChipName, chip);
   const std::string chipName = chip.pChipName ? chip.pChipName : "";
+
+  auto enable =
+      params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = *ctx;
+  CUDALAB_CUPTI_TRY(cuptiRangeProfilerEnable, enable);
+  s.object = enable.pRangeProfilerObject;
 
   // The configuration image: which counters to program, in how many passes.
   auto hostInit = params<CUpti_Profiler_Host_Initialize_Params>(
@@ -448,7 +425,6 @@ Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys
     CUDALAB_CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, eval);
     out.push_back(std::move(lc));
   }
-  s.succeeded = true;
   {
     std::lock_guard<std::mutex> journalLock(journal().m);
     if (journal().on) {
