@@ -96,15 +96,16 @@ void Shell::restore(const nlohmann::json& state) {
       }
     selectLesson(state.value("lesson", std::string(current().info().id)));
     faultSentence_ = state.value("fault", std::string("a sticky CUDA error."));
-    std::string msg = "The GPU stopped on an error that ends CUDA in a process: " + faultSentence_;
-    if (state.value("without_gpu", false))
-      msg.append(
-          " After three restarts in a row cudalab goes on without the GPU, with your lesson "
-          "and parameters and the CPU references. Start cudalab again to use the GPU.");
-    else
-      msg.append(
-          " cudalab started again with your lesson and parameters; results measured before "
-          "are gone.");
+    // What the learner must know first (the status bar shows three lines; the whole sentence is
+    // in its tooltip), then the cause.
+    std::string msg =
+        state.value("without_gpu", false)
+            ? "cudalab started again without the GPU after three GPU errors in a row, with your "
+              "lesson and parameters and the CPU references (start cudalab again to use the "
+              "GPU). "
+            : "cudalab started again after a GPU error, with your lesson and parameters; "
+              "results measured before are gone. ";
+    msg.append("The error, which ends CUDA in a process: ").append(faultSentence_);
     report(Status::error(msg), "");
   } catch (const std::exception& e) {
     report(Status::error(std::string("cudalab started again after a GPU error, but could not "
