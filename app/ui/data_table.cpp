@@ -47,9 +47,9 @@ Current& current() {
 // Which columns to show in `avail` pixels: the learner's choices first, then every automatic
 // column, hiding empty columns (nothing measured yet) and then the highest priority numbers
 // (later columns first among equals) until the rest fit. Columns never measured count as narrow:
-// they are shown once and measured.
-void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
-                   int& hiddenByUser) {
+// they are shown once and measured. Returns the width of the columns shown.
+float chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
+                    int& hiddenByUser) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float pad = 2 * style.CellPadding.x + 1;
   float total = 0;
@@ -74,6 +74,7 @@ void chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, 
     total -= st.need[i] + pad;
     ++hiddenToFit;
   }
+  return total;
 }
 
 }  // namespace
@@ -101,13 +102,14 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows) {
     st.empty.assign(n, false);
   }
   cur.avail = ImGui::GetContentRegionAvail().x;
-  chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
+  const float width = chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
 
-  // Every row shown (a table that scrolls sideways needs a height): the header, the rows and room
-  // for the horizontal scroll bar.
+  // Every row shown (a table that scrolls sideways needs a height): the header, the rows and, when
+  // the columns are wider than the panel, room for the horizontal scroll bar.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float height = rowH * float(rows + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  const float scrollBar = width > cur.avail ? style.ScrollbarSize : 0.0f;
+  const float height = rowH * float(rows + 1) + scrollBar + 2 * style.CellPadding.y;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_NoSavedSettings;
