@@ -235,16 +235,16 @@ class MatmulLesson final : public Lesson {
         {"block", nullptr, 3, "Threads per block (x by y)."},
         {"grid", nullptr, 4, "Blocks in the grid (x by y) for these sizes."},
         {"shared memory per block", "shared", 4},
-        {"kernel time, median (ms)", "ms", 1},
-        {"GFLOP/s", nullptr, 0, "2 M N K floating-point operations over the kernel time."},
+        {"kernel time, median (ms)", "ms", 1, nullptr, true},
+        {"GFLOP/s", nullptr, 0, "2 M N K floating-point operations over the kernel time.", true},
         {"of cuBLAS", nullptr, 1,
-         "This step's GFLOP/s over cuBLAS SGEMM's, measured in the same run."},
-        {"of FP32 peak", "of peak", 2, "This step's GFLOP/s over the GPU's float32 peak."},
-        {"max |error|", nullptr, 2},
-        {"relative error", "relative", 3},
-        {"checked against float64", "checked", 0},
+         "This step's GFLOP/s over cuBLAS SGEMM's, measured in the same run.", true},
+        {"of FP32 peak", "of peak", 2, "This step's GFLOP/s over the GPU's float32 peak.", true},
+        {"max |error|", nullptr, 2, nullptr, true},
+        {"relative error", "relative", 3, nullptr, true},
+        {"checked against float64", "checked", 0, nullptr, true},
     };
-    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()))) {
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()), r != nullptr)) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
         const LaunchConfig c = launchConfig(s, M, N, K);

@@ -240,16 +240,16 @@ class ReductionLesson final : public Lesson {
     static const TableColumn kColumns[] = {
         {"step"},
         {"blocks per launch", "blocks", 4, "Blocks in each launch, one launch per arrow."},
-        {"kernel time, median (ms)", "ms", 1},
-        {"GB/s", nullptr, 0, "The input's bytes over the kernel time."},
-        {"speedup over the previous step", "step speedup", 3},
-        {"speedup over step 1", "total speedup", 2},
-        {"of the memory bandwidth's peak", "of peak", 2},
-        {"of CUB", nullptr, 1, "This step's GB/s over CUB's, measured in the same run."},
-        {"|error| against the exact sum", "|error|", 3},
-        {"checked against the exact sum", "checked", 0},
+        {"kernel time, median (ms)", "ms", 1, nullptr, true},
+        {"GB/s", nullptr, 0, "The input's bytes over the kernel time.", true},
+        {"speedup over the previous step", "step speedup", 3, nullptr, true},
+        {"speedup over step 1", "total speedup", 2, nullptr, true},
+        {"of the memory bandwidth's peak", "of peak", 2, nullptr, true},
+        {"of CUB", nullptr, 1, "This step's GB/s over CUB's, measured in the same run.", true},
+        {"|error| against the exact sum", "|error|", 3, nullptr, true},
+        {"checked against the exact sum", "checked", 0, nullptr, true},
     };
-    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()))) {
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()), r != nullptr)) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
         ImGui::TableNextRow();

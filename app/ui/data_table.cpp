@@ -17,7 +17,7 @@ struct TableState {
   std::vector<signed char> choice;  // the learner's, from the column menu
   std::vector<float> need;          // each column's widest cell or header, last measured
   std::vector<bool> shown;          // this frame
-  std::vector<bool> empty;          // no cell had anything in it, last measured
+  std::vector<bool> empty;          // a measured column while there is no measurement
   std::vector<int> order;           // the columns in the order they give way (kept: no allocation)
   bool openMenu = false;
 };
@@ -45,9 +45,10 @@ Current& current() {
 }
 
 // Which columns to show in `avail` pixels: the learner's choices first, then every automatic
-// column, hiding empty columns (nothing measured yet) and then the highest priority numbers
-// (later columns first among equals) until the rest fit. Columns never measured count as narrow:
-// they are shown once and measured. Returns the width of the columns shown.
+// column, hiding empty columns (nothing measured yet, whatever their priority) and then the
+// highest priority numbers (later columns first among equals) until the rest fit. Columns never
+// measured count as narrow: they are shown once and measured. Returns the width of the columns
+// shown.
 float chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
                     int& hiddenByUser) {
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -69,7 +70,7 @@ float chooseColumns(TableState& st, const TableColumn* cols, int n, float avail,
   });
   for (int i : order) {
     if (total <= avail) break;
-    if (cols[i].priority <= 0 || st.choice[i] != kAuto || !st.shown[i]) continue;
+    if ((cols[i].priority <= 0 && !st.empty[i]) || st.choice[i] != kAuto || !st.shown[i]) continue;
     st.shown[i] = false;
     total -= st.need[i] + pad;
     ++hiddenToFit;
@@ -87,7 +88,7 @@ const std::vector<DataTableReport>& dataTableReports() {
   return reports();
 }
 
-bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows) {
+bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bool measuredYet) {
   Current& cur = current();
   cur = Current{};
   cur.key = ImGui::GetID(id);
@@ -101,6 +102,8 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows) {
     st.shown.assign(n, true);
     st.empty.assign(n, false);
   }
+  for (int i = 0; i < n; ++i)
+    st.empty[i] = cols[i].measured && !measuredYet;
   cur.avail = ImGui::GetContentRegionAvail().x;
   const float width = chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
 
@@ -152,10 +155,10 @@ void endDataTable() {
       // What this frame's cells and header asked for, against what the column was given.
       const float need = std::max(c.ContentMaxXUnfrozen, c.ContentMaxXHeadersIdeal) - c.WorkMinX;
       if (need > 0) st.need[i] = need;
-      st.empty[i] = c.ContentMaxXUnfrozen - c.WorkMinX <= 1;
       if (need > c.WidthGiven + 1) report.clipped = true;
       total += c.WidthGiven + 2 * ImGui::GetStyle().CellPadding.x + 1;
       ++report.shown;
+      if (i < 64) report.shownColumns |= 1ull << i;
     }
     report.scrolls = total > cur.avail + 1;
   }
