@@ -96,6 +96,7 @@ Settings loadSettings(const std::string& path, Status* problem) {
   field(j, "ui_scale", s.uiScale, bad);
   field(j, "presentation_scale", s.presentationScale, bad);
   field(j, "sidebar_width", s.sidebarWidth, bad);
+  field(j, "sidebar_collapsed", s.sidebarCollapsed, bad);
   field(j, "lesson", s.lesson, bad);
   field(j, "export_scale", s.exportScale, bad);
   field(j, "export_transparent", s.exportTransparent, bad);
@@ -134,6 +135,7 @@ Status saveSettings(const Settings& s, const std::string& path) {
       {"ui_scale", s.uiScale},
       {"presentation_scale", s.presentationScale},
       {"sidebar_width", s.sidebarWidth},
+      {"sidebar_collapsed", s.sidebarCollapsed},
       {"lesson", s.lesson},
       {"export_scale", s.exportScale},
       {"export_transparent", s.exportTransparent},

@@ -20,7 +20,8 @@ struct Settings {
   float uiScale = 1.0f;            // 1 = normal, 2 and more = projector
   float presentationScale = 2.0f;  // the UI scale of presentation mode (F5)
   WindowGeometry window;
-  float sidebarWidth = 300.0f;  // in unscaled pixels
+  float sidebarWidth = 300.0f;    // in unscaled pixels
+  bool sidebarCollapsed = false;  // a narrow strip (View > Sidebar, Ctrl+B)
   std::string lesson = "device";
   int exportScale = 2;  // pixel scale of exported figures: 1 or 2
   bool exportTransparent = false;

@@ -184,7 +184,11 @@ void Shell::drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget
   }
   const float statusH =
       ImGui::GetFrameHeight() + 4.0f * scale_ + extraLines * ImGui::GetTextLineHeight();
-  const float sideW = std::min(settings_.sidebarWidth * scale_, t.width * 0.3f);
+  // Collapsed, the sidebar is a strip as wide as its one button (View > Sidebar, Ctrl+B): the
+  // lesson's view gets the width a projector needs.
+  const float sideW = settings_.sidebarCollapsed
+                          ? ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.x
+                          : std::min(settings_.sidebarWidth * scale_, t.width * 0.3f);
   const float bodyH = std::max(1.0f, t.height - menuH - statusH);
 
   drawSidebar(theme, ctx, ImVec2(0, menuH), ImVec2(sideW, bodyH));
@@ -193,7 +197,7 @@ void Shell::drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget
 
   // The splitter between the sidebar and the main view: drag to resize (persisted). Its window is
   // submitted last and may come to the front (the others stay behind), or it could not be grabbed.
-  if (!t.exporting) {
+  if (!t.exporting && !settings_.sidebarCollapsed) {
     ImGui::SetNextWindowPos(ImVec2(sideW - 3 * scale_, menuH));
     ImGui::SetNextWindowSize(ImVec2(6 * scale_, bodyH));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
@@ -267,6 +271,8 @@ void Shell::drawMenuBar(Theme& theme) {
       settings_.uiScale = s;
     ImGui::TextDisabled("Ctrl+= and Ctrl+- change the scale");
     ImGui::Separator();
+    if (ImGui::MenuItem("Sidebar", "Ctrl+B", !settings_.sidebarCollapsed))
+      settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
     if (ImGui::MenuItem("Presentation mode", "F5", presenting_)) presenting_ = !presenting_;
     float p = settings_.presentationScale;
     ImGui::SetNextItemWidth(160 * scale_);
@@ -288,35 +294,72 @@ void Shell::drawMenuBar(Theme& theme) {
   ImGui::EndMainMenuBar();
 }
 
+namespace {
+
+// A lesson's name in the sidebar: its title up to the colon ("Matmul", "Transfers"), which fits
+// a sidebar at projector scale; the whole title heads the lesson and its tooltip. `##id` keeps
+// ImGui's ids apart.
+const char* shortName(const LessonInfo& info, char (&out)[96]) {
+  const char* colon = std::strchr(info.title, ':');
+  std::snprintf(out, sizeof out, "%.*s##%s",
+                static_cast<int>(colon ? colon - info.title : std::strlen(info.title)), info.title,
+                info.id);
+  return out;
+}
+
+void lessonTooltip(const Theme& theme, const LessonInfo& info) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+  ImGui::PushFont(theme.fonts().bold);
+  ImGui::TextUnformatted(info.title);
+  ImGui::PopFont();
+  ImGui::TextUnformatted(info.summary);
+  ImGui::TextDisabled("Follows: %s", info.course);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
 void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   ImGui::Begin("##sidebar", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (settings_.sidebarCollapsed) {
+    if (ImGui::ArrowButton("##expand", ImGuiDir_Right)) settings_.sidebarCollapsed = false;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the lessons and parameters (Ctrl+B)");
+    ImGui::End();
+    return;
+  }
   ImGui::PushFont(theme.fonts().bold);
   ImGui::TextUnformatted("Lessons");
   ImGui::PopFont();
-  for (const auto& l : lessons_) {
-    // The title up to its colon ("Matmul", "Transfers"): it fits a sidebar at projector scale;
-    // the whole title heads the lesson and its tooltip.
-    const char* title = l->info().title;
-    const char* colon = std::strchr(title, ':');
-    char name[96];
-    std::snprintf(name, sizeof name, "%.*s##%s",
-                  static_cast<int>(colon ? colon - title : std::strlen(title)), title,
-                  l->info().id);
-    if (ImGui::Selectable(name, l.get() == &current())) selectLesson(l->info().id);
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-      ImGui::PushFont(theme.fonts().bold);
-      ImGui::TextUnformatted(l->info().title);
-      ImGui::PopFont();
-      ImGui::TextUnformatted(l->info().summary);
-      ImGui::TextDisabled("Follows: %s", l->info().course);
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::GetFrameHeight());
+  if (ImGui::ArrowButton("##collapse", ImGuiDir_Left)) settings_.sidebarCollapsed = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fold the sidebar to a strip (Ctrl+B)");
+  char name[96];
+  // Where the list would take more than two fifths of the height (a projector's scale on a
+  // laptop's screen), the lessons are a drop-down list and the parameters keep the room.
+  const float listH = float(lessons_.size()) * ImGui::GetTextLineHeightWithSpacing();
+  if (listH > 0.4f * size.y) {
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##lesson", shortName(current().info(), name))) {
+      for (const auto& l : lessons_) {
+        if (ImGui::Selectable(shortName(l->info(), name), l.get() == &current()))
+          selectLesson(l->info().id);
+        lessonTooltip(theme, l->info());
+      }
+      ImGui::EndCombo();
+    }
+    lessonTooltip(theme, current().info());
+  } else {
+    for (const auto& l : lessons_) {
+      if (ImGui::Selectable(shortName(l->info(), name), l.get() == &current()))
+        selectLesson(l->info().id);
+      lessonTooltip(theme, l->info());
     }
   }
   ImGui::Spacing();
@@ -324,7 +367,10 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   ImGui::PushFont(theme.fonts().bold);
   ImGui::TextUnformatted("Parameters");
   ImGui::PopFont();
+  // A lesson's headings and notes wrap at the sidebar's edge rather than run past it.
+  ImGui::PushTextWrapPos(0.0f);
   current().drawParameters(ctx);
+  ImGui::PopTextWrapPos();
   ImGui::End();
 }
 
@@ -404,11 +450,11 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::PopClipRect();
-  } else {
-    ImGui::PushClipRect(ImGui::GetCursorScreenPos(),
-                        ImVec2(ImGui::GetCursorScreenPos().x + msgW, pos.y + size.y), true);
+  } else if (msgTextW <= msgW) {
     ImGui::TextDisabled("%s", message.c_str());
-    ImGui::PopClipRect();
+  } else {
+    // A hint cut in the middle ("F12 saves the wi") says nothing: it shows whole or not at all.
+    ImGui::Dummy(ImVec2(msgW, ImGui::GetTextLineHeight()));
   }
   if (ImGui::IsItemHovered() && important) {
     ImGui::BeginTooltip();
@@ -462,6 +508,8 @@ void Shell::handleKeys() {
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestWindowExport(io.KeyShift ? 2 : 1);
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false))
+    settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
   if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) presenting_ = !presenting_;
   if (presenting_ && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) presenting_ = false;
   // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.

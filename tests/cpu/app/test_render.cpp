@@ -100,6 +100,23 @@ TEST_F(Render, PresentationModeShowsTheLessonAloneAtItsScale) {
   EXPECT_LT(view.y + view.h, 720);  // above the status bar
 }
 
+// The sidebar folded to a strip (View > Sidebar, Ctrl+B) leaves the lesson's view nearly the whole
+// width at projector scale, and unfolded it takes its share again.
+TEST_F(Render, AFoldedSidebarIsANarrowStrip) {
+  Ui ui("matmul");
+  ui.settings.uiScale = 2.0f;
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 10).ok());
+  const int open = ui.shell.mainViewRect().x;
+  EXPECT_GT(open, 200);
+  ui.settings.sidebarCollapsed = true;
+  ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 10).ok());
+  const PixelRect folded = ui.shell.mainViewRect();
+  EXPECT_GT(folded.x, 0);
+  EXPECT_LT(folded.x, 100);  // one button's width at scale 2
+  EXPECT_EQ(folded.x + folded.w, 1280);
+}
+
 TEST_F(Render, APanelTallerThanTheViewIsExportedWhole) {
   Ui ui("device");
   ASSERT_TRUE(ui.renderer.init(nullptr).ok());

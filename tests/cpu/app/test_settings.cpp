@@ -37,6 +37,7 @@ TEST(Settings, RoundTrip) {
   s.presentationScale = 2.5f;
   s.window = {10, 20, 1920, 1080, true};
   s.sidebarWidth = 350;
+  s.sidebarCollapsed = true;
   s.lesson = "device";
   s.exportScale = 1;
   s.exportTransparent = true;
@@ -52,6 +53,7 @@ TEST(Settings, RoundTrip) {
   EXPECT_EQ(r.window.width, 1920);
   EXPECT_TRUE(r.window.maximized);
   EXPECT_FLOAT_EQ(r.sidebarWidth, 350);
+  EXPECT_TRUE(r.sidebarCollapsed);
   EXPECT_EQ(r.exportScale, 1);
   EXPECT_TRUE(r.exportTransparent);
   EXPECT_EQ(r.exportDir, "/tmp/figs");
