@@ -28,6 +28,7 @@
 #include "common/measurement_export.hpp"
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/warp_picture.hpp"
@@ -607,23 +608,33 @@ class MemoryLesson final : public Lesson {
           "No GPU: the model's columns only, for a %d x %d matrix. Bandwidths "
           "need a GPU.",
           v.rows, v.cols);
-    const int cols = m ? 8 : 5;
-    if (ImGui::BeginTable(
-            "transpose", cols,
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-      if (m) {
-        ImGui::TableSetupColumn("ms");
-        ImGui::TableSetupColumn("GB/s");
-        ImGui::TableSetupColumn("of copy");
+    // Measured, the numbers keep their width and give way by priority on a projector (the model's
+    // columns first); without a GPU the model's columns and a wrapped sentence per step share
+    // the width.
+    static const TableColumn kMeasured[] = {
+        {"step"},
+        {"kernel time, median (ms)", "ms", 2},
+        {"GB/s", nullptr, 0, "Each element read once and written once, over the kernel time."},
+        {"of the copy's bandwidth", "of copy", 1, "This step's GB/s over cudaMemcpy's."},
+        {"load sectors per request", "load sectors", 3},
+        {"store sectors per request", "store sectors", 3},
+        {"shared-memory passes per tile read", "shared passes", 3},
+        {"checked against the CPU", "correct", 0},
+    };
+    const auto steps = transposeSteps();
+    const bool table = m ? beginDataTable("transpose", kMeasured, static_cast<int>(steps.size()))
+                         : ImGui::BeginTable("transpose", 5,
+                                             ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                                 ImGuiTableFlags_SizingStretchProp);
+    if (table) {
+      if (!m) {
+        ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 2.2f);
+        ImGui::TableSetupColumn("load sectors");
+        ImGui::TableSetupColumn("store sectors");
+        ImGui::TableSetupColumn("shared passes");
+        ImGui::TableSetupColumn("what changes", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+        ImGui::TableHeadersRow();
       }
-      ImGui::TableSetupColumn("load sectors");
-      ImGui::TableSetupColumn("store sectors");
-      ImGui::TableSetupColumn("shared passes");
-      if (m) ImGui::TableSetupColumn("correct");
-      if (!m) ImGui::TableSetupColumn("what changes", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-      ImGui::TableHeadersRow();
-      const auto steps = transposeSteps();
       for (size_t i = 0; i < steps.size(); ++i) {
         const TransposeStepInfo& s = steps[i];
         const StepModel& sm = v.model[i];
@@ -662,7 +673,10 @@ class MemoryLesson final : public Lesson {
           ImGui::TextWrapped("%s", s.help);
         }
       }
-      ImGui::EndTable();
+      if (m)
+        endDataTable();
+      else
+        ImGui::EndTable();
     }
     const bool smaller = modelExtent(v.rows) < v.rows || modelExtent(v.cols) < v.cols;
     mutedText(ctx.theme,

@@ -22,6 +22,7 @@
 #include "common/measurement_export.hpp"
 #include "device/device_bandwidth.hpp"
 #include "transfers/transfers.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -412,12 +413,20 @@ class TransfersLesson final : public Lesson {
   }
 
   void drawModesTable(LessonContext& ctx, const ModesReport& r) {
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("modes_table", 8, flags)) return;
-    for (const char* c : {"mode", "in", "kernel", "out", "wall", "copies", "model", "output"})
-      ImGui::TableSetupColumn(c);
-    ImGui::TableHeadersRow();
+    // On a projector the mode, its wall time and whether its output is right matter most; the
+    // phases, then the copy counts, give way first.
+    static const TableColumn kColumns[] = {
+        {"mode"},
+        {"copy in (ms)", "in", 2, "Host to device, median."},
+        {"kernel (ms)", "kernel", 2, "The kernel alone, median."},
+        {"copy out (ms)", "out", 2, "Device to host, median."},
+        {"wall time (ms)", "wall", 0, "From the first copy's start to the last copy's end."},
+        {"copies in / out", "copies", 3, "How many copies each way this mode makes."},
+        {"the model's wall time (ms)", "model", 1,
+         "What the transfer model predicts from the link's measured bandwidth."},
+        {"output checked", "output", 0, "Compared element by element with the CPU's result."},
+    };
+    if (!beginDataTable("modes_table", kColumns, kModeCount + 2)) return;
     for (int m = 0; m < kModeCount; ++m) {
       const ModeResult& x = r.modes[m];
       ImGui::TableNextRow();
@@ -469,7 +478,7 @@ class TransfersLesson final : public Lesson {
     };
     cpuRow("CPU, 1 thread", r.cpu.oneThreadMs);
     cpuRow(cpuAllLabel(r.cpu.threads), r.cpu.allCoresMs);
-    ImGui::EndTable();
+    endDataTable();
     if (!r.modelled) {
       bool ok = true;
       for (const ModeResult& x : r.modes)

@@ -1137,24 +1137,32 @@ std::vector<LegendEntry> legendEntries(const Building& b) {
   return out;
 }
 
-ImVec2 legendSize(const std::vector<LegendEntry>& entries, const Style& st) {
+// The legend's entries in `columns` columns, filled row by row (one column beside the plot, as
+// many as fit under it when the plot is narrow).
+float legendCellWidth(const std::vector<LegendEntry>& entries, const Style& st) {
   float w = 0;
   for (const LegendEntry& e : entries)
     w = std::max(w, textWidth(e.text));
-  return ImVec2(2 * st.pad + 1.2f * st.f + st.gap * 2 + w,
-                2 * st.gap + fl(static_cast<int>(entries.size())) * 1.3f * st.f);
+  return 1.2f * st.f + st.gap * 2 + w + st.pad;
+}
+
+ImVec2 legendSize(const std::vector<LegendEntry>& entries, const Style& st, int columns = 1) {
+  const int rows = (static_cast<int>(entries.size()) + columns - 1) / std::max(1, columns);
+  return ImVec2(st.pad + fl(columns) * legendCellWidth(entries, st),
+                2 * st.gap + fl(rows) * 1.3f * st.f);
 }
 
 void recordLegend(Recorder& rec, const std::vector<LegendEntry>& entries, ImVec2 at,
-                  const Style& st) {
-  const ImVec2 size = legendSize(entries, st);
+                  const Style& st, int columns = 1) {
+  const ImVec2 size = legendSize(entries, st, columns);
   rec.rect(at, ImVec2(at.x + size.x, at.y + size.y), st.legendFill, st.border, 0.75f * st.lw,
            false);
-  const float row = 1.3f * st.f, sw = 1.2f * st.f;
+  const float row = 1.3f * st.f, sw = 1.2f * st.f, cell = legendCellWidth(entries, st);
   for (size_t i = 0; i < entries.size(); ++i) {
     const LegendEntry& e = entries[i];
-    const float cy = at.y + st.gap + row * (fl(static_cast<int>(i)) + 0.5f);
-    const float x0 = at.x + st.pad, x1 = x0 + sw;
+    const int r = static_cast<int>(i) / columns, c = static_cast<int>(i) % columns;
+    const float cy = at.y + st.gap + row * (fl(r) + 0.5f);
+    const float x0 = at.x + st.pad + fl(c) * cell, x1 = x0 + sw;
     if (e.kind == Kind::Line) {
       rec.line(ImVec2(x0, cy), ImVec2(x1, cy), e.colour, 1.5f * st.lw);
       rec.circle(ImVec2((x0 + x1) / 2, cy), 0.17f * st.f, e.colour, 0, 0, false);
@@ -1520,7 +1528,17 @@ void EndPlot() {
     if (s.kind == Kind::Heatmap && s.rows > 0 && !heat) heat = &s;
   const std::vector<LegendEntry> entries =
       b.legend == Legend::Hidden ? std::vector<LegendEntry>{} : legendEntries(b);
-  const ImVec2 legendSz = legendSize(entries, st);
+  ImVec2 legendSz = legendSize(entries, st);
+  // An outside legend goes under the plot, in as many columns as fit, when beside it would take
+  // over a quarter of the width (a projector's scale): the plot keeps the room its labels need.
+  int legendColumns = 1;
+  const bool legendBelow =
+      b.legend == Legend::Outside && !entries.empty() && legendSz.x > 0.25f * W;
+  if (legendBelow) {
+    legendColumns = std::clamp(static_cast<int>((W - 3 * st.pad) / legendCellWidth(entries, st)), 1,
+                               static_cast<int>(entries.size()));
+    legendSz = legendSize(entries, st, legendColumns);
+  }
 
   const float top = st.pad + (title.empty() ? 0.0f : 1.5f * f);
   float right = W - st.pad;
@@ -1534,8 +1552,10 @@ void EndPlot() {
     right -= 2 * st.gap + f + st.tick + st.gap + barLabelW +
              (shown(heat->label).empty() ? 0 : st.pad + f);
   }
-  if (b.legend == Legend::Outside && !entries.empty()) right -= legendSz.x + st.pad;
-  if (!heat && !(b.legend == Legend::Outside && !entries.empty())) right -= 0.5f * f;
+  const bool legendRight = b.legend == Legend::Outside && !entries.empty() && !legendBelow;
+  if (legendRight) right -= legendSz.x + st.pad;
+  if (!heat && !legendRight) right -= 0.5f * f;
+  const float legendBand = legendBelow ? legendSz.y + st.pad : 0.0f;
 
   float xTickH = f, bottom = 0, left = 0;
   bool xVertical = false;
@@ -1543,7 +1563,8 @@ void EndPlot() {
   std::vector<Tick> xTicks, yTicks;
   float yLabelW = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    bottom = H - st.pad - (xLabel.empty() ? 0 : f + st.gap) - xTickH - st.gap - st.tick;
+    bottom =
+        H - st.pad - legendBand - (xLabel.empty() ? 0 : f + st.gap) - xTickH - st.gap - st.tick;
     bottom = std::max(bottom, top + 1);
     ym = Mapping{ylo, yhi, b.y.log(), bottom, top};
     yTicks = fittedTicks(b.y, ym, bottom - top, false, f);
@@ -1674,7 +1695,8 @@ void EndPlot() {
     r.text(ImVec2(area.Min.x - st.tick - st.gap, y), t.label, st.muted, ImVec2(1, 0.5f));
   }
   if (!xLabel.empty())
-    r.text(ImVec2((area.Min.x + area.Max.x) / 2, H - st.pad), xLabel, st.text, ImVec2(0.5f, 1));
+    r.text(ImVec2((area.Min.x + area.Max.x) / 2, H - st.pad - legendBand), xLabel, st.text,
+           ImVec2(0.5f, 1));
   if (!yLabel.empty())
     r.text(ImVec2(st.pad + f / 2, (area.Min.y + area.Max.y) / 2), yLabel, st.text,
            ImVec2(0.5f, 0.5f), true);
@@ -1709,8 +1731,12 @@ void EndPlot() {
   }
 
   if (!entries.empty()) {
-    if (b.legend == Legend::Outside) legendAt = ImVec2(outside, area.Min.y);
-    recordLegend(r, entries, legendAt, st);
+    if (legendBelow)
+      legendAt = ImVec2(std::max(st.pad, std::min(area.Min.x, W - st.pad - legendSz.x)),
+                        H - st.pad - legendSz.y);
+    else if (b.legend == Legend::Outside)
+      legendAt = ImVec2(outside, area.Min.y);
+    recordLegend(r, entries, legendAt, st, legendColumns);
   }
 
   drawRecord(rec, ImGui::GetWindowDrawList());
