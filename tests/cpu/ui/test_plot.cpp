@@ -808,3 +808,39 @@ TEST_F(PlotFrame, SpanReadoutShowsRowStartEndAndDuration) {
        {"Host to device", "Stream 2", "start: 1 ms", "end: 2.2 ms", "duration: 1.2 ms"})
     EXPECT_NE(logged.find(line), std::string::npos) << line << " not in:\n" << logged;
 }
+
+// An outside legend stays beside a wide plot and goes under a narrow one (a projector's scale),
+// in columns, below the x axis's label; every entry is still drawn.
+TEST_F(PlotFrame, AnOutsideLegendGoesUnderANarrowPlot) {
+  auto draw = [](const char* id, ImVec2 size) {
+    const char* parts[] = {"Host to device", "Kernel", "Device to host", "Another long part"};
+    const double v[] = {1, 2, 3, 4, 2, 1, 1, 1};
+    if (plot::BeginPlot(id, "", size)) {
+      plot::SetupAxes({"time"}, {nullptr});
+      plot::SetupLegend(plot::Legend::Outside);
+      plot::PlotStackedBars(parts, 4, v, 2, true);
+      plot::EndPlot();
+    }
+  };
+  frame([&] {
+    draw("wide", ImVec2(900, 300));
+    draw("narrow", ImVec2(360, 300));
+  });
+  auto yOf = [](const std::string& svg, const std::string& text) {
+    std::vector<Element> elements;
+    std::string error;
+    EXPECT_TRUE(parseXml(svg, elements, error)) << error;
+    for (const Element& e : elements)
+      if (e.name == "text" && e.text == text) return std::stod(attr(e, "y"));
+    ADD_FAILURE() << "no <text> " << text;
+    return 0.0;
+  };
+  const std::string wide = plot::LastPlotSvg("wide"), narrow = plot::LastPlotSvg("narrow");
+  ASSERT_FALSE(wide.empty());
+  ASSERT_FALSE(narrow.empty());
+  EXPECT_LT(yOf(wide, "Another long part"), yOf(wide, "time"));
+  EXPECT_GT(yOf(narrow, "Host to device"), yOf(narrow, "time"));
+  EXPECT_GT(yOf(narrow, "Another long part"), yOf(narrow, "time"));
+  // Two entries share a row under the narrow plot.
+  EXPECT_DOUBLE_EQ(yOf(narrow, "Host to device"), yOf(narrow, "Kernel"));
+}
