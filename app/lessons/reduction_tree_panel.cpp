@@ -8,6 +8,7 @@
 
 #include "common/format.hpp"
 #include "models/memory_access.hpp"
+#include "ui/data_table.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -54,9 +55,9 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
       }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
   const bool course = st.id == StepId::Course;
   if (course) pictureBlock_ = kCourseBlock;
+  sameLineIfFits(90 * s, "threads");
   ImGui::SetNextItemWidth(90 * s);
   ImGui::BeginDisabled(course);
   if (ImGui::BeginCombo("threads##tree", std::to_string(pictureBlock_).c_str())) {
@@ -81,12 +82,12 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   const TreeModel& m = **tree_;
   const int levels = int(m.levels.size());
   level_ = std::clamp(level_, 0, levels);
-  ImGui::SameLine();
+  sameLineIfFits(200 * s, "level");
   ImGui::SetNextItemWidth(200 * s);
   ImGui::SliderInt("level##tree", &level_, 0, levels, "%d", ImGuiSliderFlags_AlwaysClamp);
   level_ = std::clamp(level_, 0, levels);  // a typed value may lie outside
   if (!ctx.exporting) {
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize("Pause").x + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button(playing_ ? "Pause##tree" : "Play##tree")) {
       playing_ = !playing_;
       if (playing_ && level_ == levels) level_ = 0;
@@ -194,13 +195,21 @@ void ReductionTreePanel::drawTreePicture(LessonContext& ctx, const TreeModel& m)
 }
 
 void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) {
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("##levels", 7, flags)) return;
-  for (const char* h : {"level", "stride", "adding threads", "warps issued", "divergent warps",
-                        "worst bank conflict", "wavefronts"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  // On a projector the level, its divergence and its bank conflicts carry the lesson; the
+  // counts of threads, warps and passes give way first.
+  static const TableColumn kColumns[] = {
+      {"level"},
+      {"stride", nullptr, 2, "How far apart the two slots each adding thread reads are."},
+      {"adding threads", "adding", 1, "Threads of the block that add at this level."},
+      {"warps issued", "warps", 2, "Warps that run this level's instructions."},
+      {"divergent warps", "divergent", 0,
+       "Warps whose threads take different branches: the warp runs both paths."},
+      {"worst bank conflict", "conflicts", 0,
+       "The most lanes of one warp that ask one shared-memory bank for different words."},
+      {"shared-memory wavefronts", "wavefronts", 3,
+       "Passes shared memory needs for the level's reads."},
+  };
+  if (!beginDataTable("##levels", kColumns, static_cast<int>(m.levels.size()))) return;
   for (int i = 0; i < int(m.levels.size()); ++i) {
     const TreeLevel& l = m.levels[size_t(i)];
     ImGui::TableNextRow();
@@ -240,7 +249,7 @@ void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) 
     ImGui::TableNextColumn();
     if (!l.shuffle && !l.globalMemory) ImGui::Text("%d", l.wavefronts);
   }
-  ImGui::EndTable();
+  endDataTable();
 }
 
 // The chosen level's first warp: which lanes add, and which bank each lane's second read

@@ -113,6 +113,16 @@ void helpMarker(const char* text) {
   helpTooltip(text);
 }
 
+void sameLineIfFits(float itemWidth, const char* label) {
+  float width = itemWidth;
+  if (label) {
+    const float text = ImGui::CalcTextSize(label, nullptr, /*hide_text_after_double_hash=*/true).x;
+    if (text > 0) width += ImGui::GetStyle().ItemInnerSpacing.x + text;
+  }
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
 void colourSwatch(int paletteIndex) {
   const float h = ImGui::GetTextLineHeight();
   const ImVec2 p = ImGui::GetCursorScreenPos();

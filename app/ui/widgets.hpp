@@ -61,6 +61,13 @@ void helpMarker(const char* text);
 // A small square of palette colour `paletteIndex`, on the line of the text that follows it: a
 // series' colour beside its name in a table, readable in both themes.
 void colourSwatch(int paletteIndex);
+
+// For a row of controls: the next one goes on this line when it still fits the panel (an item
+// `itemWidth` wide with `label` beside it; the label's "##" part is not counted), and under it
+// otherwise, so rows stack at a projector's scale instead of running past the panel's edge.
+//   ImGui::SetNextItemWidth(90 * s); ... combo ...
+//   sameLineIfFits(200 * s, "level"); ImGui::SetNextItemWidth(200 * s); ... slider ...
+void sameLineIfFits(float itemWidth, const char* label = nullptr);
 // Wrapped text in the muted colour.
 void mutedText(const Theme& theme, const char* text);
 // A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.
