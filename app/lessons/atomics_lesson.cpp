@@ -27,6 +27,7 @@
 #include "common/async_job.hpp"
 #include "common/format.hpp"
 #include "common/measurement_export.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -534,19 +535,23 @@ class AtomicsLesson final : public Lesson {
                                : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
                                       : "Computing the CPU's histograms...");
     }
-    // On a narrow view (a projector's UI scale) the table keeps the columns that carry the
-    // lesson and drops the copy ratio and the grid, which the tooltips and the text still give.
-    const bool compact = ImGui::GetContentRegionAvail().x < 55 * ImGui::GetFontSize();
-    if (ImGui::BeginTable("##ladder", compact ? 6 : 8,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                              ImGuiTableFlags_SizingStretchProp)) {
-      const char* heads[] = {"step",   "ms",      "input GB/s", "of copy",
-                             "of CUB", "atomics", "blocks",     "checked"};
-      for (const char* h : heads)
-        if (!compact || (std::string(h) != "of copy" && std::string(h) != "blocks"))
-          ImGui::TableSetupColumn(compact && std::string(h) == "input GB/s" ? "GB/s" : h, 0,
-                                  std::string(h) == "atomics" ? 1.6f : 1.0f);
-      ImGui::TableHeadersRow();
+    // On a projector the step, its speed, its atomics and whether every bin is right carry the
+    // lesson; the copy ratio and the grid give way first (the tooltips and the text still give
+    // them).
+    static const TableColumn kColumns[] = {
+        {"step"},
+        {"time, median (ms)", "ms", 2, nullptr, true},
+        {"input GB/s", "GB/s", 0, "The input's bytes over the time: what a histogram must move.",
+         true},
+        {"of the copy ceiling", "of copy", 3, "This step's GB/s over a device-to-device copy's.",
+         true},
+        {"of CUB", nullptr, 1, "This step's GB/s over CUB's histogram, measured in the same run.",
+         true},
+        {"atomics per value, global / shared", "atomics", 1},
+        {"blocks", nullptr, 3, "Blocks in the measured grid.", true},
+        {"checked against the CPU", "checked", 0, nullptr, true},
+    };
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(histSteps().size()), r != nullptr)) {
       for (const HistStepInfo& s : histSteps()) {
         const HistStepResult* m = r ? r->find(s.id) : nullptr;
         ImGui::TableNextRow();
@@ -558,14 +563,11 @@ class AtomicsLesson final : public Lesson {
         if (m) ImGui::TextUnformatted(trimmedFixed(m->ms, m->ms < 1 ? 4 : 2).c_str());
         ImGui::TableNextColumn();
         if (m) {
-          ImGui::TextUnformatted(compact ? trimmedFixed(m->gbps, m->gbps < 10 ? 1 : 0).c_str()
-                                         : gbps(m->gbps).c_str());
+          ImGui::TextUnformatted(gbps(m->gbps).c_str());
           if (m->ofCopy > 0) helpTooltip((percent(m->ofCopy) + " of the copy ceiling").c_str());
         }
-        if (!compact) {
-          ImGui::TableNextColumn();
-          if (m && m->ofCopy > 0) ImGui::TextUnformatted(percent(m->ofCopy).c_str());
-        }
+        ImGui::TableNextColumn();
+        if (m && m->ofCopy > 0) ImGui::TextUnformatted(percent(m->ofCopy).c_str());
         ImGui::TableNextColumn();
         if (m && m->ofCub > 0) ImGui::TextUnformatted(percent(m->ofCub).c_str());
         // Atomics per value, global / shared: from the measured grid, or (no measurement) for an
@@ -595,8 +597,8 @@ class AtomicsLesson final : public Lesson {
                  trimmedFixed(distinct, 1) + " on average for these values" +
                  (r ? "." : " (no data yet: at most 32).");
         helpTooltip(tip.c_str());
-        if (!compact) ImGui::TableNextColumn();
-        if (!compact && m && m->blocks > 0) {
+        ImGui::TableNextColumn();
+        if (m && m->blocks > 0) {
           ImGui::TextUnformatted(thousands(m->blocks).c_str());
           if (m->subHistograms > 0)
             helpTooltip((s.id == HistStepId::Lanes
@@ -611,7 +613,7 @@ class AtomicsLesson final : public Lesson {
         if (m) {
           ImGui::PushStyleColor(ImGuiCol_Text,
                                 m->check.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
-          ImGui::TextUnformatted(m->check.ok() ? (compact ? "yes" : "every bin") : "WRONG");
+          ImGui::TextUnformatted(m->check.ok() ? "every bin" : "WRONG");
           ImGui::PopStyleColor();
           if (!m->check.ok())
             helpTooltip((thousands(m->check.wrongBins) + " bins differ; bin " +
@@ -620,7 +622,7 @@ class AtomicsLesson final : public Lesson {
                             .c_str());
         }
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     if (r) {
       std::vector<const char*> names;
