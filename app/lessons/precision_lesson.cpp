@@ -32,6 +32,7 @@
 #include "precision/precision.hpp"
 #include "precision/summation.hpp"
 #include "precision/throughput.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -473,20 +474,24 @@ class PrecisionLesson final : public Lesson {
         ImGui::TextUnformatted("Evaluating...");
       } else {
         const Evaluation& ev = point_->ev;
-        const ImGuiTableFlags flags =
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        const int cols = e.stable ? 7 : 5;
-        if (ImGui::BeginTable("values", cols, flags)) {
-          ImGui::TableSetupColumn("Precision");
-          ImGui::TableSetupColumn("x as stored");
-          ImGui::TableSetupColumn("Naive result");
-          ImGui::TableSetupColumn("ULPs off");
-          if (e.stable) {
-            ImGui::TableSetupColumn("Rewritten");
-            ImGui::TableSetupColumn("ULPs off");
-          }
-          ImGui::TableSetupColumn("Exact");
-          ImGui::TableHeadersRow();
+        // On a projector the results and how far off they are stay; the stored x and the exact
+        // value (in the text above the table's columns' tooltips) give way first.
+        static const TableColumn kStable[] = {
+            {"Precision"},
+            {"x as stored", nullptr, 2, "The nearest value the format has."},
+            {"Naive result", nullptr, 0},
+            {"ULPs off (naive)", "ULPs off", 0,
+             "Distance from the exact value in units of the "
+             "format's last place."},
+            {"Rewritten", nullptr, 1},
+            {"ULPs off (rewritten)", "ULPs off", 1},
+            {"Exact", nullptr, 3, "The expression for the stored x, computed exactly."},
+        };
+        static const TableColumn kNaive[] = {kStable[0], kStable[1], kStable[2], kStable[3],
+                                             kStable[6]};
+        const int rows = static_cast<int>(precisions().size());
+        if (e.stable ? beginDataTable("values", kStable, rows)
+                     : beginDataTable("values_naive", kNaive, rows)) {
           for (const PrecisionInfo& p : precisions()) {
             if (!ev.available[static_cast<size_t>(p.precision)]) continue;
             ImGui::TableNextRow();
@@ -509,7 +514,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TextUnformatted(
                 sci(static_cast<double>(ev.exactAt(p.precision, e.expr, 0)), 10).c_str());
           }
-          ImGui::EndTable();
+          endDataTable();
         }
         mutedText(ctx.theme,
                   "x as stored: the nearest value the format has (half cannot hold 1e-8 and "
@@ -518,11 +523,9 @@ class PrecisionLesson final : public Lesson {
                   "best rounding can do, millions mean no digit is right.");
         ImGui::Spacing();
         ImGui::TextUnformatted("Bits of the naive result");
-        if (ImGui::BeginTable("bits", 3, flags)) {
-          ImGui::TableSetupColumn("Precision");
-          ImGui::TableSetupColumn("Kind");
-          ImGui::TableSetupColumn("sign  exponent  mantissa");
-          ImGui::TableHeadersRow();
+        static const TableColumn kBits[] = {
+            {"Precision"}, {"Kind", nullptr, 1}, {"sign  exponent  mantissa"}};
+        if (beginDataTable("bits", kBits, static_cast<int>(precisions().size()))) {
           for (const PrecisionInfo& p : precisions()) {
             if (!ev.available[static_cast<size_t>(p.precision)]) continue;
             // Each format once: float32 from the first float32 variant that was evaluated.
@@ -540,7 +543,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             drawBits(ctx.theme, p.format, bits);
           }
-          ImGui::EndTable();
+          endDataTable();
         }
       }
     }
@@ -613,8 +616,6 @@ class PrecisionLesson final : public Lesson {
       mutedText(ctx.theme, "This build has no PTX for the trap kernels.");
       return;
     }
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     auto arith = [](const PtxKernel& k) {
       std::string s;
       for (const auto& [op, c] : k.opcodes)
@@ -624,10 +625,8 @@ class PrecisionLesson final : public Lesson {
             s += (s.empty() ? "" : ", ") + op + (c > 1 ? " x" + std::to_string(c) : "");
       return s;
     };
-    if (ImGui::BeginTable("ptx_trap", 2, flags)) {
-      ImGui::TableSetupColumn("Kernel");
-      ImGui::TableSetupColumn("Floating-point instructions");
-      ImGui::TableHeadersRow();
+    static const TableColumn kTrap[] = {{"Kernel"}, {"Floating-point instructions"}};
+    if (beginDataTable("ptx_trap", kTrap, 2)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted("(x + 1.0f) - 1.0f");
@@ -638,7 +637,7 @@ class PrecisionLesson final : public Lesson {
       ImGui::TextUnformatted("(x + 1.0) - 1.0");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(arith(ptxDouble_).c_str());
-      ImGui::EndTable();
+      endDataTable();
     }
     mutedText(ctx.theme,
               "cvt.f64.f32 widens x to float64, add.f64 adds in float64, cvt.rn.f32.f64 rounds "
@@ -652,13 +651,14 @@ class PrecisionLesson final : public Lesson {
     }
     ImGui::Spacing();
     ImGui::TextUnformatted("The same PTX for the formula kernels, one per precision");
-    if (ImGui::BeginTable("ptx_eval", 5, flags)) {
-      ImGui::TableSetupColumn("Kernel");
-      ImGui::TableSetupColumn("fma.rn.f32");
-      ImGui::TableSetupColumn("mul.rn / add.rn .f32");
-      ImGui::TableSetupColumn("approximate (.approx)");
-      ImGui::TableSetupColumn("f64 instructions");
-      ImGui::TableHeadersRow();
+    static const TableColumn kEval[] = {
+        {"Kernel"},
+        {"fma.rn.f32", nullptr, 0, "Fused multiply-adds: one rounding for a * b + c."},
+        {"mul.rn / add.rn .f32", "mul / add", 1, "Separate multiplies and adds."},
+        {"approximate (.approx)", "approx", 0, "Instructions of the fast-math approximations."},
+        {"f64 instructions", "f64", 1},
+    };
+    if (beginDataTable("ptx_eval", kEval, static_cast<int>(precisions().size()))) {
       for (const PrecisionInfo& p : precisions()) {
         const PtxKernel& k = ptxEval_[static_cast<size_t>(p.precision)];
         if (!k.found || p.format != floats::Format::Float32) continue;
@@ -678,7 +678,7 @@ class PrecisionLesson final : public Lesson {
         ImGui::TableNextColumn();
         ImGui::Text("%d", f64);
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     const int fused = ptxEval_[static_cast<size_t>(Precision::Float32)].count("fma.rn.f32") -
                       ptxEval_[static_cast<size_t>(Precision::Float32NoFma)].count("fma.rn.f32");
@@ -701,12 +701,10 @@ class PrecisionLesson final : public Lesson {
       helpTooltip(
           "Type any number (0.1, 1e-8, 65504, 3.14159, 16777217...): each format rounds it "
           "to its nearest value.");
-      ImGui::SameLine();
       for (const char* s : {"0.1", "1e-8", "65504", "16777217"}) {
+        sameLineIfFits(ImGui::CalcTextSize(s).x + 2 * ImGui::GetStyle().FramePadding.x);
         if (ImGui::SmallButton(s)) std::snprintf(explorerText_, sizeof explorerText_, "%s", s);
-        ImGui::SameLine();
       }
-      ImGui::NewLine();
       char* end = nullptr;
       const long double v = std::strtold(explorerText_, &end);
       if (end == explorerText_ || (end && *end != '\0' && *end != ' ')) {
@@ -715,15 +713,17 @@ class PrecisionLesson final : public Lesson {
                            explorerText_);
         ImGui::PopStyleColor();
       } else {
-        const ImGuiTableFlags flags =
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        if (ImGui::BeginTable("explorer", 5, flags)) {
-          ImGui::TableSetupColumn("Format");
-          ImGui::TableSetupColumn("Stored value");
-          ImGui::TableSetupColumn("Neighbours below / above");
-          ImGui::TableSetupColumn("Spacing (ULP)");
-          ImGui::TableSetupColumn("Rounding error");
-          ImGui::TableHeadersRow();
+        static const TableColumn kExplorer[] = {
+            {"Format"},
+            {"Stored value"},
+            {"Neighbours below / above", "Neighbours", 2},
+            {"Spacing (ULP) below / above", "Spacing (ULP)", 1},
+            {"Rounding error", nullptr, 0},
+        };
+        // Two lines a row (the neighbours, the spacings), three where the value over- or
+        // underflows.
+        const int lines = 3 * static_cast<int>(floats::formats().size());
+        if (beginDataTable("explorer", kExplorer, lines)) {
           for (const floats::FormatInfo& fi : floats::formats()) {
             const floats::Neighbourhood nb = floats::explore(fi.format, v);
             ImGui::TableNextRow();
@@ -760,13 +760,12 @@ class PrecisionLesson final : public Lesson {
               ImGui::Text("%s (%s relative)", sci(static_cast<double>(nb.roundingError), 3).c_str(),
                           sci(nb.relativeError, 2).c_str());
           }
-          ImGui::EndTable();
+          endDataTable();
         }
-        if (ImGui::BeginTable("explorer_bits", 3, flags)) {
-          ImGui::TableSetupColumn("Format");
-          ImGui::TableSetupColumn("Kind");
-          ImGui::TableSetupColumn("sign  exponent  mantissa");
-          ImGui::TableHeadersRow();
+        static const TableColumn kExplorerBits[] = {
+            {"Format"}, {"Kind", nullptr, 1}, {"sign  exponent  mantissa"}};
+        if (beginDataTable("explorer_bits", kExplorerBits,
+                           static_cast<int>(floats::formats().size()))) {
           for (const floats::FormatInfo& fi : floats::formats()) {
             const uint64_t bits = floats::encode(fi.format, v);
             ImGui::TableNextRow();
@@ -777,7 +776,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             drawBits(ctx.theme, fi.format, bits);
           }
-          ImGui::EndTable();
+          endDataTable();
         }
         mutedText(ctx.theme,
                   "The spacing doubles at every power of two: numbers are dense near 0 and sparse "

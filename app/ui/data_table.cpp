@@ -19,6 +19,8 @@ struct TableState {
   std::vector<bool> shown;          // this frame
   std::vector<bool> empty;          // a measured column while there is no measurement
   std::vector<int> order;           // the columns in the order they give way (kept: no allocation)
+  float contentHeight = 0;          // the header and rows as drawn last frame (0: not yet drawn)
+  bool scrolled = false;            // wider than its space last frame
   bool openMenu = false;
 };
 
@@ -111,8 +113,13 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bo
   // the columns are wider than the panel, room for the horizontal scroll bar.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float scrollBar = width > cur.avail ? style.ScrollbarSize : 0.0f;
-  const float height = rowH * float(rows + 1) + scrollBar + 2 * style.CellPadding.y;
+  // Room for the scroll bar when the columns measured (or last frame's table) were too wide: a
+  // cell drawn by hand may be wider than its column's last measure.
+  const float scrollBar = width > cur.avail || st.scrolled ? style.ScrollbarSize : 0.0f;
+  // The rows' height as drawn last frame (rows of two lines, rows left out); until then, one line
+  // a row.
+  const float content = st.contentHeight > 0 ? st.contentHeight : rowH * float(rows + 1);
+  const float height = content + scrollBar + 2 * style.CellPadding.y;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_NoSavedSettings;
@@ -161,6 +168,8 @@ void endDataTable() {
       if (i < 64) report.shownColumns |= 1ull << i;
     }
     report.scrolls = total > cur.avail + 1;
+    st.contentHeight = t->RowPosY2 - t->OuterRect.Min.y;
+    st.scrolled = report.scrolls;
   }
   ImGui::EndTable();
   reports().push_back(report);
