@@ -17,6 +17,7 @@
 #include "device/device_bandwidth.hpp"
 #include "device/device_query.hpp"
 #include "models/arch.hpp"
+#include "ui/data_table.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -371,13 +372,14 @@ class DeviceLesson final : public Lesson {
       mutedText(ctx.theme,
                 "The runtime reports the number of SMs but not how many cores each has: that "
                 "depends on the architecture, so tools keep a table like this one.");
-      if (ImGui::BeginTable("arch", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("CC");
-        ImGui::TableSetupColumn("Architecture");
-        ImGui::TableSetupColumn("FP32 cores/SM");
-        ImGui::TableSetupColumn("FP64 : FP32");
-        ImGui::TableSetupColumn("Examples", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableHeadersRow();
+      static const TableColumn kColumns[] = {
+          {"compute capability", "CC"},
+          {"Architecture"},
+          {"FP32 cores per SM", "FP32 cores/SM"},
+          {"FP64 : FP32", nullptr, 1, "float64 throughput against float32's."},
+          {"Examples", nullptr, 2},
+      };
+      if (beginDataTable("arch", kColumns, static_cast<int>(archTable().size()))) {
         for (const ArchInfo& a : archTable()) {
           ImGui::TableNextRow();
           if (a.major == major && a.minor == minor)
@@ -393,7 +395,7 @@ class DeviceLesson final : public Lesson {
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(a.examples);
         }
-        ImGui::EndTable();
+        endDataTable();
       }
     }
     endPanel(ctx);

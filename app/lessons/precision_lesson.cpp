@@ -798,14 +798,16 @@ class PrecisionLesson final : public Lesson {
         ImGui::Text("N = %s, exact sum %s (double-double), sum of |x| %s",
                     thousands(static_cast<long long>(s.n)).c_str(),
                     sci(static_cast<double>(s.exact), 12).c_str(), sci(s.absSum, 6).c_str());
-        const ImGuiTableFlags flags =
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        if (ImGui::BeginTable("sums", 4, flags)) {
-          ImGui::TableSetupColumn("Method");
-          ImGui::TableSetupColumn("Sum");
-          ImGui::TableSetupColumn("Error");
-          ImGui::TableSetupColumn("Error bound");
-          ImGui::TableHeadersRow();
+        // The method and its error carry the lesson; the sum's digits, then the bound's formula,
+        // give way first on a projector.
+        static const TableColumn kSums[] = {
+            {"Method"},
+            {"Sum", nullptr, 1},
+            {"Error", nullptr, 0, "The sum minus the exact (double-double) sum."},
+            {"Error bound", nullptr, 2, "How large the error of this method can grow."},
+        };
+        // The GPU tree's row has a second line.
+        if (beginDataTable("sums", kSums, static_cast<int>(sumMethods().size()) + 1)) {
           for (const SumMethodInfo& m : sumMethods()) {
             const size_t k = static_cast<size_t>(m.method);
             ImGui::TableNextRow();
@@ -824,7 +826,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(m.bound);
           }
-          ImGui::EndTable();
+          endDataTable();
         }
         if (s.treeOnGpu)
           mutedText(ctx.theme,
@@ -887,13 +889,9 @@ class PrecisionLesson final : public Lesson {
         ImGui::TextWrapped(
             "No GPU to measure. From the architecture table (not measured): float64 runs at "
             "these fractions of float32.");
-        const ImGuiTableFlags flags =
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        if (ImGui::BeginTable("fp64_ratio", 3, flags)) {
-          ImGui::TableSetupColumn("Architecture");
-          ImGui::TableSetupColumn("float64 : float32");
-          ImGui::TableSetupColumn("Examples");
-          ImGui::TableHeadersRow();
+        static const TableColumn kRatio[] = {
+            {"Architecture"}, {"float64 : float32"}, {"Examples", nullptr, 1}};
+        if (beginDataTable("fp64_ratio", kRatio, static_cast<int>(archTable().size()))) {
           for (const ArchInfo& a : archTable()) {
             if (a.major < 6) continue;
             ImGui::TableNextRow();
@@ -904,7 +902,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(a.examples);
           }
-          ImGui::EndTable();
+          endDataTable();
         }
       } else if (!fma_) {
         ImGui::TextUnformatted(fmaJob_.running() ? "Measuring..." : "Not measured yet.");
@@ -927,14 +925,9 @@ class PrecisionLesson final : public Lesson {
           plot::PlotBars("theoretical peak", peak.data(), static_cast<int>(peak.size()));
           plot::EndPlot();
         }
-        const ImGuiTableFlags flags =
-            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-        if (ImGui::BeginTable("fma", 4, flags)) {
-          ImGui::TableSetupColumn("Type");
-          ImGui::TableSetupColumn("Measured");
-          ImGui::TableSetupColumn("Peak");
-          ImGui::TableSetupColumn("Of peak");
-          ImGui::TableHeadersRow();
+        static const TableColumn kFma[] = {
+            {"Type"}, {"Measured"}, {"Peak", nullptr, 1}, {"Of peak"}};
+        if (beginDataTable("fma", kFma, static_cast<int>(rates.size()))) {
           for (const FmaRate& r : rates) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
@@ -949,7 +942,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             if (r.peak.known) ImGui::Text("%.0f%%", 100 * r.fractionOfPeak());
           }
-          ImGui::EndTable();
+          endDataTable();
         }
         const FmaRate* f32 = nullptr;
         const FmaRate* f64 = nullptr;

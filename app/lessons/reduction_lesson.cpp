@@ -424,14 +424,18 @@ class ReductionLesson final : public Lesson {
       mutedText(ctx.theme,
                 "These are the last numbers summed; the parameters have changed since. "
                 "Press a button on the left to sum the new ones.");
-    if (ImGui::BeginTable("##accuracy", 4,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("how", 0, 2.6f);
-      ImGui::TableSetupColumn("sum", 0, 1.6f);
-      ImGui::TableSetupColumn("error", 0, 1.0f);
-      ImGui::TableSetupColumn(t == DataType::Float32 ? "in float32 ulps of the sum" : "relative", 0,
-                              1.0f);
-      ImGui::TableHeadersRow();
+    // How each sum was made and its error carry the lesson; the sum's digits give way first.
+    static const TableColumn kFloat32[] = {
+        {"how"},
+        {"sum", nullptr, 2},
+        {"error", nullptr, 0, "The sum minus the exact sum."},
+        {"in float32 ulps of the sum", "ulps", 1,
+         "The error in units of float32's last place at the exact sum."},
+    };
+    static const TableColumn kOther[] = {
+        kFloat32[0], kFloat32[1], kFloat32[2], {"relative error", "relative", 1}};
+    if (beginDataTable("##accuracy", t == DataType::Float32 ? kFloat32 : kOther,
+                       static_cast<int>(rows.size()))) {
       const double ulp =
           t == DataType::Float32
               ? std::fabs(double(std::nextafter(float(cpu->exact), INFINITY) - float(cpu->exact)))
@@ -454,7 +458,7 @@ class ReductionLesson final : public Lesson {
           ImGui::TextUnformatted(
               sciText(std::fabs(err) / std::fabs(static_cast<double>(cpu->exact))).c_str());
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     if (t != DataType::Int32 &&
         plot::BeginPlot("reduction_errors", "|sum - exact|##errors", ImVec2(-1, 0))) {
