@@ -374,7 +374,10 @@ class LaunchConfigLesson final : public Lesson {
     }
     if (shape_) {
       const LaunchShape& s = *shape_;
-      if (ImGui::BeginTable("nums", 4, ImGuiTableFlags_SizingStretchSame)) {
+      // Two label-value pairs a row, or one where the panel is narrow (a projector's scale): a
+      // cell past the last column starts the next row.
+      const bool twoPairs = ImGui::GetContentRegionAvail().x > 36 * ImGui::GetFontSize();
+      if (ImGui::BeginTable("nums", twoPairs ? 4 : 2, ImGuiTableFlags_SizingStretchSame)) {
         auto cell = [](const char* label, const std::string& value, const char* help) {
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(label);

@@ -487,7 +487,7 @@ class MemoryLesson final : public Lesson {
   void drawMap(LessonContext& ctx) {
     if (!beginPanel(ctx, "map", "Every warp of the kernel")) return endPanel(ctx);
     if (ImGui::RadioButton("the global-memory pattern", !mapOfShared_)) mapOfShared_ = false;
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight(), "the shared-memory pattern");
     if (ImGui::RadioButton("the shared-memory pattern", mapOfShared_)) mapOfShared_ = true;
     if (!mapError_.ok()) ImGui::TextWrapped("%s", mapError_.sentence().c_str());
     if (!map_) {
