@@ -146,7 +146,7 @@ class AtomicsLesson final : public Lesson {
       race_.blocks = kCourseBlocks;
       race_.threads = kCourseThreads;
     }
-    ImGui::SameLine();
+    sameLineIfFits(smallButtonWidth("1,000 x 1,024"));
     if (ImGui::SmallButton("1,000 x 1,024")) {
       race_.blocks = 1000;
       race_.threads = 1024;
@@ -185,7 +185,7 @@ class AtomicsLesson final : public Lesson {
       hist_.n = 10000;
       hist_.bins = 10;
     }
-    ImGui::SameLine();
+    sameLineIfFits(smallButtonWidth("benchmark: 2^28, 256"));
     if (ImGui::SmallButton("benchmark: 2^28, 256")) {
       hist_.n = 1LL << 28;
       hist_.bins = 256;

@@ -179,8 +179,7 @@ class LaunchConfigLesson final : public Lesson {
 
     ImGui::Spacing();
     int by = static_cast<int>(colourBy_);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    if (ImGui::Combo("Colour by", &by, kColourByNames, 4)) {
+    if (ImGui::Combo(halfWidthLabel("Colour by"), &by, kColourByNames, 4)) {
       colourBy_ = static_cast<ColourBy>(by);
       keysDirty_ = true;
     }

@@ -138,7 +138,7 @@ class MatmulLesson final : public Lesson {
                    {"17x33x9", 17, 33, 9},
                    {"257x129x511", 257, 129, 511}};
     for (size_t i = 0; i < std::size(presets); ++i) {
-      if (i % 2) ImGui::SameLine();
+      if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
       if (ImGui::SmallButton(presets[i].label))
         M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
     }

@@ -288,8 +288,8 @@ class MemoryLesson final : public Lesson {
     if (u.stride) paramSlider(kStride, p.stride);
     if (u.offset) paramSlider(kOffset, p.offset);
     if (u.element) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      if (ImGui::BeginCombo("Element size", count(p.elementBytes, "byte").c_str())) {
+      if (ImGui::BeginCombo(halfWidthLabel("Element size"),
+                            count(p.elementBytes, "byte").c_str())) {
         for (int e : kElementSizes)
           if (ImGui::Selectable(count(e, "byte").c_str(), p.elementBytes == e)) p.elementBytes = e;
         ImGui::EndCombo();
@@ -308,8 +308,7 @@ class MemoryLesson final : public Lesson {
     warp = std::clamp(warp, 0, warps - 1);
     trip = std::clamp(trip, 0, s.iterations - 1);
     if (warps > 1) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      ImGui::SliderInt("Warp", &warp, 0, warps - 1);
+      ImGui::SliderInt(halfWidthLabel("Warp"), &warp, 0, warps - 1);
       helpTooltip("Which of the kernel's warps the picture shows, counted block by block.");
     }
     if (s.iterations > 1) {

@@ -132,8 +132,7 @@ class ReductionLesson final : public Lesson {
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
     ImGui::TextUnformatted("sum = x[0] + x[1] + ... + x[N-1]");
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    if (ImGui::BeginCombo("Type", typeLabel(type_))) {
+    if (ImGui::BeginCombo(halfWidthLabel("Type"), typeLabel(type_))) {
       for (DataType t : kTypes)
         if (ImGui::Selectable(typeLabel(t), t == type_)) type_ = t;
       ImGui::EndCombo();
@@ -149,11 +148,10 @@ class ReductionLesson final : public Lesson {
     } presets[] = {
         {"course: 2^27 - 157", kCourseN}, {"2^28", 1LL << 28}, {"1,000,003", 1000003}, {"33", 33}};
     for (size_t i = 0; i < std::size(presets); ++i) {
-      if (i % 2) ImGui::SameLine();
+      if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
       if (ImGui::SmallButton(presets[i].label)) n_ = presets[i].n;
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    if (ImGui::BeginCombo("Threads per block", std::to_string(block_).c_str())) {
+    if (ImGui::BeginCombo(halfWidthLabel("Threads per block"), std::to_string(block_).c_str())) {
       for (int b : kBlocks)
         if (ImGui::Selectable(std::to_string(b).c_str(), b == block_)) block_ = b;
       ImGui::EndCombo();

@@ -146,9 +146,9 @@ class StencilLesson final : public Lesson {
     helpTooltip(blurInfo(pipe_.blurId).help);
     paramSlider(kRadius, pipe_.radius);
     if (usesTile(pipe_.blurId)) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       if (ImGui::BeginCombo(
-              "Tile", (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
+              halfWidthLabel("Tile"),
+              (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
         for (int t : kTiles)
           if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
                                 t == pipe_.tile))
@@ -159,8 +159,7 @@ class StencilLesson final : public Lesson {
     ImGui::Checkbox("Sobel edges", &pipe_.sobel);
     ImGui::Checkbox("Threshold", &pipe_.threshold);
     if (pipe_.threshold) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      ImGui::SliderFloat("Edge level", &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
+      ImGui::SliderFloat(halfWidthLabel("Edge level"), &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
     }
     const char* views[] = {"input", "blurred", "edges", "mask over the picture"};
     int view = int(pipe_.view);

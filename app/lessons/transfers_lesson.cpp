@@ -230,7 +230,7 @@ class TransfersLesson final : public Lesson {
     const long long presets[] = {1LL << 10, 1LL << 20, 30000000LL, 1LL << 26};
     const char* names[] = {"2^10", "2^20", "30M", "2^26"};
     for (int i = 0; i < 4; ++i) {
-      if (i) ImGui::SameLine();
+      if (i) sameLineIfFits(smallButtonWidth(names[i]));
       if (ImGui::SmallButton(names[i])) p_.n = presets[i];
     }
     paramSlider(kTransferCalls, p_.calls);

@@ -1,5 +1,7 @@
 #include "ui/widgets.hpp"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -153,14 +155,32 @@ void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool worki
   lesson.startAction(next);
 }
 
+float smallButtonWidth(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+const char* halfWidthLabel(const char* label) {
+  static std::string hidden;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float labelW = ImGui::CalcTextSize(label, nullptr, true).x;
+  if (labelW + ImGui::GetStyle().ItemInnerSpacing.x <= 0.5f * avail) {
+    ImGui::SetNextItemWidth(0.5f * avail);
+    return label;
+  }
+  ImGui::TextUnformatted(label, ImGui::FindRenderedTextEnd(label));
+  ImGui::SetNextItemWidth(avail);
+  hidden = std::string("##") + label;
+  return hidden.c_str();
+}
+
 bool paramSlider(const ParamSpec& p, double& value) {
   ImGui::PushID(p.id);
   double lo = p.min, hi = p.max;
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+  const char* label = halfWidthLabel(p.label);
   const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
                           (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
   const bool changed = ImGui::SliderScalar(
-      p.label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
+      label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
       // Typed values (ctrl+click) stay inside the spec's range too.
       ImGuiSliderFlags_AlwaysClamp | (p.logScale ? ImGuiSliderFlags_Logarithmic : 0));
   if (changed && p.integer) value = std::round(value);

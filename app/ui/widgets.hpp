@@ -68,6 +68,16 @@ void colourSwatch(int paletteIndex);
 //   ImGui::SetNextItemWidth(90 * s); ... combo ...
 //   sameLineIfFits(200 * s, "level"); ImGui::SetNextItemWidth(200 * s); ... slider ...
 void sameLineIfFits(float itemWidth, const char* label = nullptr);
+
+// The width ImGui::SmallButton(label) takes, for sameLineIfFits.
+float smallButtonWidth(const char* label);
+
+// For a control with its label on the right (the sidebar's combos and sliders): sets the next
+// item's width to half the space and returns `label`, or, when the label is longer than the
+// other half (a projector's scale), draws it on a line of its own above a control as wide as the
+// space and returns a hidden label with the same id. The text returned lives until the next call.
+//   if (ImGui::BeginCombo(halfWidthLabel("Threads per block"), ...)) ...
+const char* halfWidthLabel(const char* label);
 // Wrapped text in the muted colour.
 void mutedText(const Theme& theme, const char* text);
 // A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.
