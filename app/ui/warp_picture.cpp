@@ -40,10 +40,16 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
     const bool on = r.active(l);
     dl->AddRectFilled(a, b, on ? lineColour(g.laneLine[size_t(l)], 0.35f) : frame);
     dl->AddRect(a, b, border);
-    if (laneW > 2.2f * ImGui::CalcTextSize("31").x || l % 4 == 0) {
-      const std::string n = std::to_string(l);
-      const float tw = ImGui::CalcTextSize(n.c_str()).x;
-      dl->AddText(ImVec2((a.x + b.x - tw) / 2, a.y + 3 * s), on ? text : border, n.c_str());
+    // Every lane's number, in a smaller type where two digits are wider than a box (a projector's
+    // scale), and never wider than its box: it would read as the neighbour's.
+    const std::string n = std::to_string(l);
+    const float fit = std::min(1.0f, (b.x - a.x - 2) / ImGui::CalcTextSize("31").x);
+    if (fit >= 0.55f) {
+      const float size = ImGui::GetFontSize() * fit;
+      const float tw = ImGui::CalcTextSize(n.c_str()).x * fit;
+      dl->AddText(ImGui::GetFont(), size,
+                  ImVec2((a.x + b.x - tw) / 2, a.y + 3 * s + (fontH - size) / 2),
+                  on ? text : border, n.c_str());
     }
   }
 
