@@ -319,14 +319,10 @@ class LaunchConfigLesson final : public Lesson {
   }
 
   void drawLegend(LessonContext& ctx, const PictureLayout& L) {
+    bool first = true;
     auto swatch = [&](ImU32 c, const char* text) {
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      const float s = ImGui::GetTextLineHeight();
-      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + s, p.y + s), c);
-      ImGui::Dummy(ImVec2(s, s));
-      ImGui::SameLine();
-      ImGui::TextUnformatted(text);
-      ImGui::SameLine(0, 16 * ctx.scale);
+      legendItem(c, text, first);
+      first = false;
     };
     if (colourBy_ == ColourBy::Writes) {
       swatch(paletteColour(2), "written once");
@@ -337,7 +333,6 @@ class LaunchConfigLesson final : public Lesson {
     }
     swatch(IM_COL32(200, 200, 200, 255), "never written");
     swatch(IM_COL32(217, 13, 26, 255), "written past the end (canary)");
-    ImGui::NewLine();
     mutedText(ctx.theme, (std::string("Rows of ") + thousands(L.rowElements) + " elements" +
                           (L.fx * L.fy > 1 ? "; each pixel shows " + std::to_string(L.fx * L.fy) +
                                                  " elements and the most alarming of them"

@@ -469,16 +469,8 @@ class MemoryLesson final : public Lesson {
     } legend[] = {{2, "one word from its bank"},
                   {4, "a word other lanes read too (broadcast)"},
                   {5, "a bank asked for several words: conflict"}};
-    for (const auto& e : legend) {
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      dl->AddRectFilled(ImVec2(p.x, p.y + 3 * s), ImVec2(p.x + fontH - 6 * s, p.y + fontH - 3 * s),
-                        paletteColour(e.colour));
-      ImGui::Dummy(ImVec2(fontH, fontH));
-      ImGui::SameLine();
-      ImGui::TextUnformatted(e.text);
-      ImGui::SameLine(0, 20 * s);
-    }
-    ImGui::NewLine();
+    for (const auto& e : legend)
+      legendItem(paletteColour(e.colour), e.text, &e == &legend[0]);
   }
 
   // [SECTION] every warp of the kernel: the heat map

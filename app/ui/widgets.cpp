@@ -155,6 +155,22 @@ void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool worki
   lesson.startAction(next);
 }
 
+void legendItem(ImU32 colour, const char* text, bool first) {
+  const float h = ImGui::GetTextLineHeight();
+  const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
+  if (!first) {
+    ImGui::SameLine(0, 1.2f * ImGui::GetFontSize());
+    if (ImGui::GetContentRegionAvail().x < h + inner + ImGui::CalcTextSize(text).x)
+      ImGui::NewLine();
+  }
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 0.15f * h),
+                                            ImVec2(p.x + 0.7f * h, p.y + 0.85f * h), colour);
+  ImGui::Dummy(ImVec2(0.7f * h, h));
+  ImGui::SameLine(0, inner);
+  ImGui::TextUnformatted(text);
+}
+
 float smallButtonWidth(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
 }

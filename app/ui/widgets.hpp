@@ -69,6 +69,11 @@ void colourSwatch(int paletteIndex);
 //   sameLineIfFits(200 * s, "level"); ImGui::SetNextItemWidth(200 * s); ... slider ...
 void sameLineIfFits(float itemWidth, const char* label = nullptr);
 
+// One entry of a picture's legend: a swatch of `colour` and its name. Entries follow each other on
+// a line and wrap before one that would run past the panel's edge.
+//   for (...) legendItem(colour, name, /*first=*/i == 0);
+void legendItem(ImU32 colour, const char* text, bool first);
+
 // The width ImGui::SmallButton(label) takes, for sameLineIfFits.
 float smallButtonWidth(const char* label);
 
