@@ -468,19 +468,25 @@ class MatmulLesson final : public Lesson {
       gpuRan = gpuRan || (row.gpu && row.ran);
     for (const CourseRow& row : c.rows)
       if (row.ran && row.what.find("one thread") != std::string::npos) oneThread = row.ms;
-    if (ImGui::BeginTable("##course", 6,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"", "ms", "GFLOP/s", "vs one CPU thread", "max |diff| vs CPU",
-                            "max |error| vs float64"})
-        ImGui::TableSetupColumn(h, 0, h[0] ? 1.0f : 2.4f);
-      ImGui::TableHeadersRow();
+    // The run, its speed and its speedup carry the course's comparison; the differences give way
+    // first on a projector.
+    static const TableColumn kColumns[] = {
+        {"run"},
+        {"time (ms)", "ms", 1},
+        {"GFLOP/s", nullptr, 0},
+        {"speedup over one CPU thread", "vs one thread", 0},
+        {"max |diff| against the CPU's result", "|diff| vs CPU", 2},
+        {"max |error| against float64", "|error| vs f64", 2},
+    };
+    if (beginDataTable("##course", kColumns, static_cast<int>(c.rows.size()))) {
       for (const CourseRow& row : c.rows) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(row.what.c_str());
-        if (!row.ran) {
+        if (!row.ran) {  // why not ("no GPU"), where the speed would be: that column stays
           ImGui::TableNextColumn();
-          mutedText(ctx.theme, row.note.c_str());
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("%s", row.note.c_str());
           continue;
         }
         ImGui::TableNextColumn();
@@ -503,7 +509,7 @@ class MatmulLesson final : public Lesson {
           ImGui::TextUnformatted(row.note.c_str());
         }
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     mutedText(ctx.theme,
               gpuRan ? "The course found Numba's naive kernel slower than NumPy. Here too the "
