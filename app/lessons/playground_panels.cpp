@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "common/format.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -410,13 +411,15 @@ void drawResources(LessonContext& ctx, const CompileResult& c) {
     mutedText(ctx.theme, "The compiler did not report resources for this program.");
     return;
   }
-  if (ImGui::BeginTable("##res", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("kernel");
-    ImGui::TableSetupColumn("registers / thread");
-    ImGui::TableSetupColumn("shared / block");
-    ImGui::TableSetupColumn("local (stack)");
-    ImGui::TableSetupColumn("spills");
-    ImGui::TableHeadersRow();
+  // Registers and spills carry the lesson; shared memory and the stack give way first.
+  static const TableColumn kColumns[] = {
+      {"kernel"},
+      {"registers per thread", "registers", 0},
+      {"shared memory per block", "shared", 1},
+      {"local memory (the stack)", "local", 2},
+      {"spills", nullptr, 0, "Registers that did not fit, stored to local memory and back."},
+  };
+  if (beginDataTable("##res", kColumns, static_cast<int>(c.resources.size()))) {
     for (const PtxasInfo& p : c.resources) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -434,7 +437,7 @@ void drawResources(LessonContext& ctx, const CompileResult& c) {
       else
         ImGui::TextUnformatted("none");
     }
-    ImGui::EndTable();
+    endDataTable();
   }
   mutedText(ctx.theme,
             "Registers are the fastest storage, but an SM has 65,536 of them: the more each thread "
