@@ -261,14 +261,17 @@ class AtomicsLesson final : public Lesson {
                                : gpu_             ? "Not run yet: press \"Run the race\"."
                                       : "No GPU: nothing runs. The atomics each variant issues "
                                         "are computed for the chosen launch.");
-    if (ImGui::BeginTable("##race", 6,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                              ImGuiTableFlags_SizingStretchProp)) {
-      // Short headers, readable on a projector; the text under the table says what each holds.
-      const char* heads[] = {"variant", "counts", "lost", "results", "atomics", "ms"};
-      for (const char* h : heads)
-        ImGui::TableSetupColumn(h, 0, std::string(h) == "counts" ? 2.0f : 1.0f);
-      ImGui::TableHeadersRow();
+    // Short headers, readable on a projector; the text under the table says what each holds.
+    // The counts and what was lost carry the lesson; the time gives way first.
+    static const TableColumn kColumns[] = {
+        {"variant"},
+        {"counts", nullptr, 0, nullptr, true},
+        {"updates lost", "lost", 0, nullptr, true},
+        {"results", nullptr, 1, nullptr, true},
+        {"atomics", nullptr, 2},
+        {"time (ms)", "ms", 3, nullptr, true},
+    };
+    if (beginDataTable("##race", kColumns, static_cast<int>(counters().size()), r != nullptr)) {
       for (const CounterInfo& c : counters()) {
         const RaceVariant* v = r ? r->find(c.id) : nullptr;
         ImGui::TableNextRow();
@@ -303,7 +306,7 @@ class AtomicsLesson final : public Lesson {
         ImGui::TableNextColumn();
         if (v) ImGui::TextUnformatted(trimmedFixed(v->medianMs, 3).c_str());
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     if (r &&
         plot::BeginPlot("atomics_race", "The counter after each run##raceplot", ImVec2(-1, 0))) {

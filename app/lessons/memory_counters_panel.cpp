@@ -8,6 +8,7 @@
 #include "common/format.hpp"
 #include "counters/counters.hpp"
 #include "memory/memory.hpp"
+#include "ui/data_table.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -110,11 +111,14 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
     errorText(ctx.theme, error_);
     return endPanel(ctx);
   }
-  if (last_ && ImGui::BeginTable("##counters", 5,
-                                 ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    for (const char* h : {"kernel", "access", "model", "counters", "agree"})
-      ImGui::TableSetupColumn(h, 0, std::string(h) == "access" ? 2.2f : 1.0f);
-    ImGui::TableHeadersRow();
+  static const TableColumn kColumns[] = {
+      {"kernel"},
+      {"access"},
+      {"the model, per request", "model", 0},
+      {"the counters, per request", "counters", 0},
+      {"agree"},
+  };
+  if (last_ && beginDataTable("##counters", kColumns, static_cast<int>(last_->rows.size()))) {
     for (const Row& r : last_->rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -144,7 +148,7 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
                      "counts only requests with at least one active lane.")
                         .c_str());
     }
-    ImGui::EndTable();
+    endDataTable();
   }
   mutedText(ctx.theme,
             "Model: what the lesson computes from each lane's address (sectors a warp's request "

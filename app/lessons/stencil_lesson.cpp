@@ -29,6 +29,7 @@
 #include "platform/image.hpp"
 #include "platform/interop.hpp"
 #include "stencil/stencil.hpp"
+#include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -355,11 +356,13 @@ class StencilLesson final : public Lesson {
         {"display pixels", t.compose, px * (16 + 16 + 4 + 4 + 4)},
         {"to the screen", displayMs_, px * 4},
     };
-    if (ImGui::BeginTable("##stages", 4,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"stage", "ms", "pixels / s", "GB/s"})
-        ImGui::TableSetupColumn(h, 0, std::string(h) == "stage" ? 2.5f : 1.0f);
-      ImGui::TableHeadersRow();
+    static const TableColumn kColumns[] = {
+        {"stage"},
+        {"time (ms)", "ms", 0},
+        {"pixels per second", "pixels / s", 2},
+        {"GB/s", nullptr, 1, "The bytes the stage reads and writes over its time."},
+    };
+    if (beginDataTable("##stages", kColumns, static_cast<int>(std::size(stages)))) {
       for (const Stage& s : stages) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -377,7 +380,7 @@ class StencilLesson final : public Lesson {
                   .c_str());
         }
       }
-      ImGui::EndTable();
+      endDataTable();
     }
     mutedText(ctx.theme,
               ("GB/s counts each stage's frames read once and written once (RGBA floats, 16 bytes "

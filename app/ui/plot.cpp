@@ -100,8 +100,9 @@ struct Prim {
 
 struct Record {
   std::string id, title;
-  ImVec2 origin, size;  // the frame on screen
-  ImRect area;          // the plot area, plot-local
+  ImVec2 origin, size;   // the frame on screen
+  ImRect area;           // the plot area, plot-local
+  float legendBand = 0;  // the height a legend under the plot took (the plot grew by it)
   int frame = 0;
   std::vector<Prim> prims;
   std::vector<ImVec2> points;
@@ -411,6 +412,10 @@ bool BeginPlot(const char* id, const char* title, ImVec2 size) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float w = size.x < 0 ? avail.x + size.x + 1 : size.x == 0 ? 30 * f : size.x;
   float h = size.y < 0 ? avail.y + size.y + 1 : size.y == 0 ? 20 * f : size.y;
+  // A legend that went under the plot last frame (a narrow panel) adds its own height, so the plot
+  // area keeps the height the lesson asked for.
+  if (size.y >= 0)
+    if (const auto it = g.records.find(id); it != g.records.end()) h += it->second.legendBand;
   w = std::max(w, 1.0f);
   h = std::max(h, 1.0f);
   ImGui::PushID(id);
@@ -1600,6 +1605,7 @@ void EndPlot() {
   rec.origin = b.origin;
   rec.size = b.size;
   rec.area = area;
+  rec.legendBand = legendBand;
   rec.frame = ImGui::GetFrameCount();
   Recorder r{rec};
   r.rect(ImVec2(0, 0), b.size, st.background, 0, 0, false);
