@@ -1027,22 +1027,33 @@ ImRect textBox(ImVec2 at, const std::string& text, ImVec2 anchor, float f) {
   return ImRect(min, ImVec2(min.x + w, min.y + f));
 }
 
-// The first of the candidate places (text position, anchor) whose box stays inside `area` and
-// clear of `avoid` (the legend); the first candidate when none is.
+// The first of the candidate places (text position, anchor) whose box stays inside `area`, clear
+// of `avoid` (the legend) and of the labels placed before (`placed`, which gets this one's box);
+// the first candidate when none is.
 std::pair<ImVec2, ImVec2> placeLabel(const std::string& text,
                                      std::initializer_list<std::pair<ImVec2, ImVec2>> candidates,
-                                     const ImRect& area, const ImRect& avoid, float f) {
+                                     const ImRect& area, const ImRect& avoid,
+                                     std::vector<ImRect>& placed, float f) {
+  auto clear = [&](const ImRect& box) {
+    return std::none_of(placed.begin(), placed.end(),
+                        [&](const ImRect& p) { return p.Overlaps(box); });
+  };
+  std::pair<ImVec2, ImVec2> chosen = *candidates.begin();
   for (const auto& c : candidates) {
     const ImRect box = textBox(c.first, text, c.second, f);
-    if (area.Contains(box) && !avoid.Overlaps(box)) return c;
+    if (area.Contains(box) && !avoid.Overlaps(box) && clear(box)) {
+      chosen = c;
+      break;
+    }
   }
-  return *candidates.begin();
+  placed.push_back(textBox(chosen.first, text, chosen.second, f));
+  return chosen;
 }
 
 // Reference marks are labelled where they are drawn, clear of the legend (`avoid`).
 void recordReference(Recorder& rec, std::vector<Hit>& hits, int index, const Series& s,
                      const Mapping& xm, const Mapping& ym, const ImRect& area, const ImRect& avoid,
-                     const Style& st) {
+                     std::vector<ImRect>& placed, const Style& st) {
   const ImU32 col = paletteColour(s.colour);
   const std::string label = shown(s.label);
   const float lw = 1.5f * st.lw, dash = 0.5f * st.f, g = st.gap;
@@ -1057,7 +1068,7 @@ void recordReference(Recorder& rec, std::vector<Hit>& hits, int index, const Ser
                                           {ImVec2(l, y - g), ImVec2(0, 1)},
                                           {ImVec2(r, y + g), ImVec2(1, 0)},
                                           {ImVec2(l, y + g), ImVec2(0, 0)}},
-                                         area, avoid, st.f);
+                                         area, avoid, placed, st.f);
     rec.text(at, label, st.text, anchor);
     hits.push_back({ImRect(area.Min.x, y - g, area.Max.x, y + g), index, 0, 0});
   } else if (s.kind == Kind::VLine) {
@@ -1071,7 +1082,7 @@ void recordReference(Recorder& rec, std::vector<Hit>& hits, int index, const Ser
                                           {ImVec2(x - g, t), ImVec2(1, 0)},
                                           {ImVec2(x + g, b), ImVec2(0, 1)},
                                           {ImVec2(x - g, b), ImVec2(1, 1)}},
-                                         area, avoid, st.f);
+                                         area, avoid, placed, st.f);
     rec.text(at, label, st.text, anchor);
     hits.push_back({ImRect(x - g, area.Min.y, x + g, area.Max.y), index, 0, 0});
   } else if (s.kind == Kind::VSpan) {
@@ -1085,7 +1096,7 @@ void recordReference(Recorder& rec, std::vector<Hit>& hits, int index, const Ser
     const auto [at, anchor] = placeLabel(label,
                                          {{ImVec2(cx, area.Max.y - g), ImVec2(0.5f, 1)},
                                           {ImVec2(cx, area.Min.y + g), ImVec2(0.5f, 0)}},
-                                         area, avoid, st.f);
+                                         area, avoid, placed, st.f);
     rec.text(at, label, st.text, anchor);
     hits.push_back({ImRect(x0, area.Min.y, x1, area.Max.y), index, 0, 0});
   }
@@ -1654,6 +1665,7 @@ void EndPlot() {
         return 4;
     }
   };
+  std::vector<ImRect> placedLabels;  // reference labels keep clear of each other
   for (int layer = 0; layer <= 4; ++layer) {
     for (int i = 0; i < static_cast<int>(b.series.size()); ++i) {
       const Series& s = b.series[i];
@@ -1678,7 +1690,7 @@ void EndPlot() {
           recordHeatmap(r, s, xm, ym);
           break;
         default:
-          recordReference(r, hits, i, s, xm, ym, area, legendBox, st);
+          recordReference(r, hits, i, s, xm, ym, area, legendBox, placedLabels, st);
           break;
       }
     }
