@@ -17,7 +17,6 @@ struct TableState {
   std::vector<signed char> choice;  // the learner's, from the column menu
   std::vector<float> need;          // each column's widest cell or header, last measured
   std::vector<bool> shown;          // this frame
-  std::vector<bool> empty;          // a measured column while there is no measurement
   std::vector<int> order;           // the columns in the order they give way (kept: no allocation)
   float contentHeight = 0;          // the header and rows as drawn last frame (0: not yet drawn)
   bool scrolled = false;            // wider than its space last frame
@@ -51,8 +50,10 @@ Current& current() {
 // highest priority numbers (later columns first among equals) until the rest fit. Columns never
 // measured count as narrow: they are shown once and measured. Returns the width of the columns
 // shown.
-float chooseColumns(TableState& st, const TableColumn* cols, int n, float avail, int& hiddenToFit,
-                    int& hiddenByUser) {
+float chooseColumns(TableState& st, const TableColumn* cols, int n, bool measuredYet, float avail,
+                    int& hiddenToFit, int& hiddenByUser) {
+  // A column that waits for a measurement while there is none.
+  auto empty = [&](int i) { return cols[i].measured && !measuredYet; };
   const ImGuiStyle& style = ImGui::GetStyle();
   const float pad = 2 * style.CellPadding.x + 1;
   float total = 0;
@@ -65,14 +66,15 @@ float chooseColumns(TableState& st, const TableColumn* cols, int n, float avail,
   std::vector<int>& order = st.order;
   order.resize(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    if (st.empty[a] != st.empty[b]) return static_cast<bool>(st.empty[a]);
+  // A total order (ties broken by position), so std::sort: stable_sort would allocate each frame.
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    if (empty(a) != empty(b)) return empty(a);
     if (cols[a].priority != cols[b].priority) return cols[a].priority > cols[b].priority;
     return a > b;
   });
   for (int i : order) {
     if (total <= avail) break;
-    if ((cols[i].priority <= 0 && !st.empty[i]) || st.choice[i] != kAuto || !st.shown[i]) continue;
+    if ((cols[i].priority <= 0 && !empty(i)) || st.choice[i] != kAuto || !st.shown[i]) continue;
     st.shown[i] = false;
     total -= st.need[i] + pad;
     ++hiddenToFit;
@@ -102,12 +104,10 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bo
     st.choice.assign(n, kAuto);
     st.need.assign(n, 0.0f);
     st.shown.assign(n, true);
-    st.empty.assign(n, false);
   }
-  for (int i = 0; i < n; ++i)
-    st.empty[i] = cols[i].measured && !measuredYet;
   cur.avail = ImGui::GetContentRegionAvail().x;
-  const float width = chooseColumns(st, cols, n, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
+  const float width =
+      chooseColumns(st, cols, n, measuredYet, cur.avail, cur.hiddenToFit, cur.hiddenByUser);
 
   // Every row shown (a table that scrolls sideways needs a height): the header, the rows and, when
   // the columns are wider than the panel, room for the horizontal scroll bar.

@@ -125,13 +125,10 @@ bool Shell::busy() const {
 
 void Shell::report(const Status& s, const std::string& info) {
   if (relaunch_) return;  // what follows a GPU fault is its consequence: keep the fault's sentence
-  if (!s) {
-    lastError_ = s;
-    lastInfo_.clear();
-  } else {
-    lastError_ = Status{};
-    lastInfo_ = info;
-  }
+  lastError_ = s.ok() ? Status{} : s;
+  // The status bar's text, made here once rather than each frame.
+  statusImportant_ = !s.ok() || !info.empty();
+  statusText_ = !s.ok() ? s.sentence() : !info.empty() ? info : std::string(kStatusHint);
 }
 
 LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
@@ -174,9 +171,9 @@ void Shell::drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget
   const float menuH = ImGui::GetFrameHeight();
   // A sentence longer than the window is wide gets up to three lines (a projector's scale makes
   // many sentences that long; the tooltip has all of it); the device's line gives way first.
-  const std::string message = statusMessage();
+  const std::string& message = statusText_;
   float extraLines = 0;
-  if (!lastError_ || !lastInfo_.empty()) {
+  if (statusImportant_) {
     const float wrapped = ImGui::CalcTextSize(message.c_str(), nullptr, false,
                                               t.width - 2 * ImGui::GetStyle().WindowPadding.x)
                               .y;
@@ -344,23 +341,22 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   // Where the list would take more than two fifths of the height (a projector's scale on a
   // laptop's screen), the lessons are a drop-down list and the parameters keep the room.
   const float listH = float(lessons_.size()) * ImGui::GetTextLineHeightWithSpacing();
-  if (listH > 0.4f * size.y) {
-    ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##lesson", shortName(current().info(), name))) {
-      for (const auto& l : lessons_) {
-        if (ImGui::Selectable(shortName(l->info(), name), l.get() == &current()))
-          selectLesson(l->info().id);
-        lessonTooltip(theme, l->info());
-      }
-      ImGui::EndCombo();
-    }
-    lessonTooltip(theme, current().info());
-  } else {
+  auto lessonList = [&] {
     for (const auto& l : lessons_) {
       if (ImGui::Selectable(shortName(l->info(), name), l.get() == &current()))
         selectLesson(l->info().id);
       lessonTooltip(theme, l->info());
     }
+  };
+  if (listH > 0.4f * size.y) {
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##lesson", shortName(current().info(), name))) {
+      lessonList();
+      ImGui::EndCombo();
+    }
+    lessonTooltip(theme, current().info());
+  } else {
+    lessonList();
   }
   ImGui::Spacing();
   ImGui::Separator();
@@ -399,12 +395,6 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   ImGui::End();
 }
 
-std::string Shell::statusMessage() const {
-  if (!lastError_) return lastError_.sentence();
-  if (!lastInfo_.empty()) return lastInfo_;
-  return "F12 saves the window as PNG; View > UI scale for projectors";
-}
-
 void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
@@ -433,7 +423,7 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   const float msgTextW = ImGui::CalcTextSize(message.c_str()).x;
   // The device's line shows only when a message (an error, a result) leaves room for it; the
   // hint gives way to the device's line instead.
-  const bool important = !lastError_ || !lastInfo_.empty();
+  const bool important = statusImportant_;
   const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(fps).x;
   const bool showRight = !important || msgTextW + rightW + 16 * scale_ <= avail;
   const float msgW = showRight ? std::max(0.0f, avail - rightW - 16 * scale_) : avail;

@@ -106,8 +106,6 @@ class Shell {
   void drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
-  // What the status bar says: the last error, else the last information, else a hint.
-  std::string statusMessage() const;
   void drawAbout(Theme& theme);
   void handleKeys();
   void makeLessons();  // one of each, from the registry; the settings' lesson current
@@ -124,7 +122,12 @@ class Shell {
   PanelRegistry panels_;
   std::optional<ExportJob> exportJob_;
   Status lastError_;
-  std::string lastInfo_;
+  // What the status bar says: the last error, else the last information (both important: they
+  // may take three lines and push the device's line away), else a hint.
+  static constexpr const char* kStatusHint =
+      "F12 saves the window as PNG; View > UI scale for projectors";
+  std::string statusText_ = kStatusHint;
+  bool statusImportant_ = false;
   bool quit_ = false;
   bool presenting_ = false;
   bool showAbout_ = false;

@@ -34,21 +34,21 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
   const float laneH = fontH + 6 * s;
   const float laneY = o.y + fontH + 4 * s;
   dl->AddText(ImVec2(lanesX, o.y), text, "lanes of the warp");
+  // Every lane's number, in a smaller type where two digits are wider than a box (a projector's
+  // scale), and never wider than its box: it would read as the neighbour's.
+  const float fit = std::min(1.0f, (laneW - 4) / ImGui::CalcTextSize("31").x);
+  const float numberSize = ImGui::GetFontSize() * fit;
   for (int l = 0; l < kWarpSize; ++l) {
     const ImVec2 a(lanesX + float(l) * laneW + 1, laneY),
         b(lanesX + float(l + 1) * laneW - 1, laneY + laneH);
     const bool on = r.active(l);
     dl->AddRectFilled(a, b, on ? lineColour(g.laneLine[size_t(l)], 0.35f) : frame);
     dl->AddRect(a, b, border);
-    // Every lane's number, in a smaller type where two digits are wider than a box (a projector's
-    // scale), and never wider than its box: it would read as the neighbour's.
-    const std::string n = std::to_string(l);
-    const float fit = std::min(1.0f, (b.x - a.x - 2) / ImGui::CalcTextSize("31").x);
     if (fit >= 0.55f) {
-      const float size = ImGui::GetFontSize() * fit;
+      const std::string n = std::to_string(l);
       const float tw = ImGui::CalcTextSize(n.c_str()).x * fit;
-      dl->AddText(ImGui::GetFont(), size,
-                  ImVec2((a.x + b.x - tw) / 2, a.y + 3 * s + (fontH - size) / 2),
+      dl->AddText(ImGui::GetFont(), numberSize,
+                  ImVec2((a.x + b.x - tw) / 2, a.y + 3 * s + (fontH - numberSize) / 2),
                   on ? text : border, n.c_str());
     }
   }

@@ -176,17 +176,19 @@ float smallButtonWidth(const char* label) {
 }
 
 const char* halfWidthLabel(const char* label) {
-  static std::string hidden;
+  // "shown###label" and "###label" both take their id from "###label": a control keeps its id
+  // (an open combo, a drag in progress) when a change of width moves its label. The string keeps
+  // its capacity between calls, so this allocates once.
+  static std::string text;
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float labelW = ImGui::CalcTextSize(label, nullptr, true).x;
-  if (labelW + ImGui::GetStyle().ItemInnerSpacing.x <= 0.5f * avail) {
-    ImGui::SetNextItemWidth(0.5f * avail);
-    return label;
-  }
-  ImGui::TextUnformatted(label, ImGui::FindRenderedTextEnd(label));
-  ImGui::SetNextItemWidth(avail);
-  hidden = std::string("##") + label;
-  return hidden.c_str();
+  const char* shownEnd = ImGui::FindRenderedTextEnd(label);
+  const float labelW = ImGui::CalcTextSize(label, shownEnd).x;
+  const bool beside = labelW + ImGui::GetStyle().ItemInnerSpacing.x <= 0.5f * avail;
+  if (!beside) ImGui::TextUnformatted(label, shownEnd);
+  ImGui::SetNextItemWidth(beside ? 0.5f * avail : avail);
+  text.assign(label, beside ? shownEnd : label);
+  text.append("###").append(label);
+  return text.c_str();
 }
 
 bool paramSlider(const ParamSpec& p, double& value) {

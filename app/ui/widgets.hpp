@@ -80,7 +80,8 @@ float smallButtonWidth(const char* label);
 // For a control with its label on the right (the sidebar's combos and sliders): sets the next
 // item's width to half the space and returns `label`, or, when the label is longer than the
 // other half (a projector's scale), draws it on a line of its own above a control as wide as the
-// space and returns a hidden label with the same id. The text returned lives until the next call.
+// space and returns a hidden label. The control's id is the same either way. The text returned
+// lives until the next call.
 //   if (ImGui::BeginCombo(halfWidthLabel("Threads per block"), ...)) ...
 const char* halfWidthLabel(const char* label);
 // Wrapped text in the muted colour.
