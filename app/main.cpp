@@ -154,6 +154,12 @@ int runHeadless(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
+  if (firstPictureWatched()) {
+    // The GPU may have stopped drawing beside CUDA after a fault (restart.hpp): show it draws.
+    Result<Image> first = renderer.capture(640, 400, 1, false, "", 3, 0);
+    if (restartNeeded(shell)) return restartAfterFault(shell);
+    if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
+  }
   if (!o.action.empty()) {
     // Let the lesson settle (device limits, first picture), press its button, then capture below
     // once the work has finished.
@@ -264,6 +270,7 @@ int runWindow(const CliOptions& o) {
     }
     if (window.minimized()) {
       // Nothing to draw: wait for the window to come back (jobs go on on their threads).
+      if (frame < 3) stopFirstPictureWatch();
       window.waitEvents(0.1);
       continue;
     }
@@ -275,6 +282,17 @@ int runWindow(const CliOptions& o) {
       // No swap: after a sticky CUDA error the driver can block on this process's GL work (as
       // reading pixels did on an H100); the new process says what happened.
       return restartAfterFault(shell);
+    }
+    if (frame == 3 && firstPictureWatched()) {
+      // The GPU may have stopped drawing beside CUDA after a fault (restart.hpp): show it draws,
+      // from the back buffer before its third swap.
+      int fw = 0, fh = 0;
+      window.framebufferSize(fw, fh);
+      if (auto code = checkFirstPicture(shell, o.restore, readCurrentFramebuffer(fw, fh))) {
+        settings.window = window.geometry();
+        saveNow();
+        return *code;
+      }
     }
     if (!actionStarted && frame >= 5 && !shell.busy()) {
       // --action in a window: pressed once the lesson has settled, as in a headless run.

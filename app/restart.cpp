@@ -2,11 +2,14 @@
 #include "restart.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +35,16 @@ constexpr const char* kSupervisedVariable = "CUDALAB_RESTORE_FILE";
 constexpr const char* kNoSupervisorVariable = "CUDALAB_NO_SUPERVISOR";
 // The exit code of an app that asks its supervisor to start it again (EX_TEMPFAIL).
 constexpr int kStartAgainCode = 75;
+// Set by the supervisor for an app started again: the pipe on which it says its first picture
+// was drawn (one byte).
+constexpr const char* kFirstPictureFdVariable = "CUDALAB_FIRST_PICTURE_FD";
+// Why an app goes on without the GPU when the GPU does not draw beside CUDA (restart.hpp).
+constexpr const char* kStoppedDrawing =
+    "because the GPU did not draw its first picture (a GPU error, here or in another program, can "
+    "leave it so until the GPU is reset)";
+// For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
+// draws it blank. Dropped when the supervisor starts the app without the GPU.
+constexpr const char* kTestFirstPictureVariable = "CUDALAB_TEST_FIRST_PICTURE";
 
 pid_t gChild = -1;
 
@@ -82,14 +95,53 @@ std::string restoreFileFor(pid_t pid) {
       .string();
 }
 
-// Whether the state file asks for the next start without the GPU (after three restarts).
-bool stateSaysWithoutGpu(const std::string& file) {
+// The state a faulted app left (an empty object when it cannot be read).
+nlohmann::json readState(const std::string& file) {
   std::ifstream in(file);
   try {
-    return nlohmann::json::parse(in).value("without_gpu", false);
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.is_object()) return j;
   } catch (const std::exception&) {
-    return false;
   }
+  return nlohmann::json::object();
+}
+
+bool gpuHidden() {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  return v && !*v;
+}
+
+// Waits for the app `child` to end; while `firstPicture` is open, gives it kFirstPictureSeconds
+// to say on that pipe that its first picture was drawn, and kills it if it does not. Returns the
+// child's wait status, and in `hung` whether it was killed for that.
+int waitForApp(pid_t child, int firstPicture, bool& hung) {
+  hung = false;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int>(kFirstPictureSeconds * 1000));
+  int status = 0;
+  for (;;) {
+    // Every child is reaped (a faulted app's playground workers come back to us too).
+    const pid_t done = waitpid(-1, &status, firstPicture >= 0 ? WNOHANG : 0);
+    if (done == child) break;
+    if (done < 0 && errno != EINTR) return status;
+    if (firstPicture < 0 || done > 0) continue;
+    pollfd p{firstPicture, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0) {
+      char c = 0;
+      // A byte: drawn. End of file: the app closed the pipe or ended (reaped above).
+      if (read(firstPicture, &c, 1) >= 0) {
+        close(firstPicture);
+        firstPicture = -1;
+      }
+    } else if (std::chrono::steady_clock::now() > deadline) {
+      kill(child, SIGKILL);
+      hung = true;
+      close(firstPicture);
+      firstPicture = -1;
+    }
+  }
+  if (firstPicture >= 0) close(firstPicture);
+  return status;
 }
 
 }  // namespace
@@ -116,7 +168,12 @@ std::optional<int> superviseApp() {
   std::vector<std::string> args = startArgs();
   std::error_code ec;
   std::filesystem::remove(file, ec);  // an old one (a reused process id) is not this run's state
+  bool startedAgain = false;
+  nlohmann::json state;  // what an app started again restores (its file is gone once read)
   for (;;) {
+    // The app must show it can draw (see restart.hpp).
+    int firstPicture[2] = {-1, -1};
+    if (pipe2(firstPicture, O_CLOEXEC) != 0) firstPicture[0] = -1;
     gChild = fork();
     if (gChild < 0) {
       // No second process: this one runs the app itself, and a fault ends it with a sentence.
@@ -136,25 +193,51 @@ std::optional<int> superviseApp() {
         signal(sig, SIG_DFL);
       sigprocmask(SIG_SETMASK, &old, nullptr);
       setenv(kSupervisedVariable, file.c_str(), 1);
+      if (firstPicture[0] >= 0) {
+        // dup() drops O_CLOEXEC: this end goes on into the new image.
+        setenv(kFirstPictureFdVariable, std::to_string(dup(firstPicture[1])).c_str(), 1);
+      } else {
+        unsetenv(kFirstPictureFdVariable);
+      }
       execSelf(args);
     }
+    if (firstPicture[0] >= 0) close(firstPicture[1]);
     sigprocmask(SIG_SETMASK, &old, nullptr);
-    int status = 0;
-    for (;;) {
-      // Every child is reaped (a faulted app's playground workers come back to us too).
-      const pid_t done = waitpid(-1, &status, 0);
-      if (done == gChild) break;
-      if (done < 0 && errno != EINTR) return 1;
-    }
+    bool hung = false;
+    const int status = waitForApp(gChild, firstPicture[0], hung);
     sigprocmask(SIG_BLOCK, &forwarded, nullptr);
     gChild = -1;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == kStartAgainCode &&
+    if (hung && !gpuHidden()) {
+      // The GPU did not draw the first picture (after a fault here, or one in another program
+      // before this start): once more, without the GPU.
+      std::fprintf(stderr,
+                   "cudalab: the app%s did not draw its first picture within %.0f s; starting "
+                   "again without the GPU.\n",
+                   startedAgain ? " started again" : "", kFirstPictureSeconds);
+      if (!state.is_object()) state = nlohmann::json{{"relaunches", 1}, {"fault", ""}};
+      state["without_gpu"] = true;
+      state["without_gpu_why"] = kStoppedDrawing;
+      std::ofstream(file) << state.dump(2);
+    } else if (hung) {
+      std::fprintf(stderr,
+                   "cudalab: the app without the GPU did not draw its first picture within %.0f s "
+                   "either; giving up.\n",
+                   kFirstPictureSeconds);
+      std::filesystem::remove(file, ec);
+      return 1;
+    }
+    if ((hung || (WIFEXITED(status) && WEXITSTATUS(status) == kStartAgainCode)) &&
         std::filesystem::exists(file)) {
       // The app stopped after a sticky GPU error and left its state: a fresh process, opening
       // the GPU and the display afresh, goes on with the same lesson and parameters.
-      if (stateSaysWithoutGpu(file)) setenv("CUDA_VISIBLE_DEVICES", "", 1);
+      state = readState(file);
+      if (state.value("without_gpu", false)) {
+        setenv("CUDA_VISIBLE_DEVICES", "", 1);
+        unsetenv(kTestFirstPictureVariable);
+      }
       unsetenv("CUDALAB_INJECT_FAULT");
       args = argsToStartAgain(file);
+      startedAgain = true;
       continue;
     }
     std::filesystem::remove(file, ec);
@@ -170,6 +253,11 @@ std::optional<int> superviseApp() {
 
 void rememberStartArgs(int argc, char** argv) {
   startArgs().assign(argv, argv + argc);
+  // The first picture's pipe is the app's alone: not its playground workers'.
+  if (const char* fd = std::getenv(kFirstPictureFdVariable)) {
+    const int n = std::atoi(fd);
+    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
+  }
 }
 
 bool restartNeeded(const Shell& shell) {
@@ -191,6 +279,42 @@ void restoreFrom(const std::string& file, Shell& shell) {
   std::filesystem::remove(file, ec);
 }
 
+namespace {
+
+// Writes the state for the next process and ends this one (see restartAfterFault); `why` is
+// printed for whoever reads the terminal. Returns only if the state could not be saved.
+int startAgain(const nlohmann::json& state, bool withoutGpu, const std::string& why) {
+  const char* supervised = std::getenv(kSupervisedVariable);
+  const std::string file = supervised ? std::string(supervised) : restoreFileFor(getpid());
+  {
+    std::ofstream out(file);
+    out << state.dump(2);
+    if (!out) {
+      std::fprintf(stderr, "cudalab: %s; could not save the state to start again (%s).\n",
+                   why.c_str(), file.c_str());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "cudalab: %s. Starting again with the same lesson and parameters%s.\n",
+               why.c_str(), withoutGpu ? ", without the GPU" : "");
+  std::fflush(nullptr);
+  if (supervised) _exit(kStartAgainCode);
+  // No supervisor: the new image must not keep anything of this one open.
+  if (withoutGpu) {
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    unsetenv(kTestFirstPictureVariable);
+  }
+  unsetenv("CUDALAB_INJECT_FAULT");
+  std::error_code ec;
+  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
+    const int n = std::atoi(fd.path().filename().c_str());
+    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
+  }
+  execSelf(argsToStartAgain(file));
+}
+
+}  // namespace
+
 // After a sticky CUDA error the process cannot use CUDA again (common/device_fault.hpp): write
 // the lesson and parameters to the file the supervisor named, and end this process at once (no
 // destructors: they would call CUDA and GL, which may block after the fault). The supervisor
@@ -206,34 +330,60 @@ int restartAfterFault(Shell& shell) {
   nlohmann::json state = shell.relaunchState();
   const bool withoutGpu = shell.relaunches() >= 3;
   state["without_gpu"] = withoutGpu;
-  const std::string why = lastStickyError().sentence();
-  const char* supervised = std::getenv(kSupervisedVariable);
-  const std::string file = supervised ? std::string(supervised) : restoreFileFor(getpid());
-  {
-    std::ofstream out(file);
-    out << state.dump(2);
-    if (!out) {
-      std::fprintf(stderr,
-                   "cudalab: the GPU stopped: %s; could not save the state to start again (%s).\n",
-                   why.c_str(), file.c_str());
-      return 1;
+  if (withoutGpu) state["without_gpu_why"] = "after three GPU errors in a row";
+  return startAgain(state, withoutGpu, "the GPU stopped: " + lastStickyError().sentence());
+}
+
+bool pictureIsBlank(const Image& picture) {
+  if (picture.empty() || picture.rgba.size() < 4) return true;
+  const std::uint8_t* p = picture.rgba.data();
+  for (size_t i = 4; i + 3 < picture.rgba.size(); i += 4)
+    if (std::memcmp(p, p + i, 4) != 0) return false;
+  return true;
+}
+
+bool firstPictureWatched() {
+  return std::getenv(kFirstPictureFdVariable) != nullptr;
+}
+
+std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
+                                     const Result<Image>& picture) {
+  if (!firstPictureWatched()) return std::nullopt;
+  const char* test = restoreFile.empty() ? nullptr : std::getenv(kTestFirstPictureVariable);
+  if (test && std::strcmp(test, "hang") == 0) {
+    std::fprintf(stderr, "cudalab: %s=hang: not drawing the first picture.\n",
+                 kTestFirstPictureVariable);
+    for (;;)
+      pause();
+  }
+  const bool blank =
+      !picture || pictureIsBlank(picture.value()) || (test && std::strcmp(test, "blank") == 0);
+  if (blank && !gpuHidden()) {
+    nlohmann::json state = shell.relaunchState();
+    state["without_gpu"] = true;
+    state["without_gpu_why"] = kStoppedDrawing;
+    return startAgain(
+        state, true,
+        picture ? "the first picture came out blank"
+                : "the first picture could not be read (" + picture.status().sentence() + ")");
+  }
+  if (blank)
+    std::fprintf(stderr, "cudalab: the first picture came out blank%s.\n",
+                 picture ? "" : (" (" + picture.status().sentence() + ")").c_str());
+  stopFirstPictureWatch();
+  return std::nullopt;
+}
+
+void stopFirstPictureWatch() {
+  if (const char* fd = std::getenv(kFirstPictureFdVariable)) {
+    const int n = std::atoi(fd);
+    if (n > 2) {
+      const char drawn = 'd';
+      (void)!write(n, &drawn, 1);
+      close(n);
     }
+    unsetenv(kFirstPictureFdVariable);
   }
-  std::fprintf(stderr,
-               "cudalab: the GPU stopped: %s. Starting again with the same lesson and "
-               "parameters.\n",
-               why.c_str());
-  std::fflush(nullptr);
-  if (supervised) _exit(kStartAgainCode);
-  // No supervisor: the new image must not keep anything of this one open.
-  if (withoutGpu) setenv("CUDA_VISIBLE_DEVICES", "", 1);
-  unsetenv("CUDALAB_INJECT_FAULT");
-  std::error_code ec;
-  for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
-    const int n = std::atoi(fd.path().filename().c_str());
-    if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
-  }
-  execSelf(argsToStartAgain(file));
 }
 
 }  // namespace cudalab

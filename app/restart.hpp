@@ -12,6 +12,14 @@
 //   restoreFrom(options.restore, shell);                 // --restore FILE, given by a restart
 //   ... each frame, before anything else touches GL:
 //   if (restartNeeded(shell)) return restartAfterFault(shell);
+//   ... once its first whole picture is drawn (before a swap), when firstPictureWatched():
+//   if (auto code = checkFirstPicture(shell, options.restore, picture)) return *code;
+//
+// A fault can also take the GPU's drawing down with it (measured on an H100: every new process
+// that runs CUDA and draws with EGL then hangs or draws blank until the GPU is reset, whichever
+// program made the fault). So the supervisor gives each app it starts kFirstPictureSeconds to
+// draw its first picture, and checkFirstPicture() looks at that picture: a hang or a blank picture
+// starts cudalab once more without the GPU, with the CPU references, saying why.
 //
 // CUDALAB_NO_SUPERVISOR=1 runs the app in one process (for a debugger); a fault then replaces the
 // process by a fresh image in place.
@@ -19,6 +27,9 @@
 
 #include <optional>
 #include <string>
+
+#include "common/status.hpp"
+#include "platform/image.hpp"
 
 namespace cudalab {
 
@@ -43,5 +54,26 @@ bool restartNeeded(const Shell& shell);
 // supervisor, replaces this process). Returns only if the state could not be saved, with the exit
 // code.
 int restartAfterFault(Shell& shell);
+
+// How long a process started again has to draw its first picture before its supervisor ends it
+// and starts one without the GPU.
+inline constexpr double kFirstPictureSeconds = 30;
+
+// Whether this process's supervisor waits for its first picture (every supervised start).
+bool firstPictureWatched();
+
+// With the first whole picture the app drew (or why there is none), when firstPictureWatched():
+// tells the supervisor the picture was drawn and returns nullopt to go on; when the picture is
+// blank or missing, starts again without the GPU and returns the exit code. `restoreFile` is
+// --restore's value (empty in a first start).
+std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
+                                     const Result<Image>& picture);
+
+// Tells the supervisor to stop waiting for the first picture without one (a window that starts
+// minimised draws nothing to look at).
+void stopFirstPictureWatch();
+
+// A picture of one colour throughout (or of no pixels): what a GPU that stopped drawing leaves.
+bool pictureIsBlank(const Image& picture);
 
 }  // namespace cudalab

@@ -100,12 +100,14 @@ void Shell::restore(const nlohmann::json& state) {
     // in its tooltip), then the cause.
     std::string msg =
         state.value("without_gpu", false)
-            ? "cudalab started again without the GPU after three GPU errors in a row, with your "
-              "lesson and parameters and the CPU references (start cudalab again to use the "
-              "GPU). "
+            ? "cudalab started again without the GPU " +
+                  state.value("without_gpu_why", std::string("after a GPU error")) +
+                  ", with your lesson and parameters and the CPU references (start cudalab "
+                  "again to use the GPU). "
             : "cudalab started again after a GPU error, with your lesson and parameters; "
               "results measured before are gone. ";
-    msg.append("The error, which ends CUDA in a process: ").append(faultSentence_);
+    if (!faultSentence_.empty())
+      msg.append("The error, which ends CUDA in a process: ").append(faultSentence_);
     report(Status::error(msg), "");
   } catch (const std::exception& e) {
     report(Status::error(std::string("cudalab started again after a GPU error, but could not "

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lessons/registry.hpp"
+#include "restart.hpp"
 #include "platform/headless_egl.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
@@ -180,6 +181,63 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
   for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
     EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
         << f.path();
+}
+
+// A fault can take the GPU's drawing down with it (an H100 after a fault: every new process that
+// runs CUDA and draws hangs or draws blank). The process started again must then go on without
+// the GPU, saying why. CUDALAB_TEST_FIRST_PICTURE makes the restarted app hang before its first
+// picture (its supervisor must kill it) or find it blank (it must start again itself).
+class FirstPictureAfterRestart : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
+  const std::string how = GetParam();
+  const std::string dir = ::testing::TempDir() + "cudalab-restart-" + how;
+  std::filesystem::create_directories(dir);
+  const std::string png = dir + "/matmul.png", log = dir + "/matmul.txt";
+  std::filesystem::remove(png);
+  const std::string cmd = "CUDALAB_TEST_FIRST_PICTURE=" + how + " '" + CUDALAB_BINARY +
+                          "' --headless --lesson matmul --inject-fault simulated --action "
+                          "course --size 800x600 --wait 120 --screenshot '" +
+                          png + "' >'" + log + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), {});
+  if (out.find("EGL") != std::string::npos && out.find("wrote") == std::string::npos &&
+      out.find("Starting again") == std::string::npos)
+    GTEST_SKIP() << "no headless GL here: " << out;
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("Starting again with the same lesson and parameters"), std::string::npos)
+      << out;
+  if (how == "hang")
+    EXPECT_NE(out.find("did not draw its first picture"), std::string::npos) << out;
+  else
+    EXPECT_NE(out.find("came out blank. Starting again with the same lesson and parameters, "
+                       "without the GPU"),
+              std::string::npos)
+        << out;
+  EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
+  EXPECT_TRUE(std::filesystem::exists(png)) << out;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
+        << f.path();
+}
+
+INSTANTIATE_TEST_SUITE_P(Ways, FirstPictureAfterRestart, ::testing::Values("hang", "blank"),
+                         [](const ::testing::TestParamInfo<const char*>& p) {
+                           return std::string(p.param);
+                         });
+
+TEST(Faults, APictureOfOneColourIsBlank) {
+  Image img;
+  EXPECT_TRUE(pictureIsBlank(img)) << "no pixels";
+  img.width = 3;
+  img.height = 2;
+  img.rgba.assign(3 * 2 * 4, 0);
+  EXPECT_TRUE(pictureIsBlank(img)) << "all black";
+  std::fill(img.rgba.begin(), img.rgba.end(), std::uint8_t{37});
+  EXPECT_TRUE(pictureIsBlank(img)) << "one grey";
+  img.rgba[5 * 4 + 2] = 38;  // the last pixel's blue
+  EXPECT_FALSE(pictureIsBlank(img)) << "one pixel differs";
 }
 
 }  // namespace

@@ -75,8 +75,18 @@ TEST_P(FaultGpu, TheAppStartsAgainAndEveryLessonWorks) {
     const int rc = std::system(cmd.c_str());
     const std::string out = readFile(err);
     EXPECT_EQ(rc, 0) << out;
-    EXPECT_NE(out.find("Starting again with the same lesson and parameters"), std::string::npos)
-        << out;
+    // Started again with the GPU; or, where the fault took the GPU's drawing down with it (an
+    // H100 server: every later process that runs CUDA and draws hangs or draws blank until a
+    // reset), without it, saying why.
+    const bool again =
+        out.find("Starting again with the same lesson and parameters") != std::string::npos;
+    const bool hung = out.find("did not draw its first picture") != std::string::npos;
+    EXPECT_TRUE(again || hung) << out;
+    std::printf("%s, %s: %s\n", faultKindName(GetParam()), e.info->id,
+                out.find("without the GPU") != std::string::npos
+                    ? (hung ? "went on without the GPU (its first picture did not come)"
+                            : "went on without the GPU (its first picture was blank)")
+                    : "started again with the GPU");
     EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
     EXPECT_TRUE(std::filesystem::exists(png)) << out;
     EXPECT_EQ(out.find("Segmentation"), std::string::npos) << out;
