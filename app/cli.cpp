@@ -99,6 +99,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   // Started by the app itself (playground lesson): not for people, so not in the help.
   CLI::App* worker = app.add_subcommand("worker", "");
   worker->group("");
+  // Started by the app to read the GPU's counters (lessons/counters_helper.hpp): not in the help.
+  CLI::App* countersHelper = app.add_subcommand("counters-helper", "");
+  countersHelper->group("");
   app.require_subcommand(0, 1);
 
   try {
@@ -126,6 +129,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (*list) o.command = Command::List;
   if (*device) o.command = Command::Device;
   if (*worker) o.command = Command::Worker;
+  if (*countersHelper) o.command = Command::CountersHelper;
   if (*soak) o.command = Command::Soak;
   if (*bench) {
     o.command = Command::Bench;
@@ -172,7 +176,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
         "--scale times --ui-scale must be at most 6 (fonts that large do not fit a "
         "texture); use --scale 2 with --ui-scale up to 3.");
   if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench ||
-       o.command == Command::Worker) &&
+       o.command == Command::Worker || o.command == Command::CountersHelper) &&
       (headless || !o.screenshot.empty()))
     return fail(
         "`list`, `device` and `bench` print text; --headless and --screenshot are for the UI.");

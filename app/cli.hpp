@@ -9,6 +9,9 @@
 //                                                       headless; memory, files and frame time
 //   cudalab worker                                      (the app starts it) runs the playground's
 //                                                       kernels, requests on fd 3, replies on fd 4
+//   cudalab counters-helper                             (the app starts it) reads the GPU's
+//                                                       counters for a panel, then ends (requests
+//                                                       on fd 3, replies on fd 4)
 //
 // parseCommandLine() never exits: it returns what to print and the exit code (2 for a bad
 // argument, with one sentence for stderr).
@@ -20,7 +23,7 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device, Bench, Soak, Worker };
+enum class Command { Window, Headless, List, Device, Bench, Soak, Worker, CountersHelper };
 
 struct CliOptions {
   Command command = Command::Window;

@@ -22,6 +22,7 @@
 #include "common/runtime_info.hpp"
 #include "device/device_bandwidth.hpp"
 #include "device/device_query.hpp"
+#include "lessons/counters_helper.hpp"
 #include "lessons/registry.hpp"
 #include "playground/worker.hpp"
 #include "platform/framebuffer.hpp"
@@ -380,6 +381,8 @@ int main(int argc, char** argv) {
                                  p.options.lesson});
     case Command::Worker:
       return playground::runWorker(3, 4);
+    case Command::CountersHelper:
+      return runCountersHelper(3, 4);
   }
   return 0;
 }

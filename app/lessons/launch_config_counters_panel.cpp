@@ -1,5 +1,7 @@
 #include "lessons/launch_config_counters_panel.hpp"
 
+#include "lessons/counters_helper.hpp"
+
 namespace cudalab {
 
 namespace {
@@ -35,25 +37,33 @@ constexpr CountersPanelSpec kSpec{
     false,
     "the calculator"};
 
+// How the counters' helper process measures this panel (lessons/counters_helper.hpp).
+const bool kHelperJob = registerCountersJob<LaunchConfig>(
+    "launch-config",
+    [](const LaunchConfig& c, const std::atomic<bool>* cancel,
+       const CountersProgress& progress) -> Result<CountersReadings> {
+      Result<DeviceLimits> limits = queryLimits(0);
+      if (!limits) return limits.status();
+      return measureLaunchCounters(c, *limits, cancel, progress);
+    });
+
 }  // namespace
 
 const CountersPanelSpec& launchCountersSpec() {
   return kSpec;
 }
 
-bool LaunchCountersPanel::start(const LaunchConfig& c, const DeviceLimits& limits) {
+bool LaunchCountersPanel::start(const LaunchConfig& c) {
   return panel_.start(
-      [c, limits](CountersPanel::Job::Control& ctl) {
-        return measureLaunchCounters(
-            c, limits, ctl.cancelFlag(),
-            [&ctl](float f, const std::string& what) { ctl.progress(f, what); });
+      [c](CountersPanel::Job::Control& ctl) {
+        return measureInHelper("launch-config", c, ctl.cancelFlag(),
+                               [&ctl](float f, const std::string& what) { ctl.progress(f, what); });
       },
       describe(c) + "; the other rows change only the threads per block.");
 }
 
-void LaunchCountersPanel::draw(LessonContext& ctx, bool gpu, const LaunchConfig& c,
-                               const DeviceLimits& limits) {
-  panel_.draw(ctx, gpu, kSpec, [&] { start(c, limits); });
+void LaunchCountersPanel::draw(LessonContext& ctx, bool gpu, const LaunchConfig& c) {
+  panel_.draw(ctx, gpu, kSpec, [&] { start(c); });
 }
 
 }  // namespace cudalab

@@ -10,8 +10,9 @@ namespace cudalab {
 
 class LaunchCountersPanel {
  public:
-  void draw(LessonContext& ctx, bool gpu, const LaunchConfig& c, const DeviceLimits& limits);
-  bool start(const LaunchConfig& c, const DeviceLimits& limits);
+  void draw(LessonContext& ctx, bool gpu, const LaunchConfig& c);
+  // Measured in the counters' helper process, against the limits of the GPU it finds.
+  bool start(const LaunchConfig& c);
   bool pending() const { return panel_.pending(); }
 
  private:

@@ -123,7 +123,7 @@ class LaunchConfigLesson final : public Lesson {
     if (!gpu_ || limitsJob_.pending() || !valid_) return false;
     if (id == kActionRun) return startMeasure();
     if (id == kSweepThreads || id == kSweepBlocks) return launchSweep(id);
-    if (id == kActionCounters) return counters_.start(cfg_, limits_);
+    if (id == kActionCounters) return counters_.start(cfg_);
     return false;
   }
 
@@ -227,7 +227,7 @@ class LaunchConfigLesson final : public Lesson {
     drawNumbers(ctx);
     drawTiming(ctx);
     drawSweep(ctx);
-    if (valid_) counters_.draw(ctx, gpu_, cfg_, limits_);
+    if (valid_) counters_.draw(ctx, gpu_, cfg_);
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/format.hpp"
+#include "lessons/counters_helper.hpp"
 
 namespace cudalab {
 
@@ -46,6 +47,13 @@ constexpr CountersPanelSpec kSpec{
     false,
     "the calculator"};
 
+// How the counters' helper process measures this panel (lessons/counters_helper.hpp).
+const bool kHelperJob = registerCountersJob<MatmulParams>(
+    "matmul",
+    [](const MatmulParams& p, const std::atomic<bool>* cancel, const CountersProgress& progress) {
+      return measureCounters(p, allStepIds(), cancel, progress);
+    });
+
 }  // namespace
 
 const CountersPanelSpec& matmulCountersSpec() {
@@ -58,7 +66,7 @@ bool MatmulCountersPanel::start(const MatmulParams& lesson) {
             K = std::min(p.K, kCountersExtent);
   return panel_.start(
       [p](CountersPanel::Job::Control& c) {
-        return measureCounters(p, allStepIds(), c.cancelFlag(),
+        return measureInHelper("matmul", p, c.cancelFlag(),
                                [&c](float f, const std::string& what) { c.progress(f, what); });
       },
       "M x N x K = " + std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K) +

@@ -7,6 +7,7 @@
 
 #include "common/format.hpp"
 #include "counters/counters.hpp"
+#include "lessons/counters_helper.hpp"
 #include "memory/memory.hpp"
 #include "ui/data_table.hpp"
 #include "ui/theme.hpp"
@@ -32,10 +33,14 @@ constexpr Kind kKinds[] = {
      "shared_store_wavefronts_sass", "shared_store_requests"},
 };
 
-}  // namespace
+// The two patterns' kernels the panel profiles, as they cross to the counters' helper process.
+struct TwoKernels {
+  mem::KernelId global, shared;
+  mem::PatternParams globalParams, sharedParams;
+};
 
-Result<std::vector<MemoryCountersPanel::Row>> measureAgainstModel(mem::KernelId k,
-                                                                  const mem::PatternParams& p) {
+// The counters of `k` at `p`: its kernel's (the last launch: fills come first).
+Result<counters::LaunchCounters> profileKernel(mem::KernelId k, const mem::PatternParams& p) {
   std::vector<std::string> keys;
   for (const Kind& kind : kKinds)
     keys.insert(keys.end(), {kind.num, kind.den});
@@ -44,7 +49,31 @@ Result<std::vector<MemoryCountersPanel::Row>> measureAgainstModel(mem::KernelId 
       counters::profile(keys, [&] { return mem::runModelKernel(c); });
   if (!r) return r.status();
   if (r->empty()) return Status::error("The profiler saw no kernel.");
-  const counters::LaunchCounters& m = r->back();  // fills come first; the kernel last
+  return r->back();
+}
+
+// How the counters' helper process measures this panel (lessons/counters_helper.hpp): one
+// reading per kernel, its counters as they came.
+const bool kHelperJob = registerCountersJob<TwoKernels>(
+    "memory-patterns",
+    [](const TwoKernels& two, const std::atomic<bool>*,
+       const CountersProgress& progress) -> Result<CountersReadings> {
+      CountersReadings out(2);
+      progress(0.1f, "the global pattern's kernel");
+      Result<counters::LaunchCounters> a = profileKernel(two.global, two.globalParams);
+      if (!a) return a.status();
+      out[0].measured = std::move(*a);
+      progress(0.6f, "the shared pattern's kernel");
+      Result<counters::LaunchCounters> b = profileKernel(two.shared, two.sharedParams);
+      if (!b) return b.status();
+      out[1].measured = std::move(*b);
+      return out;
+    });
+
+}  // namespace
+
+std::vector<MemoryCountersPanel::Row> againstModel(mem::KernelId k, const mem::PatternParams& p,
+                                                   const counters::LaunchCounters& m) {
   const mem::TotalsByKind model = mem::kernelTotalsByKind(k, p);
   std::vector<MemoryCountersPanel::Row> rows;
   for (const Kind& kind : kKinds) {
@@ -74,16 +103,17 @@ bool MemoryCountersPanel::start(mem::PatternId global, const mem::PatternParams&
                                 mem::PatternId shared, const mem::PatternParams& sp) {
   error_ = {};
   const mem::KernelId gk = mem::patternInfo(global).kernel, sk = mem::patternInfo(shared).kernel;
-  return job_.start([gk, gp, sk, sp](AsyncJob<Reading>::Control& c) -> Result<Reading> {
+  const TwoKernels two{gk, sk, gp, sp};
+  return job_.start([two](AsyncJob<Reading>::Control& c) -> Result<Reading> {
+    Result<CountersReadings> r =
+        measureInHelper("memory-patterns", two, c.cancelFlag(),
+                        [&c](float f, const std::string& what) { c.progress(f, what); });
+    if (!r) return r.status();
+    if (r->size() != 2) return Status::error("The counters' process sent no reading.");
     Reading out;
-    c.progress(0.1f, "the global pattern's kernel");
-    Result<std::vector<Row>> a = measureAgainstModel(gk, gp);
-    if (!a) return a.status();
-    out.rows = std::move(*a);
-    c.progress(0.6f, "the shared pattern's kernel");
-    Result<std::vector<Row>> b = measureAgainstModel(sk, sp);
-    if (!b) return b.status();
-    out.rows.insert(out.rows.end(), b->begin(), b->end());
+    out.rows = againstModel(two.global, two.globalParams, (*r)[0].measured);
+    std::vector<Row> b = againstModel(two.shared, two.sharedParams, (*r)[1].measured);
+    out.rows.insert(out.rows.end(), b.begin(), b.end());
     return out;
   });
 }

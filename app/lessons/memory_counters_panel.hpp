@@ -1,7 +1,7 @@
 // The memory lesson's "measured by the GPU's counters" panel: the chosen pattern's kernel run once
-// under the profiler (CUPTI, in the app's process), its sectors and shared wavefronts per request
-// beside the access model's, a mismatch flagged; or the one sentence saying why counters cannot
-// be read here. Profiling runs on a worker thread and apart from the timed runs.
+// under the profiler (CUPTI, in the counters' helper process), its sectors and shared wavefronts
+// per request beside the access model's, a mismatch flagged; or the one sentence saying why
+// counters cannot be read here. Profiling runs on a worker thread and apart from the timed runs.
 #pragma once
 
 #include <optional>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/async_job.hpp"
+#include "counters/counters.hpp"
 #include "lessons/lesson.hpp"
 #include "memory/access_patterns.hpp"
 
@@ -45,9 +46,8 @@ class MemoryCountersPanel {
   Status error_;
 };
 
-// The counters of `k` at `p` beside the model (the kinds of access the kernel makes). Runs the
-// kernel under the profiler: a worker thread's work.
-Result<std::vector<MemoryCountersPanel::Row>> measureAgainstModel(mem::KernelId k,
-                                                                  const mem::PatternParams& p);
+// The counters `m` of the kernel `k` at `p` beside the model (the kinds of access it makes).
+std::vector<MemoryCountersPanel::Row> againstModel(mem::KernelId k, const mem::PatternParams& p,
+                                                   const counters::LaunchCounters& m);
 
 }  // namespace cudalab

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/format.hpp"
+#include "lessons/counters_helper.hpp"
 
 namespace cudalab {
 
@@ -45,6 +46,13 @@ constexpr CountersPanelSpec kSpec{
     "few from other L1 traffic). Occupancy reached: warps resident on an SM against the most it "
     "can hold."};
 
+// How the counters' helper process measures this panel (lessons/counters_helper.hpp).
+const bool kHelperJob = registerCountersJob<ReduceParams>(
+    "reduction",
+    [](const ReduceParams& p, const std::atomic<bool>* cancel, const CountersProgress& progress) {
+      return measureCounters(p, allStepIds(), cancel, progress);
+    });
+
 }  // namespace
 
 const CountersPanelSpec& reductionCountersSpec() {
@@ -56,7 +64,7 @@ bool ReductionCountersPanel::start(const ReduceParams& lesson) {
   p.n = std::min(p.n, kCountersN);
   return panel_.start(
       [p](CountersPanel::Job::Control& c) {
-        return measureCounters(p, allStepIds(), c.cancelFlag(),
+        return measureInHelper("reduction", p, c.cancelFlag(),
                                [&c](float f, const std::string& what) { c.progress(f, what); });
       },
       thousands(p.n) + " " + typeLabel(p.type) + " numbers, " + std::to_string(p.block) +

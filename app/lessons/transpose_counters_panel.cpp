@@ -1,6 +1,7 @@
 #include "lessons/transpose_counters_panel.hpp"
 
 #include "common/format.hpp"
+#include "lessons/counters_helper.hpp"
 
 namespace cudalab {
 
@@ -39,6 +40,12 @@ constexpr CountersPanelSpec kSpec{
     "edge; they move nothing).",
     true};
 
+// How the counters' helper process measures this panel (lessons/counters_helper.hpp).
+const bool kHelperJob = registerCountersJob<TransposeParams>(
+    "transpose",
+    [](const TransposeParams& p, const std::atomic<bool>* cancel,
+       const CountersProgress& progress) { return measureTransposeCounters(p, cancel, progress); });
+
 }  // namespace
 
 const CountersPanelSpec& transposeCountersSpec() {
@@ -48,8 +55,8 @@ const CountersPanelSpec& transposeCountersSpec() {
 bool TransposeCountersPanel::start(const TransposeParams& p) {
   return panel_.start(
       [p](CountersPanel::Job::Control& c) {
-        return measureTransposeCounters(
-            p, c.cancelFlag(), [&c](float f, const std::string& what) { c.progress(f, what); });
+        return measureInHelper("transpose", p, c.cancelFlag(),
+                               [&c](float f, const std::string& what) { c.progress(f, what); });
       },
       "A " + thousands(modelExtent(p.rows)) + " x " + thousands(modelExtent(p.cols)) +
           " matrix: the size the model counts, with your matrix's edges (its size modulo 32).");

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -103,6 +104,10 @@ class WorkerClient {
   Result<Message> call(const Message& request, double setupSeconds, double kernelSeconds,
                        const std::atomic<bool>* cancel);
 
+  // Called with each {"type": "progress"} message a worker sends during call(); each also
+  // restarts the current phase's time limit (a long job that reports progress is not stuck).
+  void onProgress(std::function<void(const nlohmann::json&)> f) { onProgress_ = std::move(f); }
+
   void stop();  // ends the process (SIGKILL) and waits for it
   bool running() const { return pid_ > 0; }
   pid_t pid() const { return pid_; }
@@ -120,6 +125,7 @@ class WorkerClient {
   int toWorker_ = -1, fromWorker_ = -1, outputFd_ = -1;
   std::string output_;
   std::optional<WorkerHello> hello_;
+  std::function<void(const nlohmann::json&)> onProgress_;
   int starts_ = 0;
 };
 

@@ -242,6 +242,11 @@ Result<Message> WorkerClient::call(const Message& request, double setupSeconds,
       drainOutput();
       if (m) {
         const std::string type = m->head.value("type", "");
+        if (type == "progress") {
+          if (onProgress_) onProgress_(m->head);
+          deadline = steadySeconds() + limit;
+          continue;
+        }
         if (type == "phase") {
           const std::string what = m->head.value("phase", "");
           if (what == "launching") {

@@ -5,14 +5,19 @@
 // counters. Without permission to read counters the tests say why and skip.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "counters/counters.hpp"
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
 #include "launch_config/launch_config.hpp"
+#include "lessons/counters_helper.hpp"
 #include "matmul/matmul.hpp"
 #include "reduction/reduction.hpp"
+#include "tests/worker_binary.hpp"
 
 namespace cudalab {
 namespace {
@@ -208,4 +213,63 @@ TEST(CountersGpu, LaunchOccupancyReachedAgainstPromised) {
   EXPECT_GT(*mine.modelValue("achieved_occupancy"), 0.0);
 }
 
+}  // namespace cudalab
+
+namespace cudalab {
+namespace {
+
+// The panels read counters in `cudalab counters-helper` (lessons/counters_helper.hpp), a process
+// that ends after each reading and takes the driver's leftover memory with it. Its readings must
+// be the app's own: the same steps, and the same counts of work (sectors, requests, bank
+// conflicts and instructions are counts, the same in every run; occupancy and rates are not).
+// Cancelling ends the helper at once.
+TEST(CountersHelperGpu, TheHelperReadsWhatTheAppWouldAndCancelEndsIt) {
+  using namespace reduction;
+  const ReduceParams p{DataType::Float32, 1 << 20, 256};
+  Result<std::vector<counters::StepReading>> inApp =
+      measureCounters(p, allStepIds(), nullptr, nullptr);
+  if (!inApp) GTEST_SKIP() << inApp.status().sentence();
+  std::vector<float> progress;
+  Result<CountersReadings> inHelper = measureInHelper(
+      "reduction", p, nullptr, [&](float f, const std::string&) { progress.push_back(f); },
+      cudalabBinary());
+  ASSERT_TRUE(inHelper) << inHelper.status().sentence();
+  ASSERT_EQ(inHelper->size(), inApp->size());
+  EXPECT_FALSE(progress.empty()) << "the helper's progress reached the app";
+  for (size_t i = 0; i < inApp->size(); ++i) {
+    const counters::StepReading &a = (*inApp)[i], &h = (*inHelper)[i];
+    SCOPED_TRACE(a.key);
+    EXPECT_EQ(h.key, a.key);
+    EXPECT_EQ(h.label, a.label);
+    EXPECT_EQ(h.launches, a.launches);
+    EXPECT_EQ(h.measured.keys, a.measured.keys);
+    EXPECT_EQ(h.model, a.model);
+    EXPECT_EQ(h.mismatches, a.mismatches);
+    for (const char* key : {"global_load_sectors", "global_load_requests",
+                            "shared_load_bank_conflicts", "instructions"})
+      if (a.measured.value(key)) {
+        EXPECT_EQ(h.measured.value(key), a.measured.value(key)) << key;
+      }
+  }
+
+  // The matmul ladder at 1024^3 takes seconds under the profiler: cancelled after a moment.
+  matmul::MatmulParams m;
+  m.M = m.N = m.K = 1024;
+  std::atomic<bool> cancel{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    cancel = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  Result<CountersReadings> cancelled = measureInHelper("matmul", m, &cancel, {}, cudalabBinary());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stopper.join();
+  ASSERT_FALSE(cancelled.ok()) << "finished in " << seconds << " s, before the cancel";
+  EXPECT_NE(cancelled.status().message().find("Cancelled"), std::string::npos)
+      << cancelled.status().sentence();
+  std::printf("counters helper: cancelled after %.2f s (cancel set at 1.5 s)\n", seconds);
+}
+
+}  // namespace
 }  // namespace cudalab

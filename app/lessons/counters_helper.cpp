@@ -1,0 +1,162 @@
+// Reading the GPU's counters in a helper process; see counters_helper.hpp.
+#include "lessons/counters_helper.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "playground/worker.hpp"
+
+namespace cudalab {
+namespace {
+
+// How long the helper may go without a word (starting, or between two progress lines) before the
+// app ends it: a reading at the largest sizes replays each kernel once per profiler pass.
+constexpr double kQuietSeconds = 300;
+
+struct JobEntry {
+  std::size_t bytes;
+  CountersJobBytes run;
+};
+
+std::map<std::string, JobEntry>& jobs() {
+  static std::map<std::string, JobEntry> all;
+  return all;
+}
+
+using playground::Message;
+
+nlohmann::json number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+double numberFrom(const nlohmann::json& j) {
+  return j.is_number() ? j.get<double>() : NAN;
+}
+
+}  // namespace
+
+bool registerCountersJobBytes(const char* name, std::size_t paramBytes, CountersJobBytes job) {
+  jobs()[name] = {paramBytes, std::move(job)};
+  return true;
+}
+
+nlohmann::json toJson(const counters::StepReading& r) {
+  nlohmann::json values = nlohmann::json::array(), model = nlohmann::json::array();
+  for (double v : r.measured.values)
+    values.push_back(number(v));
+  for (const auto& [k, v] : r.model)
+    model.push_back({k, number(v)});
+  return {{"key", r.key},
+          {"label", r.label},
+          {"colour", r.colour},
+          {"launches", r.launches},
+          {"range", r.measured.range},
+          {"keys", r.measured.keys},
+          {"values", values},
+          {"model", model},
+          {"mismatches", r.mismatches}};
+}
+
+Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
+  try {
+    counters::StepReading r;
+    r.key = j.at("key").get<std::string>();
+    r.label = j.at("label").get<std::string>();
+    r.colour = j.at("colour").get<int>();
+    r.launches = j.at("launches").get<int>();
+    r.measured.range = j.at("range").get<std::string>();
+    r.measured.keys = j.at("keys").get<std::vector<std::string>>();
+    for (const auto& v : j.at("values"))
+      r.measured.values.push_back(numberFrom(v));
+    if (r.measured.values.size() != r.measured.keys.size())
+      return Status::error("a reading has " + std::to_string(r.measured.keys.size()) +
+                           " counters but " + std::to_string(r.measured.values.size()) + " values");
+    for (const auto& m : j.at("model"))
+      r.model.emplace_back(m.at(0).get<std::string>(), numberFrom(m.at(1)));
+    r.mismatches = j.at("mismatches").get<std::vector<std::string>>();
+    return r;
+  } catch (const std::exception& e) {
+    return Status::error(std::string("a reading that is not one (") + e.what() + ")");
+  }
+}
+
+Result<CountersReadings> measureInHelperBytes(const char* name, std::string params,
+                                              const std::atomic<bool>* cancel,
+                                              const CountersProgress& progress,
+                                              const std::string& executable) {
+  playground::WorkerClient helper(
+      {executable.empty() ? playground::selfExecutable() : executable, "counters-helper"});
+  if (progress)
+    helper.onProgress([&progress](const nlohmann::json& j) {
+      progress(j.value("fraction", 0.0f), j.value("what", std::string()));
+    });
+  const Message request{{{"type", "counters"}, {"job", name}}, {std::move(params)}};
+  Result<Message> reply = helper.call(request, kQuietSeconds, kQuietSeconds, cancel);
+  if (!reply) {
+    if (cancel && cancel->load()) return Status::error("Cancelled: the counters were not read.");
+    // What the helper printed last (a crash inside CUPTI says so on stderr) tells more.
+    std::string said = helper.output();
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
+      said.pop_back();
+    if (const size_t nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
+    return Status::error("Reading the counters in their own process failed: " +
+                         reply.status().message() + (said.empty() ? "" : " It said: " + said));
+  }
+  const std::string type = reply->head.value("type", "");
+  if (type == "error") return Status::error(reply->head.value("message", std::string("?")));
+  if (type != "readings" || !reply->head.contains("readings") ||
+      !reply->head["readings"].is_array())
+    return Status::error("The counters' process answered something else than readings (\"" + type +
+                         "\").");
+  CountersReadings out;
+  for (const auto& j : reply->head["readings"]) {
+    Result<counters::StepReading> r = stepReadingFromJson(j);
+    if (!r) return Status::error("The counters' process sent " + r.status().message() + ".");
+    out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+int runCountersHelper(int inFd, int outFd) {
+  // Never outlive the app: when it ends (even by SIGKILL) the request pipe closes, and this ends
+  // the helper, even one waiting in the driver.
+  std::thread([inFd] {
+    for (;;) {
+      pollfd pfd{inFd, 0, 0};
+      if (::poll(&pfd, 1, 500) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))) _exit(4);
+    }
+  }).detach();
+  auto reply = [outFd](nlohmann::json head) {
+    return playground::writeMessage(outFd, {std::move(head), {}}) ? 0 : 2;
+  };
+  auto error = [&](const std::string& sentence) {
+    return reply({{"type", "error"}, {"message", sentence}});
+  };
+  Result<Message> req = playground::readMessage(inFd, playground::steadySeconds() + 30);
+  if (!req) return 2;
+  const std::string name = req->head.value("job", "");
+  const auto it = jobs().find(name);
+  if (req->head.value("type", "") != "counters" || it == jobs().end())
+    return error("The counters' process has no job \"" + name + "\".");
+  if (req->blobs.size() != 1 || req->blobs[0].size() != it->second.bytes)
+    return error("The request for the counters of \"" + name +
+                 "\" has parameters of the wrong size.");
+  const CountersProgress progress = [&](float fraction, const std::string& what) {
+    (void)playground::writeMessage(
+        outFd, {{{"type", "progress"}, {"fraction", fraction}, {"what", what}}, {}});
+  };
+  Result<CountersReadings> r = it->second.run(req->blobs[0], nullptr, progress);
+  std::fflush(nullptr);
+  if (!r) return error(r.status().sentence());
+  nlohmann::json readings = nlohmann::json::array();
+  for (const counters::StepReading& s : *r)
+    readings.push_back(toJson(s));
+  return reply({{"type", "readings"}, {"readings", readings}});
+}
+
+}  // namespace cudalab
