@@ -23,6 +23,7 @@
 
 #include "common/device_fault.hpp"
 #include "playground/worker.hpp"
+#include "ui/renderer.hpp"
 #include "ui/shell.hpp"
 
 namespace cudalab {
@@ -42,8 +43,12 @@ constexpr const char* kFirstPictureFdVariable = "CUDALAB_FIRST_PICTURE_FD";
 constexpr const char* kStoppedDrawing =
     "because the GPU did not draw its first picture (a GPU error, here or in another program, can "
     "leave it so until the GPU is reset)";
+constexpr const char* kStoppedDrawingLater =
+    "because the GPU stopped drawing after its first picture (a GPU error, here or in another "
+    "program, can leave it so until the GPU is reset)";
 // For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
-// draws it blank. Dropped when the supervisor starts the app without the GPU.
+// draws it blank, "blank-later" draws the first and finds the later ones blank. Dropped when the
+// supervisor starts the app without the GPU.
 constexpr const char* kTestFirstPictureVariable = "CUDALAB_TEST_FIRST_PICTURE";
 
 pid_t gChild = -1;
@@ -372,6 +377,19 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
                  picture ? "" : (" (" + picture.status().sentence() + ")").c_str());
   stopFirstPictureWatch();
   return std::nullopt;
+}
+
+std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
+                                     const Result<Image>& picture) {
+  if (restoreFile.empty() || gpuHidden()) return std::nullopt;
+  const char* test = std::getenv(kTestFirstPictureVariable);
+  const bool testBlank = test && std::strcmp(test, "blank-later") == 0;
+  const bool blank = !picture && picture.status().message().rfind(kBlankPictureSentence, 0) == 0;
+  if (!blank && !testBlank) return std::nullopt;
+  nlohmann::json state = shell.relaunchState();
+  state["without_gpu"] = true;
+  state["without_gpu_why"] = kStoppedDrawingLater;
+  return startAgain(state, true, "a picture after the first came out blank");
 }
 
 void stopFirstPictureWatch() {

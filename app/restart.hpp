@@ -69,6 +69,13 @@ bool firstPictureWatched();
 std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
                                      const Result<Image>& picture);
 
+// With a later picture (after the lesson's action, the screenshot itself) of an app started again
+// with the GPU: one that came out blank means the GPU stopped drawing after the first picture (seen
+// on an H100: the restarted app's first picture drew, the ladder's picture after it did not), so
+// cudalab starts again without the GPU and returns the exit code; nullopt to go on.
+std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
+                                     const Result<Image>& picture);
+
 // Tells the supervisor to stop waiting for the first picture without one (a window that starts
 // minimised draws nothing to look at).
 void stopFirstPictureWatch();

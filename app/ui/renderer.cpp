@@ -170,9 +170,9 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   Framebuffer::unbind();
   if (!s) return s;
   if (distinctColours(img, 2) < 2)
-    return Status::error("The picture came out blank: the graphics driver could not render " +
-                         std::to_string(img.width) + "x" + std::to_string(img.height) +
-                         " pixels at this scale.");
+    return Status::error(std::string(kBlankPictureSentence) +
+                         ": the graphics driver could not render " + std::to_string(img.width) +
+                         "x" + std::to_string(img.height) + " pixels at this scale.");
   if (panelId.empty()) return img;
   if (!r)
     return Status::error(plotFigure ? "The plot \"" + panelId.substr(std::strlen(kPlotPrefix)) +

@@ -22,6 +22,9 @@ struct GLFWwindow;
 
 namespace cudalab {
 
+// How a capture's Status begins when the picture came out of one colour (restart.cpp reads it).
+inline constexpr const char* kBlankPictureSentence = "The picture came out blank";
+
 class UiRenderer {
  public:
   UiRenderer(Shell& shell, Settings& settings);

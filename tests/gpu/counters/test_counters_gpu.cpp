@@ -220,8 +220,9 @@ namespace {
 
 // The panels read counters in `cudalab counters-helper` (lessons/counters_helper.hpp), a process
 // that ends after each reading and takes the driver's leftover memory with it. Its readings must
-// be the app's own: the same steps, and the same counts of work (sectors, requests, bank
-// conflicts and instructions are counts, the same in every run; occupancy and rates are not).
+// be the app's own: the same steps, the same model and mismatches, and the same counts of work
+// (sectors, requests and instructions are the same in every run; occupancy, rates and bank
+// conflicts, which the hardware counts with other L1 traffic, are not).
 // Cancelling ends the helper at once.
 TEST(CountersHelperGpu, TheHelperReadsWhatTheAppWouldAndCancelEndsIt) {
   using namespace reduction;
@@ -245,11 +246,14 @@ TEST(CountersHelperGpu, TheHelperReadsWhatTheAppWouldAndCancelEndsIt) {
     EXPECT_EQ(h.measured.keys, a.measured.keys);
     EXPECT_EQ(h.model, a.model);
     EXPECT_EQ(h.mismatches, a.mismatches);
-    for (const char* key : {"global_load_sectors", "global_load_requests",
-                            "shared_load_bank_conflicts", "instructions"})
+    for (const char* key : {"global_load_sectors", "global_load_requests", "instructions"})
       if (a.measured.value(key)) {
         EXPECT_EQ(h.measured.value(key), a.measured.value(key)) << key;
       }
+    // Bank conflicts are left out: the hardware counts them with other L1 traffic, and on steps
+    // without real conflicts they vary by tens of percent from run to run in either process
+    // (measured on an H100: 324 and 390, 14 and 18). Whether a step has the conflicts the model
+    // says is in `mismatches`, compared above.
   }
 
   // The matmul ladder at 1024^3 takes seconds under the profiler: cancelled after a moment.
