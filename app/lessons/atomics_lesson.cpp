@@ -55,6 +55,17 @@ const char* kActionLadder = "ladder";
 const char* kActionSkew = "skew";
 const char* kActionCpu = "cpu";
 
+// The histogram's input as the panel chooses it (sources(), in its order), for presets and plans.
+constexpr ParamSpec kSourceChoice{
+    "source",
+    "Histogram input",
+    0,
+    2,
+    0,
+    "",
+    "What is counted: the course's normal float32 numbers, the 8-bit pixels of a generated image, "
+    "or uniform 8-bit values with a share of them in one bin (skew)."};
+
 // An H100's grid for the model numbers shown without a GPU: 132 SMs x 8 blocks of 256 threads.
 constexpr long long kModelBlocks = 132 * 8;
 
@@ -96,13 +107,17 @@ class AtomicsLesson final : public Lesson {
            skewJob_.pending() || !queue_.empty();
   }
   std::vector<ParamBinding> bindings() override {
+    std::vector<std::pair<std::string, Source>> srcs;
+    for (const SourceInfo& si : sources())
+      srcs.emplace_back(si.key, si.id);
     return {bindParam(kRaceBlocks, race_.blocks),
             bindParam(kRaceThreads, race_.threads),
             bindParam(kRaceRepeats, race_.repeats),
             bindParam(kHistN, hist_.n),
             bindParam(kHistBins, hist_.bins),
             bindParam(kHistBlock, hist_.block),
-            bindParam(kSkew, hist_.skew)};
+            bindParam(kSkew, hist_.skew),
+            bindChoice(kSourceChoice, hist_.source, std::move(srcs))};
   }
   void cancelAll() override {
     raceJob_.cancel();

@@ -48,6 +48,44 @@ const char* kSweepThreads = "sweep-threads";
 const char* kSweepBlocks = "sweep-blocks";
 const char* kActionCounters = "counters";
 
+// The panel's choices, for presets and plans: the variant (launchVariants(), in its order), the
+// automatic grid and what the picture's colours say.
+constexpr ParamSpec kVariantChoice{
+    "variant",
+    "Kernel variant",
+    0,
+    5,
+    0,
+    "",
+    "Which kernel runs: 1D or 2D, with or without the `if (i < n)` guard, or a grid-stride loop."};
+constexpr ParamSpec kAutoBlocksChoice{
+    "auto_blocks",
+    "Blocks: automatic",
+    0,
+    1,
+    1,
+    "",
+    "On: just enough blocks to give every element a thread. Off: the grid is yours to choose."};
+constexpr ParamSpec kColourByChoice{
+    "colour_by",
+    "Colour by",
+    0,
+    3,
+    0,
+    "",
+    "What each element's colour says: the block, warp or thread that wrote it, or how many times "
+    "it was written."};
+constexpr const char* kColourByIds[] = {"block", "warp", "thread", "writes"};
+
+// The lesson starts small, like the course's first add_kernel (4096 elements), so single blocks
+// and warps are visible in the picture (in 2D a 64 x 64 picture); the 30 million doubling is one
+// click away. Its N and width are the kernels' specs with these defaults.
+constexpr ParamSpec withDefault(const ParamSpec& p, double v) {
+  return {p.id, p.label, p.min, p.max, v, p.unit, p.help, p.integer, p.logScale};
+}
+constexpr ParamSpec kStartN = withDefault(kLaunchN, 4096);
+constexpr ParamSpec kStartWidth = withDefault(kLaunchWidth, 64);
+
 // What the worker hands back for the picture: device arrays (GPU) or keys (CPU model).
 struct PictureResult {
   LaunchConfig config;
@@ -84,10 +122,8 @@ double toD(long long v) {
 class LaunchConfigLesson final : public Lesson {
  public:
   LaunchConfigLesson() {
-    // Start small, like the course's first add_kernel (4096 elements), so single blocks and warps
-    // are visible in the picture; the 30 million doubling is one click away.
-    cfg_.n = 4096;
-    cfg_.width = 64;  // in 2D, a 64 x 64 picture of those 4096 elements
+    cfg_.n = static_cast<long long>(kStartN.defaultValue);
+    cfg_.width = static_cast<long long>(kStartWidth.defaultValue);
   }
   const LessonInfo& info() const override { return kLaunchConfigLessonInfo; }
   std::span<const ParamSpec> parameters() const override { return kLaunchParams; }
@@ -104,11 +140,27 @@ class LaunchConfigLesson final : public Lesson {
   }
   std::vector<ParamBinding> bindings() override {
     auto changed = [this] { onConfigChanged(); };
-    return {bindParam(kLaunchN, cfg_.n, changed),
-            bindParam(kLaunchThreadsPerBlock, cfg_.threadsPerBlock, changed),
-            bindParam(kLaunchBlocks, cfg_.blocks, changed),
-            bindParam(kLaunchBlocksY, cfg_.blocksY, changed),
-            bindParam(kLaunchWidth, cfg_.width, changed)};
+    std::vector<std::string> variants;
+    for (const LaunchVariant& lv : launchVariants())
+      variants.push_back(lv.id);
+    std::vector<std::pair<std::string, ColourBy>> colours;
+    for (int i = 0; i < 4; ++i)
+      colours.emplace_back(kColourByIds[i], static_cast<ColourBy>(i));
+    return {
+        bindChoiceBy(
+            kVariantChoice, std::move(variants),
+            [this] {
+              const auto all = launchVariants();
+              return static_cast<int>(&variantOf(cfg_) - all.data());
+            },
+            [this](int i) { cfg_ = withVariant(cfg_, launchVariants()[size_t(i)]); }, changed),
+        bindParam(kStartN, cfg_.n, changed),
+        bindParam(kLaunchThreadsPerBlock, cfg_.threadsPerBlock, changed),
+        bindParam(kLaunchBlocks, cfg_.blocks, changed),
+        bindParam(kLaunchBlocksY, cfg_.blocksY, changed),
+        bindParam(kStartWidth, cfg_.width, changed),
+        bindToggle(kAutoBlocksChoice, cfg_.autoBlocks, changed),
+        bindChoice(kColourByChoice, colourBy_, std::move(colours), [this] { keysDirty_ = true; })};
   }
   void cancelAll() override {
     pictureJob_.cancel();

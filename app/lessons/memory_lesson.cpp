@@ -57,6 +57,52 @@ const char* kActionTransposeCounters = "transpose-counters";
 
 constexpr int kElementSizes[] = {1, 2, 4, 8, 16};
 
+// The two patterns and the sliders of the global one, for presets and plans. Their ids say which
+// pattern they belong to ("offset" alone is the strided copy's measurement).
+constexpr ParamSpec kGlobalPatternChoice{
+    "global_pattern",
+    "Global memory: the pattern",
+    0,
+    10,
+    0,
+    "",
+    "Which kernel's global-memory access the warp picture, the heat map and the counters show."};
+constexpr ParamSpec kSharedPatternChoice{
+    "shared_pattern",
+    "Shared memory: the pattern",
+    0,
+    2,
+    1,
+    "",
+    "Which kernel's shared-memory access the bank picture shows."};
+constexpr ParamSpec kPaddedChoice{
+    "padded",
+    "Pad the tile (33 columns)",
+    0,
+    1,
+    0,
+    "",
+    "One unused float at the end of every row of the 32x32 tile, so row r starts r banks further "
+    "on."};
+constexpr ParamSpec kElementChoice{"global_element_bytes", kElementBytes.label, 0, 4, 2, "",
+                                   kElementBytes.help};
+constexpr ParamSpec renamed(const ParamSpec& p, const char* id) {
+  return {id, p.label, p.min, p.max, p.defaultValue, p.unit, p.help, p.integer, p.logScale};
+}
+constexpr ParamSpec kGlobalStride = renamed(kStride, "global_stride");
+constexpr ParamSpec kGlobalOffset = renamed(kOffset, "global_offset");
+constexpr ParamSpec kGlobalRows = renamed(kRows, "global_rows");
+constexpr ParamSpec kGlobalCols = renamed(kCols, "global_cols");
+constexpr ParamSpec kSharedStride = renamed(kStride, "shared_stride");
+
+// The patterns of one space, in the table's order: a pattern choice's options.
+std::vector<std::pair<std::string, PatternId>> patternOptions(Space space) {
+  std::vector<std::pair<std::string, PatternId>> out;
+  for (const PatternInfo& p : patterns())
+    if (patternSpace(p.id) == space) out.emplace_back(p.key, p.id);
+  return out;
+}
+
 // The transpose table: the model's view of each step, and the measurement when there is one.
 struct TransposeView {
   int rows = 0, cols = 0;        // the size asked for
@@ -148,8 +194,24 @@ class MemoryLesson final : public Lesson {
            (started_ && mapStale());
   }
   std::vector<ParamBinding> bindings() override {
-    return {bindParam(kMatrixRows, rows_), bindParam(kMatrixCols, cols_),
-            bindParam(kCopyCount, stridedParams_.count), bindParam(kOffset, stridedParams_.offset)};
+    std::vector<std::pair<std::string, int>> sizes;
+    for (int e : kElementSizes)
+      sizes.emplace_back(std::to_string(e), e);
+    return {bindChoice(kGlobalPatternChoice, global_, patternOptions(Space::Global)),
+            bindParam(kGlobalStride, globalP_.stride),
+            bindParam(kGlobalOffset, globalP_.offset),
+            bindChoice(kElementChoice, globalP_.elementBytes, std::move(sizes)),
+            bindParam(kGlobalRows, globalP_.rows),
+            bindParam(kGlobalCols, globalP_.cols),
+            bindChoice(kSharedPatternChoice, shared_, patternOptions(Space::Shared)),
+            bindParam(kSharedStride, sharedP_.stride),
+            bindToggle(kPaddedChoice, sharedP_.padded),
+            bindParam(kMatrixRows, rows_),
+            bindParam(kMatrixCols, cols_),
+            bindParam(kCopyCount, stridedParams_.count),
+            bindParam(kOffset, stridedParams_.offset, [this] {
+              stridedModel_ = modelEfficiencies(kMaxStride.max, stridedParams_.offset);
+            })};
   }
   void cancelAll() override {
     transposeJob_.cancel();

@@ -59,6 +59,10 @@ const char* kActionRunSolution = "run-solution";
 // The solution with the counters per line on: for figures of the per-line table.
 const char* kActionRunSolutionLines = "run-solution-lines";
 
+// The exercise as the panel chooses it (exercises(), in its order), for presets and plans.
+constexpr ParamSpec kExerciseChoice{
+    "exercise", "Exercise", 0, 7, 0, "", "Which of the course's exercises the editor holds."};
+
 // What one press of Compile or Run produced.
 struct Outcome {
   CompileResult compiled;
@@ -95,7 +99,21 @@ class PlaygroundLesson final : public Lesson {
   // columns, and a screenshot should not catch the first.
   bool busy() const override { return job_.pending() || helloJob_.pending() || settleFrames_ > 0; }
   std::vector<ParamBinding> bindings() override {
-    return {bindParam(kRunsSpec, params_.runs), bindParam(kTimeoutSpec, params_.timeoutSeconds),
+    // The exercise first: choosing one brings its own run parameters, which the others then set.
+    std::vector<std::string> ids;
+    for (const Exercise& e : exercises())
+      ids.push_back(e.id);
+    return {bindChoiceBy(
+                kExerciseChoice, std::move(ids),
+                [this] { return static_cast<int>(ex_ - exercises().data()); },
+                [this](int i) {
+                  saveText();
+                  selectExercise(exercises()[size_t(i)]);
+                },
+                [this] {
+                  if (!job_.running()) startJob(false);
+                }),
+            bindParam(kRunsSpec, params_.runs), bindParam(kTimeoutSpec, params_.timeoutSeconds),
             bindParam(kBinsSpec, params_.bins)};
   }
   void cancelAll() override { job_.cancel(); }

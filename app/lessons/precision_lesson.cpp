@@ -57,6 +57,37 @@ const char* kActionEvaluate = "evaluate";
 const char* kActionSum = "sum";
 const char* kActionFma = "fma";
 
+// The panel's choices, for presets and plans: the expression (expressions(), in its order), the
+// formulas drawn, and which precisions are shown (in Precision's order).
+constexpr ParamSpec kExprChoice{"expression",
+                                "Expression",
+                                0,
+                                kExprCount - 1,
+                                0,
+                                "",
+                                "The expression evaluated across x: each loses digits to "
+                                "cancellation somewhere, and has a rewritten form that does not."};
+constexpr ParamSpec kFormulaChoice{
+    "formulas",
+    "Formulas",
+    0,
+    2,
+    2,
+    "",
+    "The formula as written, the rewritten formula that avoids the cancellation, or both."};
+constexpr ParamSpec kShowChoice[kPrecisionCount] = {
+    {"show_half", "Show half", 0, 1, 1, "",
+     "Whether the half-precision (16-bit) curves are shown."},
+    {"show_bf16", "Show bfloat16", 0, 1, 1, "", "Whether the bfloat16 curves are shown."},
+    {"show_f32", "Show float32 (FMA allowed)", 0, 1, 1, "",
+     "Whether the float32 curves, as nvcc compiles them by default, are shown."},
+    {"show_f32_rn", "Show float32 (no FMA)", 0, 1, 0, "",
+     "Whether the float32 curves rounded after every operation (as the CPU does) are shown."},
+    {"show_f32_fast", "Show float32 (fast math)", 0, 1, 0, "",
+     "Whether the float32 curves built with --use_fast_math are shown."},
+    {"show_f64", "Show float64", 0, 1, 1, "", "Whether the float64 curves are shown."},
+};
+
 // Relative errors are drawn between these: 0 (exact) at the floor, overflow, NaN and errors of
 // 10 or more at the ceiling.
 constexpr double kErrFloor = 1e-18;
@@ -196,9 +227,21 @@ class PrecisionLesson final : public Lesson {
            !queue_.empty() || (started_ && pointStale());
   }
   std::vector<ParamBinding> bindings() override {
-    return {bindParam(kChosenX, x_),
-            bindParam(kPointsPerDecade, perDecade_, [this] { startSweep(); }),
-            bindParam(kSumCount, sumN_)};
+    std::vector<std::pair<std::string, Expr>> exprs;
+    for (const ExprInfo& e : expressions())
+      exprs.emplace_back(e.id, e.expr);
+    std::vector<ParamBinding> b = {bindChoice(kExprChoice, expr_, std::move(exprs)),
+                                   bindChoice<int>(kFormulaChoice, formulaMode_,
+                                                   {{"naive", 0}, {"rewritten", 1}, {"both", 2}})};
+    for (const PrecisionInfo& p : precisions())
+      b.push_back(bindToggle(kShowChoice[static_cast<size_t>(p.precision)],
+                             shown_[static_cast<size_t>(p.precision)]));
+    for (ParamBinding& n : std::vector<ParamBinding>{
+             bindParam(kChosenX, x_),
+             bindParam(kPointsPerDecade, perDecade_, [this] { startSweep(); }),
+             bindParam(kSumCount, sumN_)})
+      b.push_back(std::move(n));
+    return b;
   }
   void cancelAll() override {
     sweepJob_.cancel();

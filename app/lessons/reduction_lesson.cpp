@@ -60,6 +60,18 @@ const char* kActionCounters = "counters";
 
 constexpr int kBlocks[] = {64, 128, 256, 512, 1024};
 
+// The type and the block as the panel chooses them (its combos), for presets and plans.
+constexpr ParamSpec kTypeChoice{
+    "type",
+    "Type",
+    0,
+    2,
+    1,
+    "",
+    "The numbers' type: int32, float32 or float64. int32 sums are exact in any order; float "
+    "sums depend on the order of the additions."};
+constexpr ParamSpec kBlockChoice{"block", "Threads per block", 0, 4, 2, "", kBlock.help};
+
 // "2,935 GB/s", "48.2 GB/s".
 std::string gbps(double v) {
   return (v >= 100 ? thousands(std::llround(v)) : trimmedFixed(v, 1)) + " GB/s";
@@ -101,7 +113,16 @@ class ReductionLesson final : public Lesson {
     return ladderJob_.pending() || sweepJob_.pending() || cpuJob_.pending() ||
            counters_.pending() || !queue_.empty();
   }
-  std::vector<ParamBinding> bindings() override { return {bindParam(kCount, n_)}; }
+  std::vector<ParamBinding> bindings() override {
+    std::vector<std::pair<std::string, DataType>> types;
+    for (DataType t : kTypes)
+      types.emplace_back(typeLabel(t), t);
+    std::vector<std::pair<std::string, int>> blocks;
+    for (int b : kBlocks)
+      blocks.emplace_back(std::to_string(b), b);
+    return {bindChoice(kTypeChoice, type_, std::move(types)), bindParam(kCount, n_),
+            bindChoice(kBlockChoice, block_, std::move(blocks))};
+  }
   void cancelAll() override {
     ladderJob_.cancel();
     sweepJob_.cancel();

@@ -57,6 +57,34 @@ using namespace stencil;
 const char* kActionMeasure = "measure";
 const char* kActionCpu = "cpu";
 
+// The panel's choices, for presets and plans.
+constexpr ParamSpec kFrameChoice{"frame",
+                                 "Frame",
+                                 0,
+                                 2,
+                                 1,
+                                 "",
+                                 "The frame's size: 1280 x 720, full HD (the course's 1920 x "
+                                 "1080 in 33 ms) or 3840 x 2160."};
+constexpr ParamSpec kBlurChoice{"blur", "Blur", 0, 1, 1, "", "Whether the frame is blurred first."};
+constexpr ParamSpec kBlurIdChoice{
+    "blur_kernel",
+    "Blur kernel",
+    0,
+    3,
+    2,
+    "",
+    "Which blur: naive 2D, a shared-memory tile with its halo, separable passes, or separable in "
+    "shared memory."};
+constexpr ParamSpec kTileChoice{
+    "tile", "Tile", 0, 2, 1, "", "The tiled blurs' block: tile x tile threads, one pixel each."};
+constexpr ParamSpec kSobelChoice{
+    "sobel", "Sobel edges", 0, 1, 1, "", "Whether Sobel's edge filter runs after the blur."};
+constexpr ParamSpec kThresholdChoice{
+    "threshold", "Threshold", 0, 1, 1, "", "Whether the edges are thresholded into a mask."};
+constexpr ParamSpec kViewChoice{
+    "show", "Show", 0, 3, 3, "", "Which stage the picture shows right of the split."};
+
 std::string msText(double ms) {
   return trimmedFixed(ms, ms < 0.1 ? 4 : ms < 10 ? 3 : 1) + " ms";
 }
@@ -83,7 +111,36 @@ class StencilLesson final : public Lesson {
   bool busy() const override {
     return measureJob_.pending() || cpuJob_.pending() || !queue_.empty();
   }
-  std::vector<ParamBinding> bindings() override { return {bindParam(kRadius, pipe_.radius)}; }
+  std::vector<ParamBinding> bindings() override {
+    std::vector<std::string> frames;
+    for (const FrameSize& f : kFrameSizes)
+      frames.push_back(std::to_string(f.width) + "x" + std::to_string(f.height));
+    std::vector<std::pair<std::string, BlurId>> blurIds;
+    for (const BlurInfo& b : blurs())
+      blurIds.emplace_back(b.key, b.id);
+    std::vector<std::pair<std::string, int>> tiles;
+    for (int t : kTiles)
+      tiles.emplace_back(std::to_string(t), t);
+    return {bindChoiceBy(
+                kFrameChoice, std::move(frames), [this] { return sizeIndex_; },
+                [this](int i) { sizeIndex_ = i; },
+                [this] {
+                  still_.clear();
+                  stillName_.clear();
+                  ++stillVersion_;
+                }),
+            bindToggle(kBlurChoice, pipe_.blur),
+            bindChoice(kBlurIdChoice, pipe_.blurId, std::move(blurIds)),
+            bindParam(kRadius, pipe_.radius),
+            bindChoice(kTileChoice, pipe_.tile, std::move(tiles)),
+            bindToggle(kSobelChoice, pipe_.sobel),
+            bindToggle(kThresholdChoice, pipe_.threshold),
+            bindChoice<View>(kViewChoice, pipe_.view,
+                             {{"input", View::Input},
+                              {"blurred", View::Blurred},
+                              {"edges", View::Edges},
+                              {"mask", View::Mask}})};
+  }
   void cancelAll() override {
     measureJob_.cancel();
     cpuJob_.cancel();

@@ -46,6 +46,16 @@ const char* kActionSweep = "sweep";
 const char* kActionChain = "chain";
 const char* kActionLink = "link";
 
+// The kernel as the panel chooses it (transferOps(), in its order), for presets and plans.
+constexpr ParamSpec kOpChoice{"kernel",
+                              "Kernel",
+                              0,
+                              3,
+                              0,
+                              "",
+                              "Which element-wise kernel runs: doubling (the course's foo), "
+                              "a*x + y, hypot(x, y), or one whose work per element you choose."};
+
 constexpr int kModeCount = 5;
 // Line colours of the modes in the sweep, apart from the CPU's grey and yellow.
 constexpr int kModeColour[kModeCount] = {0, 4, 2, 3, 1};
@@ -177,7 +187,11 @@ class TransfersLesson final : public Lesson {
            chainJob_.pending() || !queue_.empty();
   }
   std::vector<ParamBinding> bindings() override {
-    return {bindParam(kTransferN, p_.n),
+    std::vector<std::pair<std::string, TransferOp>> ops;
+    for (const TransferOpInfo& o : transferOps())
+      ops.emplace_back(o.id, o.op);
+    return {bindChoice(kOpChoice, p_.op, std::move(ops)),
+            bindParam(kTransferN, p_.n),
             bindParam(kTransferCalls, p_.calls),
             bindParam(kTransferStreams, p_.streams),
             bindParam(kTransferChunks, p_.chunksPerStream),

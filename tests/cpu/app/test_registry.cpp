@@ -50,5 +50,32 @@ TEST(Registry, EveryLessonDescribesItselfAndItsTables) {
   }
 }
 
+// Every lesson's bindings (what presets, plans, the soak and the restart set): unique ids, a
+// fresh lesson at each spec's default (a preset starts from the defaults, so they must be the
+// lesson's own), and choices whose spec counts their options, named once each.
+TEST(Registry, EveryBindingStartsAtItsDefaultAndNamesItsChoices) {
+  for (const LessonEntry& e : lessonRegistry()) {
+    std::unique_ptr<Lesson> l = e.make();
+    std::set<std::string> ids;
+    for (const ParamBinding& b : l->bindings()) {
+      const ParamSpec& p = *b.spec;
+      SCOPED_TRACE(std::string(e.info->id) + " " + p.id);
+      EXPECT_TRUE(ids.insert(p.id).second) << "two bindings share the id";
+      EXPECT_EQ(b.get(), p.defaultValue) << "a fresh lesson is not at the spec's default";
+      EXPECT_TRUE(checkRange(p, p.defaultValue).ok());
+      EXPECT_GT(std::strlen(p.help), 10u);
+      if (b.choices.empty()) continue;
+      EXPECT_EQ(p.min, 0);
+      EXPECT_EQ(p.max, double(b.choices.size() - 1)) << "the spec's range is not the options'";
+      EXPECT_TRUE(p.integer);
+      std::set<std::string> names;
+      for (const std::string& c : b.choices) {
+        EXPECT_FALSE(c.empty());
+        EXPECT_TRUE(names.insert(c).second) << c;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cudalab

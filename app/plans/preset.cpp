@@ -1,0 +1,391 @@
+// Presets: reading, writing, applying; see preset.hpp.
+#include "plans/preset.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "common/embedded.hpp"
+
+namespace cudalab::embedded {
+extern const EmbeddedFile kPresetFiles[];
+extern const int kPresetFiles_count;
+}  // namespace cudalab::embedded
+
+namespace cudalab {
+
+namespace fs = std::filesystem;
+
+// [SECTION] Parameters
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
+bool isOnOff(const ParamBinding& b) {
+  return b.choices.size() == 2 && b.choices[0] == "off" && b.choices[1] == "on";
+}
+
+// A choice's name as JSON: a number where the name is one ("256"), a bool for on/off.
+nlohmann::json choiceJson(const ParamBinding& b, size_t index) {
+  const std::string& name = b.choices[index];
+  if (isOnOff(b)) return index == 1;
+  char* end = nullptr;
+  const long long v = std::strtoll(name.c_str(), &end, 10);
+  if (!name.empty() && end && *end == '\0' && std::to_string(v) == name) return v;
+  return name;
+}
+
+std::string shown(const nlohmann::json& v) {
+  return v.is_string() ? "\"" + v.get<std::string>() + "\"" : v.dump();
+}
+
+// The index of `v` among the choice's names, or a sentence.
+Result<double> choiceIndex(const ParamBinding& b, const nlohmann::json& v) {
+  std::string name;
+  if (v.is_string()) {
+    name = v.get<std::string>();
+  } else if (v.is_boolean() && isOnOff(b)) {
+    name = v.get<bool>() ? "on" : "off";
+  } else if (v.is_number_integer()) {
+    name = std::to_string(v.get<long long>());
+  } else if (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
+             std::fabs(v.get<double>()) < 1e15) {
+    name = std::to_string(static_cast<long long>(v.get<double>()));
+  }
+  for (size_t i = 0; i < b.choices.size(); ++i)
+    if (b.choices[i] == name) return static_cast<double>(i);
+  return Status::error(std::string(b.spec->label) + " must be " + joined(b.choices) + "; " +
+                       shown(v) + " is not one of them.");
+}
+
+}  // namespace
+
+ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std::string& where) {
+  ParamRead out;
+  if (!params.is_object()) {
+    out.problems.push_back(where + " must be an object of parameter names and values; it is " +
+                           std::string(params.type_name()) + ".");
+    return out;
+  }
+  const std::vector<ParamBinding> bindings = lesson.bindings();
+  std::vector<std::string> ids;
+  for (const ParamBinding& b : bindings)
+    ids.push_back(b.spec->id);
+  for (const auto& [id, v] : params.items()) {
+    const auto it = std::find_if(bindings.begin(), bindings.end(),
+                                 [&](const ParamBinding& b) { return id == b.spec->id; });
+    if (it == bindings.end()) {
+      out.warnings.push_back(where + ": the lesson " + lesson.info().id + " has no parameter \"" +
+                             id + "\", so it is ignored (its parameters: " + joined(ids) + ").");
+      continue;
+    }
+    const ParamBinding& b = *it;
+    const std::string field = where + " \"" + id + "\": ";
+    if (!b.choices.empty()) {
+      Result<double> index = choiceIndex(b, v);
+      if (index)
+        out.values.push_back({id, *index});
+      else
+        out.problems.push_back(field + index.status().message());
+      continue;
+    }
+    if (!v.is_number()) {
+      out.problems.push_back(field + b.spec->label + " must be a number; it is " + shown(v) + ".");
+      continue;
+    }
+    const double x = v.get<double>();
+    if (Status s = checkRange(*b.spec, x); !s) {
+      out.problems.push_back(field + s.message());
+      continue;
+    }
+    out.values.push_back({id, x});
+  }
+  return out;
+}
+
+nlohmann::json captureParameters(Lesson& lesson) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const ParamBinding& b : lesson.bindings()) {
+    const double v = b.get();
+    if (!b.choices.empty())
+      out[b.spec->id] =
+          choiceJson(b, std::clamp<size_t>(size_t(std::lround(v)), 0, b.choices.size() - 1));
+    else if (b.spec->integer)
+      out[b.spec->id] = std::llround(v);
+    else
+      out[b.spec->id] = v;
+  }
+  return out;
+}
+
+std::vector<ParamValue> currentValues(Lesson& lesson) {
+  std::vector<ParamValue> out;
+  for (const ParamBinding& b : lesson.bindings())
+    out.push_back({b.spec->id, b.get()});
+  return out;
+}
+
+namespace {
+
+// What the preset wants of binding `b`: its value, else the default.
+double wanted(const ParamBinding& b, const std::vector<ParamValue>& values) {
+  for (const ParamValue& v : values)
+    if (v.id == b.spec->id) return v.value;
+  return b.spec->defaultValue;
+}
+
+}  // namespace
+
+void applyParameters(Lesson& lesson, const std::vector<ParamValue>& values) {
+  // One binding at a time, as a learner would move the controls: a choice that brings its own
+  // values (the playground's exercise) comes first in the list and is set first.
+  for (const ParamBinding& b : lesson.bindings()) {
+    const double target = wanted(b, values);
+    if (b.get() != target) b.set(target);
+  }
+}
+
+bool parametersAre(Lesson& lesson, const std::vector<ParamValue>& values) {
+  for (const ParamBinding& b : lesson.bindings())
+    if (b.get() != wanted(b, values)) return false;
+  return true;
+}
+
+// [SECTION] Preset files
+
+PresetRead readPreset(const std::string& text, const std::string& file, const LessonLookup& find) {
+  PresetRead out;
+  auto refuse = [&](const std::string& why) {
+    out.problems.push_back(file + " is not a preset cudalab can read: " + why);
+    return out;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    return refuse(std::string("it is not JSON (") + e.what() + ").");
+  }
+  if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
+  if (j.value("format", std::string()) != kPresetFormat)
+    return refuse(std::string("its \"format\" is not \"") + kPresetFormat + "\".");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return refuse("its \"version\" is missing or not a whole number.");
+  if (j["version"].get<int>() > kPresetVersion)
+    return refuse("it is version " + std::to_string(j["version"].get<int>()) +
+                  ", from a newer cudalab; this one reads version " +
+                  std::to_string(kPresetVersion) + ".");
+  if (!j.contains("lesson") || !j["lesson"].is_string())
+    return refuse("it names no lesson (\"lesson\": \"reduction\", say).");
+  Preset p;
+  p.lesson = j["lesson"].get<std::string>();
+  Lesson* lesson = find(p.lesson);
+  if (!lesson) return refuse("there is no lesson \"" + p.lesson + "\" (see `cudalab list`).");
+  p.name = j.value("name", std::string());
+  if (!j.contains("name") || !j["name"].is_string() || p.name.empty())
+    return refuse("it has no name.");
+  if (j.contains("description")) {
+    if (j["description"].is_string())
+      p.description = j["description"].get<std::string>();
+    else
+      out.problems.push_back(file + ": its description is not text, so it is left out.");
+  }
+  const std::string where = "preset \"" + p.name + "\"";
+  if (j.contains("parameters")) {
+    ParamRead r = readParameters(j["parameters"], *lesson, where);
+    p.values = std::move(r.values);
+    for (std::string& s : r.problems)
+      out.problems.push_back(std::move(s));
+    for (std::string& s : r.warnings)
+      out.warnings.push_back(std::move(s));
+  }
+  static const std::set<std::string> kKnown = {"format", "version",     "lesson",
+                                               "name",   "description", "parameters"};
+  for (const auto& [key, v] : j.items())
+    if (!kKnown.count(key))
+      out.warnings.push_back(where + ": the field \"" + key + "\" means nothing to cudalab " +
+                             std::to_string(kPresetVersion) + ", so it is ignored.");
+  p.file = file;
+  out.preset = std::move(p);
+  return out;
+}
+
+Preset capturePreset(Lesson& lesson, const std::string& name, const std::string& description) {
+  Preset p;
+  p.lesson = lesson.info().id;
+  p.name = name;
+  p.description = description;
+  p.values = currentValues(lesson);
+  return p;
+}
+
+std::string presetText(const Preset& p, Lesson& lesson) {
+  // The values as the lesson would write them: set on a copy of the bindings' view.
+  nlohmann::json params = nlohmann::json::object();
+  for (const ParamBinding& b : lesson.bindings()) {
+    const auto it = std::find_if(p.values.begin(), p.values.end(),
+                                 [&](const ParamValue& v) { return v.id == b.spec->id; });
+    if (it == p.values.end()) continue;
+    if (!b.choices.empty())
+      params[b.spec->id] = choiceJson(
+          b, std::clamp<size_t>(size_t(std::lround(it->value)), 0, b.choices.size() - 1));
+    else if (b.spec->integer)
+      params[b.spec->id] = std::llround(it->value);
+    else
+      params[b.spec->id] = it->value;
+  }
+  nlohmann::ordered_json j;
+  j["format"] = kPresetFormat;
+  j["version"] = kPresetVersion;
+  j["lesson"] = p.lesson;
+  j["name"] = p.name;
+  if (!p.description.empty()) j["description"] = p.description;
+  j["parameters"] = params;
+  return j.dump(2) + "\n";
+}
+
+std::string presetFileStem(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name) {
+    if (std::isalnum(c))
+      out += static_cast<char>(std::tolower(c));
+    else if (c >= 0x80)
+      out += static_cast<char>(c);  // letters of other scripts stay (UTF-8 bytes)
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  if (out.size() > 80) out.resize(80);
+  return out.empty() ? "preset" : out;
+}
+
+// [SECTION] The store
+
+std::vector<ShippedFile> shippedPresetFiles() {
+  std::vector<ShippedFile> out;
+  for (int i = 0; i < embedded::kPresetFiles_count; ++i)
+    out.push_back({embedded::kPresetFiles[i].name, embedded::kPresetFiles[i].text});
+  return out;
+}
+
+PresetStore::PresetStore(LessonLookup find, std::string userDir)
+    : find_(std::move(find)), userDir_(std::move(userDir)) {}
+
+void PresetStore::load() {
+  loaded_ = true;
+  shipped_.clear();
+  user_.clear();
+  problems_.clear();
+  auto take = [&](PresetRead r, bool shipped, std::vector<Preset>& into) {
+    for (std::string& s : r.problems)
+      problems_.push_back(std::move(s));
+    if (!r.preset) return;
+    r.preset->shipped = shipped;
+    into.push_back(std::move(*r.preset));
+  };
+  for (const ShippedFile& f : shippedPresetFiles())
+    take(readPreset(f.text, std::string("assets/presets/") + f.name, find_), true, shipped_);
+  if (userDir_.empty()) return;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (fs::recursive_directory_iterator it(userDir_, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (!in.good() && !in.eof()) {
+      problems_.push_back("Could not read the preset " + f.string() + ".");
+      continue;
+    }
+    take(readPreset(text, f.string(), find_), false, user_);
+  }
+  std::stable_sort(user_.begin(), user_.end(),
+                   [](const Preset& a, const Preset& b) { return a.name < b.name; });
+}
+
+std::vector<const Preset*> PresetStore::of(const std::string& lesson) {
+  if (!loaded_) load();
+  std::vector<const Preset*> out;
+  for (const std::vector<Preset>* list : {&shipped_, &user_})
+    for (const Preset& p : *list)
+      if (p.lesson == lesson) out.push_back(&p);
+  return out;
+}
+
+Result<Preset> PresetStore::find(const std::string& lesson, const std::string& nameOrFile) {
+  for (const Preset* p : of(lesson))
+    if (p->name == nameOrFile || fs::path(p->file).stem() == nameOrFile) return *p;
+  std::error_code ec;
+  if (fs::is_regular_file(nameOrFile, ec)) {
+    std::ifstream in(nameOrFile);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    PresetRead r = readPreset(text, nameOrFile, find_);
+    if (!r.preset) return Status::error(r.problems.empty() ? "?" : r.problems.front());
+    if (r.preset->lesson != lesson)
+      return Status::error("The preset " + nameOrFile + " is for the lesson " + r.preset->lesson +
+                           ", not " + lesson + ".");
+    return *r.preset;
+  }
+  std::vector<std::string> names;
+  for (const Preset* p : of(lesson))
+    names.push_back("\"" + p->name + "\"");
+  return Status::error("The lesson " + lesson + " has no preset \"" + nameOrFile +
+                       "\" and there is no such file; its presets are: " +
+                       (names.empty() ? std::string("none") : joined(names)) + ".");
+}
+
+Status PresetStore::save(const Preset& p, Lesson& lesson) {
+  if (userDir_.empty())
+    return Status::error("This run keeps nothing on disk, so presets cannot be saved.");
+  if (p.name.empty()) return Status::error("A preset needs a name.");
+  for (const Preset* q : of(p.lesson))
+    if (q->shipped && q->name == p.name)
+      return Status::error("The course's presets already have one called \"" + p.name +
+                           "\"; choose another name.");
+  const fs::path dir = fs::path(userDir_) / p.lesson;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  // A preset of the same name keeps its file; a new one gets a file named after it.
+  fs::path path = dir / (presetFileStem(p.name) + ".json");
+  for (const Preset& q : user_)
+    if (q.lesson == p.lesson && q.name == p.name) path = q.file;
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << presetText(p, lesson);
+    if (!out) return Status::error("Could not save the preset to " + path.string() + ".");
+  }
+  fs::rename(tmp, path, ec);
+  if (ec)
+    return Status::error("Could not save the preset to " + path.string() + ": " + ec.message() +
+                         ".");
+  loaded_ = false;
+  return {};
+}
+
+Status PresetStore::remove(const Preset& p) {
+  if (p.shipped) return Status::error("The course's presets cannot be deleted.");
+  std::error_code ec;
+  if (!fs::remove(p.file, ec) || ec)
+    return Status::error("Could not delete " + p.file + (ec ? ": " + ec.message() : "") + ".");
+  loaded_ = false;
+  return {};
+}
+
+const std::vector<std::string>& PresetStore::problems() {
+  if (!loaded_) load();
+  return problems_;
+}
+
+}  // namespace cudalab
