@@ -121,8 +121,9 @@ TEST(Preset, ABadFieldCostsOnlyItselfAndSaysWhy) {
                        [&](const std::string& p) { return p.find(what) != std::string::npos; });
   };
   EXPECT_TRUE(said("\"n\": N must be between 1 and")) << r.problems[0] << r.problems[1];
-  EXPECT_TRUE(said("\"block\": Threads per block must be 64, 128, 256, 512 or 1024; 100 is not "
-                   "one of them."))
+  EXPECT_TRUE(
+      said("\"block\": Threads per block must be 64, 128, 256, 512 or 1024; 100 is not "
+           "one of them."))
       << r.problems[0] << r.problems[1];
   ASSERT_EQ(r.warnings.size(), 3u) << "colour, n2 and author are unknown";
   for (const std::string& w : r.warnings)
