@@ -236,7 +236,7 @@ class AtomicsLesson final : public Lesson {
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export JSON")) exportResults(ctx);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -826,7 +826,7 @@ class AtomicsLesson final : public Lesson {
     });
   }
 
-  void exportResults(LessonContext& ctx) {
+  LessonResults results() const override {
     nlohmann::json j;
     if (raceResult_) {
       j["race"]["blocks"] = raceResult_->p.blocks;
@@ -869,16 +869,10 @@ class AtomicsLesson final : public Lesson {
                              {"skew", p.skew},
                              {"ms", p.ms},
                              {"correct", p.ok}});
-    if (j.empty()) {
-      ctx.error(Status::error("Nothing to export yet."));
-      return;
-    }
-    const std::string path = ctx.exportPath("results", "json");
-    const Status st = writeText(path, j.dump(2));
-    if (st)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(st);
+    LessonResults out;
+    out.json = std::move(j);
+    out.noCsv = "This lesson saves JSON only.";
+    return out;
   }
 
   bool gpu_ = false;

@@ -319,9 +319,9 @@ class LaunchConfigLesson final : public Lesson {
       if (ImGui::Button("Cancel")) cancelAll();
     }
     ImGui::BeginDisabled(history_.empty() && sweep_.empty());
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (or, without one, the measurements so far) with every phase's "
@@ -680,7 +680,7 @@ class LaunchConfigLesson final : public Lesson {
         });
   }
 
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     if (!sweep_.empty()) {
       for (const SweepPoint& p : sweep_)
@@ -698,13 +698,12 @@ class LaunchConfigLesson final : public Lesson {
                          {"blocks", toD(h.config.blocks)}},
                         h.m});
     }
-    const std::string what = sweep_.empty() ? "measurements" : "sweep-" + sweepId_;
-    const std::string path = ctx.exportPath(what, json ? "json" : "csv");
-    Status s = writeText(path, json ? toJson(rows).dump(2) + "\n" : toCsv(rows));
-    if (s)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(s);
+    LessonResults out;
+    if (rows.empty()) return out;
+    out.json = toJson(rows);
+    out.csv = toCsv(rows);
+    out.csvName = sweep_.empty() ? "measurements" : "sweep-" + sweepId_;
+    return out;
   }
 
   // Collects finished work; runs on the UI thread and never blocks.

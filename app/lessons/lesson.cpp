@@ -1,5 +1,7 @@
 #include "lessons/lesson.hpp"
 
+#include "common/measurement_export.hpp"
+
 namespace cudalab {
 
 namespace {
@@ -21,6 +23,19 @@ Status setThrough(Lesson& lesson, const std::string& id, double value, bool reac
 }
 
 }  // namespace
+
+void exportLessonResults(LessonContext& ctx, const LessonResults& r, bool json) {
+  if (json ? r.json.is_null() || r.json.empty() : r.csv.empty()) {
+    ctx.error(Status::error(json ? std::string("Nothing is measured yet.") : r.noCsv));
+    return;
+  }
+  const std::string path = ctx.exportPath(json ? "results" : r.csvName, json ? "json" : "csv");
+  const Status st = writeText(path, json ? r.json.dump(2) + "\n" : r.csv);
+  if (st)
+    ctx.info("Saved " + path);
+  else
+    ctx.error(st);
+}
 
 Status setParameter(Lesson& lesson, const std::string& id, double value) {
   return setThrough(lesson, id, value, /*react=*/true);

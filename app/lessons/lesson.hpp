@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <utility>
@@ -132,6 +133,20 @@ inline ParamBinding bindToggle(const ParamSpec& spec, bool& field,
   return bindChoice<bool>(spec, field, {{"off", false}, {"on", true}}, std::move(changed));
 }
 
+// What a lesson has measured, as its Export buttons and a lesson plan's headless run save it:
+// everything as JSON (null while nothing is measured), and its main table as CSV (empty while it
+// has none, `noCsv` saying why), saved as "<csvName>.csv".
+struct LessonResults {
+  nlohmann::json json;
+  std::string csv;
+  std::string csvName = "results";
+  std::string noCsv = "Nothing is measured yet.";
+};
+
+// Writes the results to the export folder (JSON or CSV) and says where, or why not, in the status
+// bar: what the lessons' Export buttons do.
+void exportLessonResults(LessonContext& ctx, const LessonResults& r, bool json);
+
 class Lesson;
 // Sets one parameter by id as its slider would, after checkRange(); an unknown id or a value the
 // slider could not reach is refused with a sentence and changes nothing.
@@ -166,6 +181,8 @@ class Lesson {
   virtual std::vector<ParamBinding> bindings() { return {}; }
   // Stops what it has started (the Cancel buttons), without waiting.
   virtual void cancelAll() {}
+  // What it has measured so far (LessonResults); a lesson that measures nothing keeps the default.
+  virtual LessonResults results() const { return {}; }
 };
 
 }  // namespace cudalab

@@ -173,9 +173,9 @@ class MatmulLesson final : public Lesson {
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -586,7 +586,7 @@ class MatmulLesson final : public Lesson {
     });
   }
 
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     nlohmann::json j;
     if (ladder_) {
@@ -624,18 +624,14 @@ class MatmulLesson final : public Lesson {
                                {"max_abs_vs_cpu", row.maxAbsVsCpu},
                                {"max_abs_vs_float64", row.maxAbsVsRef},
                                {"note", row.note}});
-    if (!json && rows.empty()) {
-      ctx.error(
-          Status::error("The CSV holds the measured ladder, and nothing is measured yet"
-                        " (it needs a GPU). Export JSON saves the course's comparison."));
-      return;
-    }
-    const std::string path = ctx.exportPath(json ? "results" : "ladder", json ? "json" : "csv");
-    const Status st = writeText(path, json ? j.dump(2) : toCsv(rows));
-    if (st)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(st);
+    LessonResults out;
+    out.json = std::move(j);
+    if (!rows.empty()) out.csv = toCsv(rows);
+    out.csvName = "ladder";
+    out.noCsv =
+        "The CSV holds the measured ladder, and nothing is measured yet (it needs a GPU). Export "
+        "JSON saves the course's comparison.";
+    return out;
   }
 
   bool gpu_ = false;

@@ -291,9 +291,9 @@ class MemoryLesson final : public Lesson {
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -831,7 +831,7 @@ class MemoryLesson final : public Lesson {
     });
   }
 
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     // One table: each row names its section and leaves the others' columns empty.
     nlohmann::json j;
     std::string csv =
@@ -899,12 +899,10 @@ class MemoryLesson final : public Lesson {
         j["transpose"]["steps"].push_back(row);
       }
     }
-    const std::string path = ctx.exportPath("results", json ? "json" : "csv");
-    const Status st = writeText(path, json ? j.dump(2) : csv);
-    if (st)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(st);
+    LessonResults out;
+    out.json = std::move(j);
+    out.csv = std::move(csv);
+    return out;
   }
 
   static std::string fmtRow(const std::vector<std::string>& cells) {

@@ -349,9 +349,9 @@ class PrecisionLesson final : public Lesson {
       }
     }
     ImGui::BeginDisabled(!sweep_);
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (every expression, formula and precision), the sums and the "
@@ -1008,7 +1008,7 @@ class PrecisionLesson final : public Lesson {
 
   // [SECTION] export
 
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     // One table: every row names its section and leaves the columns of the others empty.
     nlohmann::json j;
     std::string csv =
@@ -1078,12 +1078,10 @@ class PrecisionLesson final : public Lesson {
                             {"device", device_}});
       }
     }
-    const std::string path = ctx.exportPath("results", json ? "json" : "csv");
-    const Status st = writeText(path, json ? j.dump(2) : csv);
-    if (st)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(st);
+    LessonResults out;
+    out.json = std::move(j);
+    out.csv = std::move(csv);
+    return out;
   }
 
   // State

@@ -210,9 +210,9 @@ class ReductionLesson final : public Lesson {
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -602,7 +602,7 @@ class ReductionLesson final : public Lesson {
     });
   }
 
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     nlohmann::json j;
     if (ladder_) {
@@ -637,22 +637,14 @@ class ReductionLesson final : public Lesson {
       for (const SweepPoint& p : sweep_->points)
         j["sweep"].push_back(
             {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}});
-    if (!json && rows.empty()) {
-      ctx.error(
-          Status::error("The CSV holds the measured ladder, and nothing is measured yet "
-                        "(it needs a GPU). Export JSON saves the CPU's sums."));
-      return;
-    }
-    if (json && j.empty()) {
-      ctx.error(Status::error("Nothing to export yet."));
-      return;
-    }
-    const std::string path = ctx.exportPath(json ? "results" : "ladder", json ? "json" : "csv");
-    const Status st = writeText(path, json ? j.dump(2) : toCsv(rows));
-    if (st)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(st);
+    LessonResults out;
+    out.json = std::move(j);
+    if (!rows.empty()) out.csv = toCsv(rows);
+    out.csvName = "ladder";
+    out.noCsv =
+        "The CSV holds the measured ladder, and nothing is measured yet (it needs a GPU). Export "
+        "JSON saves the CPU's sums.";
+    return out;
   }
 
   bool gpu_ = false;

@@ -305,9 +305,9 @@ class TransfersLesson final : public Lesson {
       }
     }
     ImGui::BeginDisabled(!modes_ && sweep_.empty());
-    if (ImGui::Button("Export CSV")) exportResults(ctx, false);
+    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportResults(ctx, true);
+    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip("Saves the modes' phases and the size sweep.");
   }
@@ -986,7 +986,7 @@ class TransfersLesson final : public Lesson {
   // One row per measured thing: which section, the kernel and parameters it ran with, its phases
   // (empty where a section has none), the wall time, and the check ("" when modelled: nothing
   // was checked).
-  void exportResults(LessonContext& ctx, bool json) {
+  LessonResults results() const override {
     nlohmann::json j;
     std::string csv =
         "section,kernel,work,n,calls,streams,chunks_per_stream,chain,row,h2d_ms,kernel_ms,d2h_ms,"
@@ -1090,12 +1090,10 @@ class TransfersLesson final : public Lesson {
       if (link_->pcie) j["link"]["pcie"] = link_->pcie->describe();
     }
     if (!device_.empty()) j["device"] = device_;
-    const std::string path = ctx.exportPath("results", json ? "json" : "csv");
-    const Status s = writeText(path, json ? j.dump(2) + "\n" : csv);
-    if (s)
-      ctx.info("Saved " + path);
-    else
-      ctx.error(s);
+    LessonResults out;
+    out.json = std::move(j);
+    out.csv = std::move(csv);
+    return out;
   }
 
   bool gpu_ = false;
