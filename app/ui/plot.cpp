@@ -1950,6 +1950,14 @@ std::optional<PixelRect> LastPlotRect(const char* id) {
   return PixelRect{x0, y0, x1 - x0, y1 - y0};
 }
 
+std::vector<std::string> RecentPlotIds() {
+  std::vector<std::string> out;
+  const int now = ImGui::GetCurrentContext() ? ImGui::GetFrameCount() : 0;
+  for (const auto& [id, r] : context().records)
+    if (r.frame >= now - 1) out.push_back(id);
+  return out;
+}
+
 void SetExportHandler(std::function<void(const char* plotId, bool svg)> handler) {
   context().exportHandler = std::move(handler);
 }

@@ -142,6 +142,9 @@ Status SaveSvg(const char* id, const std::string& path);
 // renders, like panel rectangles), when it was drawn in this frame or the previous one: for
 // cropping a PNG of just the plot from a render of the window.
 std::optional<PixelRect> LastPlotRect(const char* id);
+// The ids of the plots drawn in this frame or the previous one (a lesson plan's headless run
+// saves each as SVG beside the step's picture).
+std::vector<std::string> RecentPlotIds();
 // Called from the plot's right-click menu ("Save as SVG" / "Save as PNG") during the frame; the
 // app chooses the file name, calls SaveSvg for svg and renders the PNG after the frame.
 void SetExportHandler(std::function<void(const char* plotId, bool svg)> handler);

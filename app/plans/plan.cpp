@@ -1,0 +1,180 @@
+// Lesson plans: reading and finding them; see plan.hpp.
+#include "plans/plan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "common/embedded.hpp"
+
+namespace cudalab::embedded {
+extern const EmbeddedFile kPlanFiles[];
+extern const int kPlanFiles_count;
+}  // namespace cudalab::embedded
+
+namespace cudalab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A text field of `j`: its value, "" when absent, a sentence when it is not text.
+std::string textField(const nlohmann::json& j, const char* key, const std::string& where,
+                      std::vector<std::string>& problems) {
+  if (!j.contains(key)) return {};
+  if (j[key].is_string()) return j[key].get<std::string>();
+  problems.push_back(where + ": \"" + key + "\" is not text, so it is left out.");
+  return {};
+}
+
+void warnUnknown(const nlohmann::json& j, const std::set<std::string>& known,
+                 const std::string& where, std::vector<std::string>& warnings) {
+  for (const auto& [key, v] : j.items())
+    if (!known.count(key))
+      warnings.push_back(where + ": the field \"" + key + "\" means nothing to cudalab's plans " +
+                         std::to_string(kPlanVersion) + ", so it is ignored.");
+}
+
+}  // namespace
+
+PlanRead readPlan(const std::string& text, const std::string& file, PresetStore& presets,
+                  const LessonLookup& find) {
+  PlanRead out;
+  auto refuse = [&](const std::string& why) {
+    out.problems.insert(out.problems.begin(),
+                        file + " is not a lesson plan cudalab can open: " + why);
+    out.plan.reset();
+    return out;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    return refuse(std::string("it is not JSON (") + e.what() + ").");
+  }
+  if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
+  if (j.value("format", std::string()) != kPlanFormat)
+    return refuse(std::string("its \"format\" is not \"") + kPlanFormat + "\".");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    return refuse("its \"version\" is missing or not a whole number.");
+  if (j["version"].get<int>() > kPlanVersion)
+    return refuse("it is version " + std::to_string(j["version"].get<int>()) +
+                  ", from a newer cudalab; this one opens version " +
+                  std::to_string(kPlanVersion) + ".");
+  Plan plan;
+  plan.file = file;
+  plan.title = textField(j, "title", "the plan", out.problems);
+  if (plan.title.empty()) plan.title = fs::path(file).stem().string();
+  plan.course = textField(j, "course", "the plan", out.problems);
+  plan.description = textField(j, "description", "the plan", out.problems);
+  warnUnknown(j, {"format", "version", "title", "course", "description", "steps"}, "the plan",
+              out.warnings);
+  if (!j.contains("steps") || !j["steps"].is_array()) return refuse("it has no list of steps.");
+  int number = 0;
+  for (const nlohmann::json& s : j["steps"]) {
+    ++number;
+    std::string where = "step " + std::to_string(number);
+    if (!s.is_object()) {
+      out.problems.push_back(where + " is not an object, so it is left out.");
+      continue;
+    }
+    PlanStep step;
+    step.title = textField(s, "title", where, out.problems);
+    if (!step.title.empty()) where += " (\"" + step.title + "\")";
+    step.lesson = textField(s, "lesson", where, out.problems);
+    Lesson* lesson = step.lesson.empty() ? nullptr : find(step.lesson);
+    if (!lesson) {
+      out.problems.push_back(where + (step.lesson.empty()
+                                          ? " names no lesson, so it is left out."
+                                          : " is for the lesson \"" + step.lesson +
+                                                "\", which does not exist (see `cudalab list`); "
+                                                "it is left out."));
+      continue;
+    }
+    if (step.title.empty()) step.title = lesson->info().title;
+    step.preset = textField(s, "preset", where, out.problems);
+    if (!step.preset.empty()) {
+      Result<Preset> p = presets.find(step.lesson, step.preset);
+      if (p) {
+        step.values = p->values;
+        step.preset = p->name;
+      } else {
+        out.problems.push_back(where + ": " + p.status().message());
+        step.preset.clear();
+      }
+    }
+    if (s.contains("parameters")) {
+      ParamRead r = readParameters(s["parameters"], *lesson, where + "'s parameters");
+      for (ParamValue& v : r.values) {
+        // The step's own values go on top of the preset's.
+        auto it = std::find_if(step.values.begin(), step.values.end(),
+                               [&](const ParamValue& x) { return x.id == v.id; });
+        if (it != step.values.end())
+          it->value = v.value;
+        else
+          step.values.push_back(std::move(v));
+      }
+      out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());
+      out.warnings.insert(out.warnings.end(), r.warnings.begin(), r.warnings.end());
+    }
+    step.action = textField(s, "action", where, out.problems);
+    if (!step.action.empty()) {
+      const std::vector<std::string> ids = lesson->actionIds();
+      if (std::find(ids.begin(), ids.end(), step.action) == ids.end()) {
+        std::string list;
+        for (const std::string& a : ids)
+          list += (list.empty() ? "" : ", ") + a;
+        out.problems.push_back(where + ": the lesson " + step.lesson + " has no action \"" +
+                               step.action + "\" (its actions: " +
+                               (list.empty() ? std::string("none") : list) +
+                               "), so the step runs nothing.");
+        step.action.clear();
+      }
+    }
+    step.panel = textField(s, "panel", where, out.problems);
+    step.question = textField(s, "question", where, out.problems);
+    step.note = textField(s, "note", where, out.problems);
+    warnUnknown(s,
+                {"title", "lesson", "preset", "parameters", "action", "panel", "question", "note"},
+                where, out.warnings);
+    plan.steps.push_back(std::move(step));
+  }
+  if (plan.steps.empty()) return refuse("none of its steps can be shown.");
+  out.plan = std::move(plan);
+  return out;
+}
+
+std::vector<ShippedFile> shippedPlanFiles() {
+  std::vector<ShippedFile> out;
+  for (int i = 0; i < embedded::kPlanFiles_count; ++i)
+    out.push_back({embedded::kPlanFiles[i].name, embedded::kPlanFiles[i].text});
+  return out;
+}
+
+PlanRead loadPlan(const std::string& nameOrFile, PresetStore& presets, const LessonLookup& find) {
+  for (const ShippedFile& f : shippedPlanFiles())
+    if (fs::path(f.name).stem() == nameOrFile || f.name == nameOrFile)
+      return readPlan(f.text, std::string("assets/plans/") + f.name, presets, find);
+  std::error_code ec;
+  if (!fs::is_regular_file(nameOrFile, ec)) {
+    PlanRead out;
+    std::string names;
+    for (const ShippedFile& f : shippedPlanFiles())
+      names += (names.empty() ? "" : ", ") + fs::path(f.name).stem().string();
+    out.problems.push_back("There is no lesson plan \"" + nameOrFile +
+                           "\": no such file, and the course's plans are " + names + ".");
+    return out;
+  }
+  std::ifstream in(nameOrFile);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  if (in.bad()) {
+    PlanRead out;
+    out.problems.push_back("Could not read " + nameOrFile + ".");
+    return out;
+  }
+  return readPlan(text, nameOrFile, presets, find);
+}
+
+}  // namespace cudalab
