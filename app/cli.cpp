@@ -38,6 +38,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
       "  cudalab --headless --lesson device --screenshot device.png --size 1600x900 --scale 2\n"
       "  cudalab list\n"
       "  cudalab device --json\n"
+      "  cudalab --plan course-002                 open the course's plan for file 002\n"
+      "  cudalab --headless --plan course-002 --out slides/\n"
+      "  cudalab --lesson reduction --preset \"Course 002: 2^27 - 157 float32 numbers\"\n"
       "  cudalab bench launch-config --out results/\n"
       "  cudalab soak --minutes 30 --out results/\n"
       "Without an NVIDIA GPU the app still opens; lessons use CPU references and models.");
@@ -69,6 +72,12 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--ui-scale", uiScale, "Size of text and widgets, 0.75 to 3 (2 = projector)")
       ->check(CLI::Range(0.75, 3.0));
   app.add_flag("--transparent", o.transparent, "Screenshot with a transparent background");
+  app.add_option("--plan", o.plan,
+                 "Open a lesson plan: one of the course's (course-000 to course-004) or a plan "
+                 "file. With --headless and --out DIR: every step's figures and data into DIR");
+  app.add_option("--out", o.planOut, "With --headless --plan: the folder for the steps' files");
+  app.add_option("--preset", o.preset,
+                 "Start the lesson with this preset: its name (see the sidebar) or a preset file");
 
   CLI::App* list = app.add_subcommand("list", "Print the lessons (id and title)");
   list->add_flag("--ids", o.idsOnly, "Print only the ids, one per line");
@@ -154,7 +163,19 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     if (o.width < 320 || o.height < 240 || o.width > 8192 || o.height > 8192)
       return fail("--size must be between 320x240 and 8192x8192; " + size + " is not.");
   }
-  if (o.command == Command::Headless && o.screenshot.empty())
+  const bool ui = o.command == Command::Window || o.command == Command::Headless;
+  if (!o.plan.empty() && !ui)
+    return fail("--plan opens a lesson plan in the window or --headless.");
+  if (!o.preset.empty() && !ui) return fail("--preset works with the window or --headless.");
+  if (!o.planOut.empty() && (o.plan.empty() || o.command != Command::Headless))
+    return fail("--out goes with --headless --plan PLAN: where the steps' files are written.");
+  if (!o.plan.empty() && (!o.preset.empty() || !o.action.empty() || !o.screenshot.empty()))
+    return fail(
+        "a lesson plan chooses each step's lesson, preset and action: leave out --preset, "
+        "--action and --screenshot with --plan.");
+  if (o.command == Command::Headless && !o.plan.empty() && o.planOut.empty())
+    return fail("--headless --plan needs --out DIR: every step's figures and data go there.");
+  if (o.command == Command::Headless && o.screenshot.empty() && o.plan.empty())
     return fail("--headless needs --screenshot FILE.png: without a window, the PNG is the output.");
   if (!o.screenshot.empty()) {
     const auto& s = o.screenshot;
@@ -165,7 +186,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return fail("--action works with the window or with --headless --screenshot FILE.png.");
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
-  if (o.screenshot.empty() && (o.scale != 1 || o.transparent || !size.empty()))
+  if (o.screenshot.empty() && o.planOut.empty() && (o.scale != 1 || o.transparent || !size.empty()))
     return fail(
         "--scale, --size and --transparent describe the screenshot; add --screenshot "
         "FILE.png (the window's own size is set by dragging it).");

@@ -2,6 +2,8 @@
 //
 //   cudalab [--lesson ID]                               open the window
 //   cudalab --headless --screenshot F.png [...]         render without a window (EGL)
+//   cudalab [--headless --out DIR] --plan PLAN          open a lesson plan; headless: render every
+//                                                       step's figures and data into DIR
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
 //   cudalab bench ID [--out DIR] [--quick]              a lesson's benchmark (GPU machine)
@@ -49,6 +51,9 @@ struct CliOptions {
   unsigned soakSeed = 0;     // soak --seed (0: from the clock)
   std::string injectFault;   // hidden --inject-fault KIND: the first GPU job faults (tests)
   std::string restore;       // hidden --restore FILE: started again after a GPU fault
+  std::string plan;          // --plan: a course plan (course-002) or a plan file
+  std::string preset;        // --preset: the starting lesson's preset, by name or file
+  std::string planOut;       // --out with --headless --plan: where the steps' files go
 };
 
 struct CliParse {

@@ -24,6 +24,7 @@
 #include "device/device_query.hpp"
 #include "lessons/counters_helper.hpp"
 #include "lessons/registry.hpp"
+#include "plans/plan_export.hpp"
 #include "playground/worker.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
@@ -161,6 +162,17 @@ int runHeadless(const CliOptions& o) {
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
   }
+  if (!o.plan.empty())
+    return runPlanExport(
+        shell, renderer,
+        PlanExportOptions{
+            o.plan, o.planOut, o.width, o.height, o.scale, o.waitSeconds,
+            rt.hasDevice() ? rt.firstDeviceName : "without a GPU (" + rt.summary() + ")"});
+  if (!o.preset.empty() && o.restore.empty())
+    if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) {
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+      return 2;
+    }
   if (!o.action.empty()) {
     // Let the lesson settle (device limits, first picture), press its button, then capture below
     // once the work has finished.
@@ -229,6 +241,9 @@ int runWindow(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
+  if (!o.plan.empty() && o.restore.empty()) (void)shell.plans().openPlan(o.plan);
+  if (!o.preset.empty() && o.restore.empty())
+    (void)shell.plans().applyPreset(shell.current(), o.preset);
   // Saved as they were at the last good frame if the display goes away (no X calls then).
   auto saveNow = [&] {
     if (scripted) return;

@@ -61,9 +61,9 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
     return refuse("its \"version\" is missing or not a whole number.");
   if (j["version"].get<int>() > kPlanVersion)
     return refuse("it is version " + std::to_string(j["version"].get<int>()) +
-                  ", from a newer cudalab; this one opens version " +
-                  std::to_string(kPlanVersion) + ".");
-  Plan plan;
+                  ", from a newer cudalab; this one opens version " + std::to_string(kPlanVersion) +
+                  ".");
+  LessonPlan plan;
   plan.file = file;
   plan.title = textField(j, "title", "the plan", out.problems);
   if (plan.title.empty()) plan.title = fs::path(file).stem().string();
@@ -80,7 +80,7 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
       out.problems.push_back(where + " is not an object, so it is left out.");
       continue;
     }
-    PlanStep step;
+    LessonPlanStep step;
     step.title = textField(s, "title", where, out.problems);
     if (!step.title.empty()) where += " (\"" + step.title + "\")";
     step.lesson = textField(s, "lesson", where, out.problems);
@@ -127,8 +127,8 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
         for (const std::string& a : ids)
           list += (list.empty() ? "" : ", ") + a;
         out.problems.push_back(where + ": the lesson " + step.lesson + " has no action \"" +
-                               step.action + "\" (its actions: " +
-                               (list.empty() ? std::string("none") : list) +
+                               step.action +
+                               "\" (its actions: " + (list.empty() ? std::string("none") : list) +
                                "), so the step runs nothing.");
         step.action.clear();
       }

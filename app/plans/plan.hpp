@@ -30,7 +30,7 @@ namespace cudalab {
 inline constexpr const char* kPlanFormat = "cudalab-plan";
 inline constexpr int kPlanVersion = 1;
 
-struct PlanStep {
+struct LessonPlanStep {
   std::string title;
   std::string lesson;
   std::string preset;              // the preset's name ("" when the step names none)
@@ -41,14 +41,14 @@ struct PlanStep {
   std::string note;                // for the teacher
 };
 
-struct Plan {
+struct LessonPlan {
   std::string title, course, description;
-  std::vector<PlanStep> steps;
+  std::vector<LessonPlanStep> steps;
   std::string file;
 };
 
 struct PlanRead {
-  std::optional<Plan> plan;           // empty when the file is not a plan (or has no step)
+  std::optional<LessonPlan> plan;     // empty when the file is not a plan (or has no step)
   std::vector<std::string> problems;  // why not, or each field left out
   std::vector<std::string> warnings;  // unknown fields, ignored
 };

@@ -146,12 +146,12 @@ double wanted(const ParamBinding& b, const std::vector<ParamValue>& values) {
 
 }  // namespace
 
-void applyParameters(Lesson& lesson, const std::vector<ParamValue>& values) {
+void applyParameters(Lesson& lesson, const std::vector<ParamValue>& values, bool react) {
   // One binding at a time, as a learner would move the controls: a choice that brings its own
   // values (the playground's exercise) comes first in the list and is set first.
   for (const ParamBinding& b : lesson.bindings()) {
     const double target = wanted(b, values);
-    if (b.get() != target) b.set(target);
+    if (b.get() != target) (react ? b.set : b.assign)(target);
   }
 }
 

@@ -60,8 +60,10 @@ nlohmann::json captureParameters(Lesson& lesson);
 std::vector<ParamValue> currentValues(Lesson& lesson);
 
 // Sets `values` as the panel's controls would (each lesson reacts as to its sliders); every
-// parameter not among them goes back to its default. Values were checked by readParameters.
-void applyParameters(Lesson& lesson, const std::vector<ParamValue>& values);
+// parameter not among them goes back to its default. Values were checked by readParameters. A
+// lesson not yet shown only takes the values (`react` false): it starts its first work with them
+// when it is shown, and starts nothing before.
+void applyParameters(Lesson& lesson, const std::vector<ParamValue>& values, bool react = true);
 
 // Whether the lesson's parameters are `values` (the rest at their defaults): the preset chooser
 // marks a preset as changed once a control moves.

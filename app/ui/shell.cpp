@@ -31,8 +31,22 @@ Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool h
     : settings_(settings),
       runtime_(std::move(runtime)),
       glInfo_(std::move(glInfo)),
-      headless_(headless) {
+      headless_(headless),
+      planUi_([this](const std::string& id) { return lesson(id); },
+              [this](const std::string& id) { return selectLesson(id); },
+              [this](const std::string& id) {
+                for (size_t i = 0; i < lessons_.size(); ++i)
+                  if (id == lessons_[i]->info().id) return bool(shown_[i]);
+                return false;
+              },
+              [this](const Status& st, const std::string& info) { report(st, info); }) {
   makeLessons();
+}
+
+Lesson* Shell::lesson(const std::string& id) {
+  for (const auto& l : lessons_)
+    if (id == l->info().id) return l.get();
+  return nullptr;
 }
 
 void Shell::makeLessons() {
@@ -163,6 +177,7 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
   else
     drawWindowLayout(theme, ctx, t);
   if (showAbout_ && !t.exporting) drawAbout(theme);
+  if (!t.exporting) planUi_.drawPopups(theme, scale_);
   if (auto id = panels_.takeRequest())
     exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
 }
@@ -247,6 +262,8 @@ void Shell::drawMenuBar(Theme& theme) {
     const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
     ImGui::TextDisabled("Figures go to %s", dir.c_str());
     ImGui::Separator();
+    planUi_.drawFileMenu();
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
@@ -255,12 +272,13 @@ void Shell::drawMenuBar(Theme& theme) {
     if (ImGui::MenuItem("Light theme (projector)", nullptr, settings_.theme == "light"))
       settings_.theme = "light";
     ImGui::Separator();
-    struct Preset {
+    struct ScaleChoice {
       const char* name;
       float scale;
     };
-    for (const Preset& p : {Preset{"Normal (1x)", 1.0f}, Preset{"Large (1.5x)", 1.5f},
-                            Preset{"Projector (2x)", 2.0f}, Preset{"Lecture hall (2.5x)", 2.5f}}) {
+    for (const ScaleChoice& p :
+         {ScaleChoice{"Normal (1x)", 1.0f}, ScaleChoice{"Large (1.5x)", 1.5f},
+          ScaleChoice{"Projector (2x)", 2.0f}, ScaleChoice{"Lecture hall (2.5x)", 2.5f}}) {
       if (ImGui::MenuItem(p.name, nullptr, std::abs(settings_.uiScale - p.scale) < 0.01f))
         settings_.uiScale = p.scale;
     }
@@ -365,6 +383,7 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   ImGui::PushFont(theme.fonts().bold);
   ImGui::TextUnformatted("Parameters");
   ImGui::PopFont();
+  planUi_.drawPresets(theme, current());
   // A lesson's headings and notes wrap at the sidebar's edge rather than run past it.
   ImGui::PushTextWrapPos(0.0f);
   current().drawParameters(ctx);
@@ -379,9 +398,17 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
-  if (scrollToTop_) ImGui::SetScrollY(0);
   mainView_ = PixelRect{static_cast<int>(pos.x), static_cast<int>(pos.y), static_cast<int>(size.x),
                         static_cast<int>(size.y)};
+  // A lesson plan's bar stays over the lesson's view, which scrolls below it.
+  planUi_.drawPlanBar(theme, scale_, presenting_);
+  ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
+  if (scrollToTop_) ImGui::SetScrollY(0);
+  const ImVec2 viewPos = ImGui::GetWindowPos();
+  if (std::string p = planUi_.takePanelToShow(); !p.empty()) {
+    panelToShow_ = p;
+    showFrames_ = 4;  // the panel's place settles as results and fonts arrive
+  }
   const LessonInfo& info = current().info();
   ImGui::PushFont(theme.fonts().heading);
   ImGui::TextWrapped("%s", info.title);  // wraps at a projector's scale
@@ -394,6 +421,13 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   }
   ImGui::Spacing();
   current().drawMain(ctx);
+  // A plan's step shows its panel: scroll so that its top is at the top of the view.
+  if (showFrames_ > 0 && !scrollToTop_) {
+    --showFrames_;
+    if (const auto r = panels_.rect(panelToShow_))
+      ImGui::SetScrollY(std::max(0.0f, ImGui::GetScrollY() + float(r->y) - viewPos.y));
+  }
+  ImGui::EndChild();
   ImGui::End();
 }
 
@@ -503,6 +537,7 @@ void Shell::handleKeys() {
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false))
     settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
   if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) presenting_ = !presenting_;
+  planUi_.handleKeys();
   if (presenting_ && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) presenting_ = false;
   // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.
   float& scale = presenting_ ? settings_.presentationScale : settings_.uiScale;

@@ -20,6 +20,7 @@
 
 #include "common/runtime_info.hpp"
 #include "lessons/lesson.hpp"
+#include "ui/plan_ui.hpp"
 #include "ui/settings.hpp"
 #include "ui/widgets.hpp"
 
@@ -68,8 +69,15 @@ class Shell {
   void finishExport(const Status& s, const std::string& path);
 
   PanelRegistry& panels() { return panels_; }
-  // Where lessons keep the learner's work (LessonContext::userDataDir); unset, they keep nothing.
-  void setUserDataDir(std::string dir) { userDataDir_ = std::move(dir); }
+  // Where lessons keep the learner's work (LessonContext::userDataDir) and the user's presets are
+  // saved; unset, they keep nothing.
+  void setUserDataDir(std::string dir) {
+    userDataDir_ = std::move(dir);
+    planUi_.setUserDir(userDataDir_);
+  }
+  // Presets and lesson plans (ui/plan_ui.hpp): --preset, --plan and the headless plan run use it.
+  PlanUi& plans() { return planUi_; }
+  Lesson* lesson(const std::string& id);
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
@@ -134,6 +142,9 @@ class Shell {
   float scale_ = 1;
   PixelRect mainView_;
   bool scrollToTop_ = false;
+  PlanUi planUi_;
+  std::string panelToShow_;  // a plan's step brings its panel into view over a few frames
+  int showFrames_ = 0;
   bool relaunch_ = false;
   int relaunches_ = 0;
   std::string faultSentence_;

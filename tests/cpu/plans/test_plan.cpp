@@ -31,7 +31,7 @@ struct Lessons {
   }
 };
 
-TEST(Plan, TheCoursePlansReadCleanlyOnePerCourseFile) {
+TEST(LessonPlan, TheCoursePlansReadCleanlyOnePerCourseFile) {
   Lessons lessons;
   PresetStore presets(lessons.lookup(), "");
   std::set<std::string> courses;
@@ -43,7 +43,7 @@ TEST(Plan, TheCoursePlansReadCleanlyOnePerCourseFile) {
     EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
     courses.insert(r.plan->course);
     EXPECT_GE(r.plan->steps.size(), 5u);
-    for (const PlanStep& s : r.plan->steps) {
+    for (const LessonPlanStep& s : r.plan->steps) {
       SCOPED_TRACE(s.title);
       EXPECT_FALSE(s.question.empty()) << "every step asks the class first";
       EXPECT_FALSE(s.note.empty());
@@ -61,7 +61,7 @@ std::string plan(const std::string& steps) {
   return R"({"format": "cudalab-plan", "version": 1, "title": "T", "steps": )" + steps + "}";
 }
 
-TEST(Plan, ABadFieldCostsItsStepOnlyThatField) {
+TEST(LessonPlan, ABadFieldCostsItsStepOnlyThatField) {
   Lessons lessons;
   PresetStore presets(lessons.lookup(), "");
   PlanRead r = readPlan(plan(R"([
@@ -74,14 +74,14 @@ TEST(Plan, ABadFieldCostsItsStepOnlyThatField) {
                         "p.json", presets, lessons.lookup());
   ASSERT_TRUE(r.plan);
   ASSERT_EQ(r.plan->steps.size(), 2u) << "the unknown lesson's step and the number are left out";
-  const PlanStep& a = r.plan->steps[0];
+  const LessonPlanStep& a = r.plan->steps[0];
   EXPECT_EQ(a.preset, "");
   EXPECT_EQ(a.action, "");
   EXPECT_EQ(a.question, "");
   ASSERT_EQ(a.values.size(), 1u);
   EXPECT_EQ(a.values[0].id, "n");
   EXPECT_EQ(a.values[0].value, 33);
-  const PlanStep& c = r.plan->steps[1];
+  const LessonPlanStep& c = r.plan->steps[1];
   EXPECT_EQ(c.title, lessons.all["matmul"]->info().title) << "a step without a title: the lesson's";
   EXPECT_EQ(c.preset, "Course 001: the course's matrices");
   double courseN = 0;
@@ -104,7 +104,7 @@ TEST(Plan, ABadFieldCostsItsStepOnlyThatField) {
   EXPECT_NE(r.warnings[0].find("\"colour\""), std::string::npos);
 }
 
-TEST(Plan, FilesThatAreNotPlansAreRefusedWhole) {
+TEST(LessonPlan, FilesThatAreNotPlansAreRefusedWhole) {
   Lessons lessons;
   PresetStore presets(lessons.lookup(), "");
   const std::pair<std::string, const char*> cases[] = {

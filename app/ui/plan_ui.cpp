@@ -1,0 +1,435 @@
+// [SECTION] index
+//   construction, the user's folder
+//   presets: the chooser, Save, Delete
+//   plans: open, step, run
+//   the plan's bar
+//   menu, keys and dialogs
+#include "ui/plan_ui.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
+
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] construction, the user's folder
+
+PlanUi::PlanUi(LessonLookup lessons, Select select, Select shown, Report report)
+    : lessons_(std::move(lessons)),
+      select_(std::move(select)),
+      shown_(std::move(shown)),
+      report_(std::move(report)) {
+  presets_.emplace(lessons_, "");
+}
+
+void PlanUi::setUserDir(const std::string& configDir) {
+  presets_.emplace(lessons_, configDir.empty()
+                                 ? std::string()
+                                 : (std::filesystem::path(configDir) / "presets").string());
+}
+
+Lesson* PlanUi::current() {
+  return currentLesson_.empty() ? nullptr : lessons_(currentLesson_);
+}
+
+// [SECTION] presets: the chooser, Save, Delete
+
+namespace {
+
+std::string sentences(const std::vector<std::string>& all) {
+  std::string out;
+  for (const std::string& s : all)
+    out += (out.empty() ? "" : "\n") + s;
+  return out;
+}
+
+}  // namespace
+
+Status PlanUi::applyPreset(Lesson& lesson, const std::string& nameOrFile) {
+  Result<Preset> p = presets_->find(lesson.info().id, nameOrFile);
+  if (!p) return p.status();
+  lesson.cancelAll();
+  applyParameters(lesson, p->values, shown_(lesson.info().id));
+  applied_[lesson.info().id] = {p->name, p->values};
+  report_(Status{}, "Preset \"" + p->name + "\": " +
+                        (p->description.empty() ? std::string("applied.") : p->description));
+  return {};
+}
+
+void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
+  currentLesson_ = lesson.info().id;
+  const std::vector<const Preset*> list = presets_->of(currentLesson_);
+  const auto it = applied_.find(currentLesson_);
+  std::string preview = "(your own values)";
+  if (it != applied_.end()) {
+    preview = it->second.name;
+    if (!parametersAre(lesson, it->second.values)) preview += " (changed)";
+  } else if (parametersAre(lesson, {})) {
+    preview = "Defaults";
+  }
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##preset", preview.c_str())) {
+    if (ImGui::Selectable("Defaults", false)) {
+      lesson.cancelAll();
+      applyParameters(lesson, {}, shown_(lesson.info().id));
+      applied_.erase(currentLesson_);
+      report_(Status{}, "Every parameter of this lesson is back to its default.");
+    }
+    helpTooltip("Every parameter of the lesson back to where it starts.");
+    bool shippedShown = false, userShown = false;
+    for (const Preset* p : list) {
+      if (p->shipped && !shippedShown) {
+        ImGui::Separator();
+        ImGui::TextDisabled("The course's");
+        shippedShown = true;
+      }
+      if (!p->shipped && !userShown) {
+        ImGui::Separator();
+        ImGui::TextDisabled("Yours");
+        userShown = true;
+      }
+      ImGui::PushID(p->file.c_str());
+      if (ImGui::Selectable(p->name.c_str(), it != applied_.end() && it->second.name == p->name))
+        (void)applyPreset(lesson, p->name);
+      if (!p->description.empty()) helpTooltip(p->description.c_str());
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  helpTooltip(
+      "Presets: the course's settings for its experiments, and your own. Choosing one sets "
+      "every parameter it names and puts the others back to their defaults.");
+  if (ImGui::SmallButton("Save as preset...")) {
+    openSave_ = true;
+    saveError_ = {};
+    std::snprintf(name_, sizeof name_, "%s",
+                  it != applied_.end() && !it->second.name.empty() ? it->second.name.c_str() : "");
+    description_[0] = '\0';
+  }
+  helpTooltip(presets_->userDir().empty()
+                  ? "This run keeps nothing on disk (a headless or scripted run)."
+                  : ("Saved in " + presets_->userDir()).c_str());
+  // The user's own preset can be deleted.
+  const Preset* mine = nullptr;
+  if (it != applied_.end())
+    for (const Preset* p : list)
+      if (!p->shipped && p->name == it->second.name) mine = p;
+  if (mine) {
+    sameLineIfFits(smallButtonWidth("Delete"));
+    if (ImGui::SmallButton("Delete")) ImGui::OpenPopup("Delete this preset?");
+    if (ImGui::BeginPopup("Delete this preset?")) {
+      ImGui::Text("Delete \"%s\"?", mine->name.c_str());
+      if (ImGui::Button("Delete")) {
+        const Preset gone = *mine;
+        if (Status s = presets_->remove(gone); !s)
+          report_(s, "");
+        else
+          report_(Status{}, "Deleted the preset \"" + gone.name + "\".");
+        applied_.erase(currentLesson_);
+        ImGui::CloseCurrentPopup();
+      }
+      ImGui::SameLine();
+      if (ImGui::Button("Keep it")) ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+    }
+  }
+  const std::vector<std::string>& problems = presets_->problems();
+  if (!problems.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+    ImGui::TextWrapped("%zu preset file%s could not be read in full.", problems.size(),
+                       problems.size() == 1 ? "" : "s");
+    ImGui::PopStyleColor();
+    helpTooltip(sentences(problems).c_str());
+  }
+}
+
+void PlanUi::drawSavePopup(float scale) {
+  if (openSave_) {
+    ImGui::OpenPopup("Save as preset");
+    openSave_ = false;
+  }
+  ImGui::SetNextWindowSize(ImVec2(460 * scale, 0), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  Lesson* lesson = current();
+  ImGui::TextWrapped("Every parameter of %s as it is now, under a name.",
+                     lesson ? lesson->info().title : "the lesson");
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(-1);
+  const bool enter =
+      ImGui::InputTextWithHint("##name", "Name, e.g. Small sizes for the demo", name_, sizeof name_,
+                               ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputTextWithHint("##description", "What it is for (optional)", description_,
+                           sizeof description_);
+  bool exists = false;
+  if (lesson)
+    for (const Preset* p : presets_->of(lesson->info().id))
+      exists |= !p->shipped && p->name == name_;
+  if (!saveError_) ImGui::TextWrapped("%s", saveError_.sentence().c_str());
+  if (ImGui::Button(exists ? "Replace" : "Save") || enter) {
+    if (!lesson) {
+      ImGui::CloseCurrentPopup();
+    } else {
+      const Preset p = capturePreset(*lesson, name_, description_);
+      saveError_ = presets_->save(p, *lesson);
+      if (saveError_) {
+        applied_[lesson->info().id] = {p.name, p.values};
+        report_(Status{}, "Saved the preset \"" + p.name + "\" in " + presets_->userDir() + ".");
+        ImGui::CloseCurrentPopup();
+      }
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+// [SECTION] plans: open, step, run
+
+Status PlanUi::openPlan(const std::string& nameOrFile, std::vector<std::string>* problems) {
+  PlanRead r = loadPlan(nameOrFile, *presets_, lessons_);
+  if (!r.plan) {
+    const Status s = Status::error(r.problems.empty() ? "?" : r.problems.front());
+    report_(s, "");
+    return s;
+  }
+  plan_ = std::move(*r.plan);
+  goToStep(0);
+  problems_ = r.problems;
+  problems_.insert(problems_.end(), r.warnings.begin(), r.warnings.end());
+  if (problems) {
+    *problems = problems_;
+  } else if (!problems_.empty()) {
+    problemsTitle_ = "The plan opened, but " + std::to_string(problems_.size()) + " of its " +
+                     (problems_.size() == 1 ? "fields was" : "fields were") + " left out";
+    openProblems_ = true;
+  }
+  return {};
+}
+
+void PlanUi::closePlan() {
+  plan_.reset();
+  step_ = 0;
+  ran_ = false;
+}
+
+void PlanUi::goToStep(int i) {
+  if (!plan_ || plan_->steps.empty()) return;
+  step_ = std::clamp(i, 0, int(plan_->steps.size()) - 1);
+  ran_ = false;
+  const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  Lesson* lesson = lessons_(s.lesson);
+  if (!lesson || !select_(s.lesson)) return;
+  currentLesson_ = s.lesson;
+  lesson->cancelAll();
+  applyParameters(*lesson, s.values, shown_(s.lesson));
+  if (!s.preset.empty())
+    applied_[s.lesson] = {s.preset, s.values};
+  else
+    applied_.erase(s.lesson);
+  panelToShow_ = s.panel;
+}
+
+bool PlanUi::runStep() {
+  if (!plan_) return false;
+  const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  Lesson* lesson = lessons_(s.lesson);
+  if (!lesson || s.action.empty()) return false;
+  if (!lesson->startAction(s.action)) {
+    report_(Status::error("The step's action \"" + s.action +
+                          "\" cannot start now (it may need a GPU, or the lesson is busy)."),
+            "");
+    return false;
+  }
+  ran_ = true;
+  panelToShow_ = s.panel;
+  return true;
+}
+
+std::string PlanUi::takePanelToShow() {
+  std::string out;
+  std::swap(out, panelToShow_);
+  return out;
+}
+
+// [SECTION] the plan's bar
+
+void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
+  if (!plan_) return;
+  const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  const int count = int(plan_->steps.size());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float pad = 8 * scale;
+  dl->ChannelsSplit(2);
+  dl->ChannelsSetCurrent(1);
+  ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + pad, ImGui::GetCursorPosY() + pad));
+  const float width = ImGui::GetContentRegionAvail().x - 2 * pad;
+  ImGui::BeginGroup();
+  const float x0 = ImGui::GetCursorPosX();
+  ImGui::PushTextWrapPos(x0 + width);
+  // Line 1: where we are, and a way out.
+  ImGui::BeginDisabled(step_ == 0);
+  if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) goToStep(step_ - 1);
+  ImGui::EndDisabled();
+  helpTooltip("The step before (Page Up)");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(step_ + 1 >= count);
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) goToStep(step_ + 1);
+  ImGui::EndDisabled();
+  helpTooltip("The next step (Page Down, which first runs this step's action if it has one)");
+  ImGui::SameLine();
+  char where[64];
+  std::snprintf(where, sizeof where, "Step %d of %d", step_ + 1, count);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", where);
+  helpTooltip(
+      (plan_->title + (plan_->description.empty() ? "" : "\n\n" + plan_->description)).c_str());
+  if (!presenting) {
+    const float closeW = ImGui::CalcTextSize("x").x + 2 * style.FramePadding.x;
+    ImGui::SameLine(x0 + width - closeW);
+    if (ImGui::SmallButton("x##closeplan")) {
+      closePlan();
+      ImGui::PopTextWrapPos();
+      ImGui::EndGroup();
+      dl->ChannelsMerge();
+      return;
+    }
+    helpTooltip("Close the plan (File > Close lesson plan)");
+  }
+  ImGui::PushFont(theme.fonts().bold);
+  ImGui::TextWrapped("%s", s.title.c_str());
+  ImGui::PopFont();
+  // Line 2: the question, asked before running.
+  if (!s.question.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
+    ImGui::PushFont(theme.fonts().bold);
+    ImGui::TextWrapped("%s %s", ran_ ? "Asked:" : "Ask first:", s.question.c_str());
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+  }
+  // Line 3: run, and the teacher's note.
+  if (!s.action.empty()) {
+    const std::string label = (ran_ ? "Run again: " : "Run: ") + s.action;
+    if (ImGui::Button(label.c_str())) runStep();
+    helpTooltip(("Presses the lesson's \"" + s.action +
+                 "\" as its own button would (Page Down does it too, once).")
+                    .c_str());
+    if (!presenting && !s.note.empty()) ImGui::SameLine();
+  }
+  if (!presenting && !s.note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
+    ImGui::TextWrapped("Teacher's note: %s", s.note.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  dl->ChannelsSetCurrent(0);
+  ImVec4 bg = style.Colors[ImGuiCol_FrameBg];
+  bg.w = std::max(bg.w, 0.6f);
+  dl->AddRectFilled(ImVec2(min.x - pad, min.y - pad), ImVec2(min.x + width + pad, max.y + pad),
+                    ImGui::GetColorU32(bg), 6 * scale);
+  dl->AddRect(ImVec2(min.x - pad, min.y - pad), ImVec2(min.x + width + pad, max.y + pad),
+              ImGui::GetColorU32(ImGuiCol_Border), 6 * scale);
+  dl->ChannelsMerge();
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad);
+  ImGui::Spacing();
+}
+
+// [SECTION] menu, keys and dialogs
+
+void PlanUi::drawFileMenu() {
+  if (ImGui::BeginMenu("Open lesson plan")) {
+    for (const ShippedFile& f : shippedPlanFiles()) {
+      // The title without reading every plan each frame: the file's own line.
+      const char* t = std::strstr(f.text, "\"title\": \"");
+      std::string title = std::filesystem::path(f.name).stem().string();
+      if (t) {
+        t += std::strlen("\"title\": \"");
+        const char* end = std::strchr(t, '"');
+        if (end) title = std::string(t, end);
+      }
+      ImGui::PushID(f.name);
+      if (ImGui::MenuItem(title.c_str())) (void)openPlan(std::filesystem::path(f.name).stem());
+      ImGui::PopID();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("A plan file...")) openOpen_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Close lesson plan", nullptr, false, plan_.has_value())) closePlan();
+}
+
+void PlanUi::handleKeys() {
+  if (!plan_ || ImGui::GetIO().WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) {
+    const LessonPlanStep& s = plan_->steps[size_t(step_)];
+    if (!s.action.empty() && !ran_) {
+      if (!runStep()) goToStep(step_ + 1);
+    } else {
+      goToStep(step_ + 1);
+    }
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) goToStep(step_ - 1);
+}
+
+void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
+  if (openOpen_) {
+    ImGui::OpenPopup("Open a lesson plan");
+    openOpen_ = false;
+  }
+  ImGui::SetNextWindowSize(ImVec2(560 * scale, 0), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Open a lesson plan", nullptr, ImGuiWindowFlags_NoSavedSettings))
+    return;
+  ImGui::TextWrapped(
+      "A plan is a JSON file of steps (see the README's \"Lesson plans\"). The course's plans are "
+      "in File > Open lesson plan.");
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(-1);
+  const bool enter = ImGui::InputTextWithHint("##path", "/path/to/plan.json", path_, sizeof path_,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::Button("Open") || enter) {
+    if (openPlan(path_)) ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  (void)theme;
+  ImGui::EndPopup();
+}
+
+void PlanUi::drawProblemsPopup(float scale) {
+  if (openProblems_) {
+    ImGui::OpenPopup("Problems in the plan");
+    openProblems_ = false;
+  }
+  ImGui::SetNextWindowSize(ImVec2(640 * scale, 0), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Problems in the plan", nullptr, ImGuiWindowFlags_NoSavedSettings))
+    return;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("%s:", problemsTitle_.c_str());
+  for (const std::string& p : problems_) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s", p.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  if (ImGui::Button("OK")) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+void PlanUi::drawPopups(const Theme& theme, float scale) {
+  drawSavePopup(scale);
+  drawOpenPopup(theme, scale);
+  drawProblemsPopup(scale);
+}
+
+}  // namespace cudalab
