@@ -96,5 +96,30 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
                 "at most 6");
 }
 
+TEST(Cli, PlansAndPresets) {
+  CliParse p = parse({"--headless", "--plan", "course-002", "--out", "slides", "--size", "1280x720",
+                      "--scale", "2"});
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  EXPECT_EQ(p.options.command, Command::Headless);
+  EXPECT_EQ(p.options.plan, "course-002");
+  EXPECT_EQ(p.options.planOut, "slides");
+  EXPECT_EQ(p.options.scale, 2);
+  p = parse({"--plan", "my-plan.json"});
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  EXPECT_EQ(p.options.command, Command::Window);
+  p = parse({"--lesson", "reduction", "--preset", "Course 002: 2^27 - 157 float32 numbers",
+             "--headless", "--screenshot", "a.png"});
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  EXPECT_EQ(p.options.preset, "Course 002: 2^27 - 157 float32 numbers");
+  expectRefused({"--headless", "--plan", "course-002"}, "--headless --plan needs --out DIR");
+  expectRefused({"--out", "x"}, "--out goes with --headless --plan PLAN");
+  expectRefused({"--plan", "course-002", "--out", "x"}, "--out goes with --headless --plan");
+  expectRefused({"--plan", "course-002", "--preset", "x"}, "leave out --preset, --action");
+  expectRefused({"--headless", "--plan", "course-002", "--out", "x", "--screenshot", "a.png"},
+                "leave out --preset, --action and --screenshot");
+  expectRefused({"list", "--plan", "x"}, "--plan");
+  expectRefused({"device", "--preset", "x"}, "--preset");
+}
+
 }  // namespace
 }  // namespace cudalab
