@@ -169,11 +169,14 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (!o.preset.empty() && !ui) return fail("--preset works with the window or --headless.");
   if (!o.planOut.empty() && (o.plan.empty() || o.command != Command::Headless))
     return fail("--out goes with --headless --plan PLAN: where the steps' files are written.");
-  if (!o.plan.empty() && (!o.preset.empty() || !o.action.empty() || !o.screenshot.empty()))
+  if (!o.plan.empty() && (!o.preset.empty() || !o.action.empty()))
     return fail(
-        "a lesson plan chooses each step's lesson, preset and action: leave out --preset, "
-        "--action and --screenshot with --plan.");
-  if (o.command == Command::Headless && !o.plan.empty() && o.planOut.empty())
+        "a lesson plan chooses each step's lesson, preset and action: leave out --preset and "
+        "--action with --plan.");
+  if (!o.planOut.empty() && !o.screenshot.empty())
+    return fail("--out writes every step of the plan; --screenshot only its first: choose one.");
+  if (o.command == Command::Headless && !o.plan.empty() && o.planOut.empty() &&
+      o.screenshot.empty())
     return fail("--headless --plan needs --out DIR: every step's figures and data go there.");
   if (o.command == Command::Headless && o.screenshot.empty() && o.plan.empty())
     return fail("--headless needs --screenshot FILE.png: without a window, the PNG is the output.");

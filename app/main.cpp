@@ -162,12 +162,22 @@ int runHeadless(const CliOptions& o) {
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
   }
-  if (!o.plan.empty())
+  if (!o.plan.empty() && o.screenshot.empty())
     return runPlanExport(
         shell, renderer,
         PlanExportOptions{
             o.plan, o.planOut, o.width, o.height, o.scale, o.waitSeconds,
             rt.hasDevice() ? rt.firstDeviceName : "without a GPU (" + rt.summary() + ")"});
+  if (!o.plan.empty()) {  // with --screenshot: the plan's first step
+    std::vector<std::string> problems;
+    const Status s = shell.plans().openPlan(o.plan, &problems);
+    for (const std::string& p : problems)
+      std::fprintf(stderr, "cudalab: %s\n", p.c_str());
+    if (!s) {
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+      return 2;
+    }
+  }
   if (!o.preset.empty() && o.restore.empty())
     if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) {
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());

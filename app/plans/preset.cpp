@@ -230,7 +230,7 @@ Preset capturePreset(Lesson& lesson, const std::string& name, const std::string&
 
 std::string presetText(const Preset& p, Lesson& lesson) {
   // The values as the lesson would write them: set on a copy of the bindings' view.
-  nlohmann::json params = nlohmann::json::object();
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();  // in the panel's order
   for (const ParamBinding& b : lesson.bindings()) {
     const auto it = std::find_if(p.values.begin(), p.values.end(),
                                  [&](const ParamValue& v) { return v.id == b.spec->id; });

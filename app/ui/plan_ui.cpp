@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cfloat>
 #include <cstring>
 #include <filesystem>
 
@@ -76,8 +77,20 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   } else if (parametersAre(lesson, {})) {
     preview = "Defaults";
   }
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##preset", preview.c_str())) {
+  // The chooser is an arrow; the preset's name beside it wraps rather than being cut (names are
+  // sentences, and the sidebar is narrow at a projector's scale).
+  // Its list as wide as its longest name (an arrow's width would wrap every name).
+  float listW = ImGui::CalcTextSize("Defaults").x;
+  for (const Preset* p : list)
+    listW = std::max(listW, ImGui::CalcTextSize(p->name.c_str()).x);
+  listW = std::min(listW + 4 * ImGui::GetStyle().WindowPadding.x,
+                   ImGui::GetIO().DisplaySize.x - ImGui::GetCursorScreenPos().x);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(listW, 0), ImVec2(FLT_MAX, FLT_MAX));
+  const bool open = ImGui::BeginCombo("##preset", nullptr, ImGuiComboFlags_NoPreview);
+  // (While open, the list is the current window: the name beside the arrow comes after it.)
+  const bool hovered = !open && ImGui::IsItemHovered();
+  if (open) {
+    ImGui::PushTextWrapPos(-1.0f);  // the sidebar wraps its text; the list does not
     if (ImGui::Selectable("Defaults", false)) {
       lesson.cancelAll();
       applyParameters(lesson, {}, shown_(lesson.info().id));
@@ -103,11 +116,21 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
       if (!p->description.empty()) helpTooltip(p->description.c_str());
       ImGui::PopID();
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndCombo();
   }
-  helpTooltip(
-      "Presets: the course's settings for its experiments, and your own. Choosing one sets "
-      "every parameter it names and puts the others back to their defaults.");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextWrapped("%s", preview.c_str());
+  if (hovered || ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(
+        "Presets: the course's settings for its experiments, and your own. Choosing one sets "
+        "every parameter it names and puts the others back to their defaults.");
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
   if (ImGui::SmallButton("Save as preset...")) {
     openSave_ = true;
     saveError_ = {};
@@ -278,6 +301,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   const float x0 = ImGui::GetCursorPosX();
   ImGui::PushTextWrapPos(x0 + width);
   // Line 1: where we are, and a way out.
+  const float lineY = ImGui::GetCursorPosY();
   ImGui::BeginDisabled(step_ == 0);
   if (ImGui::ArrowButton("##previous", ImGuiDir_Left)) goToStep(step_ - 1);
   ImGui::EndDisabled();
@@ -289,14 +313,22 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   helpTooltip("The next step (Page Down, which first runs this step's action if it has one)");
   ImGui::SameLine();
   char where[64];
-  std::snprintf(where, sizeof where, "Step %d of %d", step_ + 1, count);
+  std::snprintf(where, sizeof where, "%d / %d", step_ + 1, count);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", where);
   helpTooltip(
       (plan_->title + (plan_->description.empty() ? "" : "\n\n" + plan_->description)).c_str());
+  // The step's title beside them, wrapped short of the close button at the right.
+  const float closeW = presenting ? 0.0f : ImGui::CalcTextSize("x").x + 2 * style.FramePadding.x;
+  ImGui::SameLine();
+  ImGui::PushTextWrapPos(x0 + width - closeW - style.ItemSpacing.x);
+  ImGui::PushFont(theme.fonts().bold);
+  ImGui::TextWrapped("%s", s.title.c_str());
+  ImGui::PopFont();
+  ImGui::PopTextWrapPos();
   if (!presenting) {
-    const float closeW = ImGui::CalcTextSize("x").x + 2 * style.FramePadding.x;
-    ImGui::SameLine(x0 + width - closeW);
+    const ImVec2 below = ImGui::GetCursorPos();
+    ImGui::SetCursorPos(ImVec2(x0 + width - closeW, lineY));
     if (ImGui::SmallButton("x##closeplan")) {
       closePlan();
       ImGui::PopTextWrapPos();
@@ -305,10 +337,8 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
       return;
     }
     helpTooltip("Close the plan (File > Close lesson plan)");
+    ImGui::SetCursorPos(below);
   }
-  ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextWrapped("%s", s.title.c_str());
-  ImGui::PopFont();
   // Line 2: the question, asked before running.
   if (!s.question.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
@@ -318,18 +348,24 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
     ImGui::PopStyleColor();
   }
   // Line 3: run, and the teacher's note.
+  // Line 3: run, and the teacher's note (folded: at a projector's scale it would take the view's
+  // room; the class should not read it first anyway).
   if (!s.action.empty()) {
     const std::string label = (ran_ ? "Run again: " : "Run: ") + s.action;
     if (ImGui::Button(label.c_str())) runStep();
     helpTooltip(("Presses the lesson's \"" + s.action +
                  "\" as its own button would (Page Down does it too, once).")
                     .c_str());
-    if (!presenting && !s.note.empty()) ImGui::SameLine();
   }
   if (!presenting && !s.note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-    ImGui::TextWrapped("Teacher's note: %s", s.note.c_str());
-    ImGui::PopStyleColor();
+    if (!s.action.empty()) sameLineIfFits(smallButtonWidth("Teacher's note"));
+    if (ImGui::SmallButton(showNote_ ? "Hide the note" : "Teacher's note")) showNote_ = !showNote_;
+    if (!showNote_) helpTooltip(s.note.c_str());
+    if (showNote_) {
+      ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
+      ImGui::TextWrapped("%s", s.note.c_str());
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

@@ -87,6 +87,7 @@ class PlanUi {
   std::optional<LessonPlan> plan_;
   int step_ = 0;
   bool ran_ = false;
+  bool showNote_ = false;
   std::string panelToShow_;
 
   bool openSave_ = false, openOpen_ = false, openProblems_ = false;

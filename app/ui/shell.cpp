@@ -402,7 +402,9 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
                         static_cast<int>(size.y)};
   // A lesson plan's bar stays over the lesson's view, which scrolls below it.
   planUi_.drawPlanBar(theme, scale_, presenting_);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));  // the view's own background
   ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
+  ImGui::PopStyleColor();
   if (scrollToTop_) ImGui::SetScrollY(0);
   const ImVec2 viewPos = ImGui::GetWindowPos();
   if (std::string p = planUi_.takePanelToShow(); !p.empty()) {

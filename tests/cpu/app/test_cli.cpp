@@ -114,9 +114,11 @@ TEST(Cli, PlansAndPresets) {
   expectRefused({"--headless", "--plan", "course-002"}, "--headless --plan needs --out DIR");
   expectRefused({"--out", "x"}, "--out goes with --headless --plan PLAN");
   expectRefused({"--plan", "course-002", "--out", "x"}, "--out goes with --headless --plan");
-  expectRefused({"--plan", "course-002", "--preset", "x"}, "leave out --preset, --action");
+  expectRefused({"--plan", "course-002", "--preset", "x"}, "leave out --preset and --action");
   expectRefused({"--headless", "--plan", "course-002", "--out", "x", "--screenshot", "a.png"},
-                "leave out --preset, --action and --screenshot");
+                "choose one");
+  p = parse({"--headless", "--plan", "course-002", "--screenshot", "first-step.png"});
+  EXPECT_EQ(p.exitCode, -1) << "the plan's first step, as a screenshot";
   expectRefused({"list", "--plan", "x"}, "--plan");
   expectRefused({"device", "--preset", "x"}, "--preset");
 }
