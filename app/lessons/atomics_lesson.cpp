@@ -826,6 +826,22 @@ class AtomicsLesson final : public Lesson {
     });
   }
 
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (ladder_)
+      for (const HistStepResult& s : ladder_->steps)
+        rows.push_back({histStepInfo(s.step).key,
+                        histStepInfo(s.step).label,
+                        {{"GB/s", s.gbps, "GB/s", true}, {"ms", s.ms, "ms", false}}});
+    if (raceResult_)
+      for (const RaceVariant& v : raceResult_->variants)
+        rows.push_back(
+            {std::string("race ") + counterInfo(v.id).key,
+             std::string("race: ") + counterInfo(v.id).label,
+             {{"counter (mean)", v.meanCount(), "", true}, {"ms", v.medianMs, "ms", false}}});
+    return rows;
+  }
+
   LessonResults results() const override {
     nlohmann::json j;
     if (raceResult_) {

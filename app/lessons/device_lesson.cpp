@@ -53,6 +53,17 @@ class DeviceLesson final : public Lesson {
             bindParam(kBandwidthRepetitions, params_.repetitions)};
   }
   void cancelAll() override { measure_.cancel(); }
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (report_)
+      for (const CopyResult& c : report_->results) {
+        const CopyVariant& v = copyVariant(c.kind);
+        rows.push_back({v.id,
+                        v.label,
+                        {{"GB/s", c.gbpsMedian, "GB/s", true}, {"ms", c.msMedian, "ms", false}}});
+      }
+    return rows;
+  }
 
   std::vector<std::string> actionIds() const override { return {"measure"}; }
   bool startAction(const std::string& id) override {

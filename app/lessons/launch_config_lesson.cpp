@@ -680,6 +680,17 @@ class LaunchConfigLesson final : public Lesson {
         });
   }
 
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (history_.empty()) return rows;
+    const MeasuredLaunch& h = history_.back();  // the latest run
+    rows.push_back(
+        {"kernel",
+         "the kernel, " + describe(h.config),
+         {{"ms", h.m.kernel().medianMs, "ms", false}, {"GB/s", h.m.kernelGBps(), "GB/s", true}}});
+    return rows;
+  }
+
   LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     if (!sweep_.empty()) {

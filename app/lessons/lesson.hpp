@@ -143,6 +143,21 @@ struct LessonResults {
   std::string noCsv = "Nothing is measured yet.";
 };
 
+// One row a run is compared on when it is pinned beside later runs (ui/pins.hpp): a step of a
+// ladder, a transfer mode, a copy; its numbers by name, the same names in every run of the lesson
+// ("ms", "GB/s", "error"), and which way is better.
+struct ComparedValue {
+  std::string name;
+  double value = 0;
+  std::string unit;  // "ms", "GB/s", "" for counts and ratios
+  bool higherIsBetter = false;
+};
+struct ComparedRow {
+  std::string key;    // stable: "tiled16", "pinned", "block 256"
+  std::string label;  // what the table shows
+  std::vector<ComparedValue> values;
+};
+
 // Writes the results to the export folder (JSON or CSV) and says where, or why not, in the status
 // bar: what the lessons' Export buttons do.
 void exportLessonResults(LessonContext& ctx, const LessonResults& r, bool json);
@@ -183,6 +198,8 @@ class Lesson {
   virtual void cancelAll() {}
   // What it has measured so far (LessonResults); a lesson that measures nothing keeps the default.
   virtual LessonResults results() const { return {}; }
+  // Its main measurement as rows to compare a pinned run with (empty while there is none).
+  virtual std::vector<ComparedRow> comparable() const { return {}; }
 };
 
 }  // namespace cudalab

@@ -586,6 +586,26 @@ class MatmulLesson final : public Lesson {
     });
   }
 
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (course_)  // the course's comparison: its CPU rows run without a GPU too
+      for (const CourseRow& r : course_->rows)
+        if (r.ran)
+          rows.push_back({"course " + r.what,
+                          "course (n = " + std::to_string(course_->n) + "): " + r.what,
+                          {{"GFLOP/s", r.gflops, "GFLOP/s", true},
+                           {"ms", r.ms, "ms", false},
+                           {"max error vs float64", r.maxAbsVsRef, "", false}}});
+    if (!ladder_) return rows;
+    for (const StepResult& s : ladder_->report.steps)
+      rows.push_back({stepInfo(s.step).key,
+                      stepInfo(s.step).label,
+                      {{"GFLOP/s", s.gflops, "GFLOP/s", true},
+                       {"ms", s.m.kernel().medianMs, "ms", false},
+                       {"max relative error", s.error.maxRelError, "", false}}});
+    return rows;
+  }
+
   LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     nlohmann::json j;

@@ -831,6 +831,27 @@ class MemoryLesson final : public Lesson {
     });
   }
 
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (transpose_ && transpose_->measured) {
+      const auto steps = transposeSteps();
+      for (size_t i = 0; i < steps.size() && i < transpose_->measured->steps.size(); ++i) {
+        const TransposeResult& t = transpose_->measured->steps[i];
+        rows.push_back(
+            {std::string("transpose ") + steps[i].id,
+             std::string("transpose: ") + steps[i].label,
+             {{"GB/s", t.gbps, "GB/s", true}, {"ms", t.m.kernel().medianMs, "ms", false}}});
+      }
+    }
+    if (strided_)
+      for (const StridedPoint& p : strided_->points)
+        rows.push_back(
+            {"stride " + std::to_string(p.stride),
+             "strided copy, stride " + std::to_string(p.stride),
+             {{"GB/s", p.gbps, "GB/s", true}, {"ms", p.m.kernel().medianMs, "ms", false}}});
+    return rows;
+  }
+
   LessonResults results() const override {
     // One table: each row names its section and leaves the others' columns empty.
     nlohmann::json j;

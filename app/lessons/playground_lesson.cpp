@@ -117,6 +117,18 @@ class PlaygroundLesson final : public Lesson {
             bindParam(kBinsSpec, params_.bins)};
   }
   void cancelAll() override { job_.cancel(); }
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (!last_ || !last_->report) return rows;
+    const RunReport& r = *last_->report;
+    rows.push_back({"yours",
+                    "your kernel (" + last_->exercise + ")",
+                    {{"ms", r.medianMs, "ms", false},
+                     {"wrong elements", double(r.wrong + r.unwritten + r.pastEnd), "", false}}});
+    for (const Comparison& c : r.comparisons)
+      rows.push_back({c.label, c.label, {{"ms", c.ms, "ms", false}}});
+    return rows;
+  }
 
   std::vector<std::string> actionIds() const override {
     std::vector<std::string> ids = {kActionCompile, kActionRun, kActionRunSolution,

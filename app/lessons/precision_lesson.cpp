@@ -1008,6 +1008,24 @@ class PrecisionLesson final : public Lesson {
 
   // [SECTION] export
 
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (fma_)
+      for (const FmaRate& r : *fma_)
+        rows.push_back({std::string("fma ") + fmaTypeInfo(r.type).id,
+                        std::string("FMA throughput, ") + fmaTypeInfo(r.type).label,
+                        {{"GFLOP/s", r.gflops, "GFLOP/s", true}}});
+    if (sum_)
+      for (const SumMethodInfo& m : sumMethods()) {
+        const size_t k = static_cast<size_t>(m.method);
+        rows.push_back({std::string("sum ") + m.id,
+                        std::string("sum of ") + thousands(static_cast<long long>(sum_->at.n)) +
+                            ": " + m.label,
+                        {{"|error|", std::fabs(sum_->at.error[k]), "", false}}});
+      }
+    return rows;
+  }
+
   LessonResults results() const override {
     // One table: every row names its section and leaves the columns of the others empty.
     nlohmann::json j;

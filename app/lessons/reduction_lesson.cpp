@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -600,6 +601,31 @@ class ReductionLesson final : public Lesson {
       return measureCpu(p, c.cancelFlag(),
                         [&c](float f, const std::string& what) { c.progress(f, what); });
     });
+  }
+
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    // The CPU's sums (with or without a GPU), then the ladder's steps.
+    const Sums latest = latestSums();
+    if (latest.cpu) {
+      const CpuSums& c = *latest.cpu;
+      const double exact = static_cast<double>(c.exact);
+      for (const auto& [key, label, v] :
+           {std::tuple<const char*, const char*, double>{"cpu sequential", "CPU, one accumulator",
+                                                         c.sequential},
+            {"cpu numpy", "CPU, NumPy's order", c.numpy},
+            {"cpu pairwise", "CPU, pairwise", c.pairwise},
+            {"cpu kahan", "CPU, Kahan", c.kahan}})
+        rows.push_back({key, label, {{"error", std::fabs(v - exact), "", false}}});
+    }
+    if (!ladder_) return rows;
+    for (const StepResult& s : ladder_->steps)
+      rows.push_back({stepInfo(s.step).key,
+                      stepInfo(s.step).label,
+                      {{"GB/s", s.gbps, "GB/s", true},
+                       {"ms", s.ms, "ms", false},
+                       {"error", std::fabs(s.error), "", false}}});
+    return rows;
   }
 
   LessonResults results() const override {

@@ -141,6 +141,24 @@ class StencilLesson final : public Lesson {
                               {"edges", View::Edges},
                               {"mask", View::Mask}})};
   }
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (!report_) return rows;
+    // Each blur at the panel's radius, then the other stages.
+    for (const KernelPoint& p : report_->points)
+      if (p.radius == pipe_.radius)
+        rows.push_back({std::string("blur ") + blurInfo(p.id).key,
+                        std::string("blur: ") + blurInfo(p.id).label,
+                        {{"ms", p.ms, "ms", false}, {"GB/s", p.gbps, "GB/s", true}}});
+    rows.push_back({"sobel", "Sobel edges", {{"ms", report_->sobelMs, "ms", false}}});
+    rows.push_back({"threshold", "threshold", {{"ms", report_->thresholdMs, "ms", false}}});
+    rows.push_back(
+        {"copy",
+         "device copy of the frame",
+         {{"ms", report_->copyMs, "ms", false}, {"GB/s", report_->copyGBps, "GB/s", true}}});
+    return rows;
+  }
+
   void cancelAll() override {
     measureJob_.cancel();
     cpuJob_.cancel();

@@ -986,6 +986,26 @@ class TransfersLesson final : public Lesson {
   // One row per measured thing: which section, the kernel and parameters it ran with, its phases
   // (empty where a section has none), the wall time, and the check ("" when modelled: nothing
   // was checked).
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (!modes_) return rows;
+    for (int m = 0; m < kModeCount; ++m) {
+      const ModeResult& x = modes_->modes[static_cast<size_t>(m)];
+      const TransferModeInfo& info = transferModes()[static_cast<size_t>(m)];
+      rows.push_back({info.id,
+                      info.label,
+                      {{"wall ms", x.wallMs, "ms", false},
+                       {"host to device ms", x.phases[0], "ms", false},
+                       {"kernel ms", x.phases[1], "ms", false},
+                       {"device to host ms", x.phases[2], "ms", false}}});
+    }
+    rows.push_back(
+        {"cpu_1_thread", "CPU, one thread", {{"wall ms", modes_->cpu.oneThreadMs, "ms", false}}});
+    rows.push_back(
+        {"cpu_all_cores", "CPU, all cores", {{"wall ms", modes_->cpu.allCoresMs, "ms", false}}});
+    return rows;
+  }
+
   LessonResults results() const override {
     nlohmann::json j;
     std::string csv =

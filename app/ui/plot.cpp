@@ -67,7 +67,17 @@ struct Series {
   Colormap cmap = Colormap::Viridis;
   bool horizontal = false;
   int slot = 0;  // bar-like series: place within a category
+  int pin = -1;  // a pinned run's copy (0 to 3): drawn in its dash pattern, bars as outlines
 };
+
+}  // namespace
+
+// What SnapshotRecentPlots keeps: the series each plot drew.
+struct PlotSnapshot {
+  std::map<std::string, std::vector<Series>, std::less<>> plots;
+};
+
+namespace {
 
 struct AxisState {
   std::string label, format;
@@ -107,6 +117,8 @@ struct Record {
   std::vector<Prim> prims;
   std::vector<ImVec2> points;
   std::vector<ImU32> cells;
+  std::vector<Series> data;  // its own line, scatter and bar series, for pinning a run
+  int dataFrame = 0;         // when `data` was last given (also while the plot is off screen)
 };
 
 struct Building {
@@ -117,11 +129,13 @@ struct Building {
   Legend legend = Legend::Best;
   int nextColour = 0, forcedColour = -1;
   std::vector<Series> series;
+  bool offScreen = false;  // only its data is kept (for a pinned run), nothing drawn
 };
 
 // The module's one piece of mutable state, like ImPlot's GImPlot.
 struct Context {
   std::map<std::string, Record, std::less<>> records;
+  std::vector<PinnedRun> pinned;
   std::optional<Building> cur;
   std::function<void(const char*, bool)> exportHandler;
 };
@@ -423,8 +437,13 @@ bool BeginPlot(const char* id, const char* title, ImVec2 size) {
   ImGui::InvisibleButton("##plot", ImVec2(w, h),
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   if (!ImGui::IsItemVisible()) {
+    // Off screen: the series are still taken (not drawn), so that a run pinned now has every
+    // plot of the lesson, not only those in view.
     ImGui::PopID();
-    return false;
+    Building& b = g.cur.emplace();
+    b.id = id;
+    b.offScreen = true;
+    return true;
   }
   const bool hovered = ImGui::IsItemHovered();
   if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) ImGui::OpenPopup("##plotmenu");
@@ -861,6 +880,7 @@ struct LegendEntry {
   std::string text;
   ImU32 colour;
   Kind kind;
+  int pin = -1;  // a pinned run's entry: its dash pattern (lines) or an outline (bars)
 };
 
 struct Style {
@@ -894,12 +914,19 @@ float snap(float v) {
   return std::floor(v) + 0.5f;
 }
 
+// A pinned run's dash pattern: the length of its strokes, from short dashes (A) to long (D).
+float pinDash(int pin, const Style& st) {
+  constexpr float kDash[] = {0.3f, 0.65f, 1.1f, 1.7f};
+  return kDash[std::clamp(pin, 0, 3)] * st.f;
+}
+
 void recordLine(Recorder& rec, const Series& s, const Mapping& xm, const Mapping& ym,
                 const Style& st) {
-  const ImU32 col = paletteColour(s.colour);
+  const bool pinned = s.pin >= 0;
+  const ImU32 col = paletteColour(s.colour, pinned ? 0.8f : 1.0f);
   std::vector<ImVec2> run;
   auto flush = [&] {
-    rec.polyline(run, col, 1.5f * st.lw, 0, true);
+    rec.polyline(run, col, (pinned ? 1.25f : 1.5f) * st.lw, pinned ? pinDash(s.pin, st) : 0, true);
     run.clear();
   };
   for (size_t i = 0; i < s.xs.size(); ++i) {
@@ -912,8 +939,12 @@ void recordLine(Recorder& rec, const Series& s, const Mapping& xm, const Mapping
   flush();
   if (s.xs.size() <= static_cast<size_t>(kLineMarkersUpTo)) {
     for (size_t i = 0; i < s.xs.size(); ++i) {
-      if (xm.ok(s.xs[i]) && ym.ok(s.ys[i]))
-        rec.circle(ImVec2(xm.px(s.xs[i]), ym.px(s.ys[i])), 0.17f * st.f, col, 0, 0, true);
+      if (!xm.ok(s.xs[i]) || !ym.ok(s.ys[i])) continue;
+      const ImVec2 at(xm.px(s.xs[i]), ym.px(s.ys[i]));
+      if (pinned)  // hollow: a pinned run's points are told apart without colour too
+        rec.circle(at, 0.22f * st.f, 0, col, st.lw, true);
+      else
+        rec.circle(at, 0.17f * st.f, col, 0, 0, true);
     }
   }
 }
@@ -922,8 +953,12 @@ void recordScatter(Recorder& rec, const Series& s, const Mapping& xm, const Mapp
                    const Style& st) {
   for (size_t i = 0; i < s.xs.size(); ++i) {
     if (!xm.ok(s.xs[i]) || !ym.ok(s.ys[i])) continue;
-    rec.circle(ImVec2(xm.px(s.xs[i]), ym.px(s.ys[i])), 0.25f * st.f, paletteColour(s.colour, 0.8f),
-               paletteColour(s.colour), st.lw * 0.75f, true);
+    if (s.pin >= 0)
+      rec.circle(ImVec2(xm.px(s.xs[i]), ym.px(s.ys[i])), 0.3f * st.f, 0,
+                 paletteColour(s.colour, 0.85f), st.lw, true);
+    else
+      rec.circle(ImVec2(xm.px(s.xs[i]), ym.px(s.ys[i])), 0.25f * st.f,
+                 paletteColour(s.colour, 0.8f), paletteColour(s.colour), st.lw * 0.75f, true);
   }
 }
 
@@ -944,7 +979,11 @@ void recordBars(Recorder& rec, std::vector<Hit>& hits, int index, const Series& 
   for (int i = 0; i < static_cast<int>(s.ys.size()); ++i) {
     if (!ym.ok(s.ys[i])) continue;
     const ImRect r = barRect(xm, ym, i, s.slot, nSlots, ym.base(), s.ys[i], false);
-    rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.9f), 0, 0, true);
+    if (s.pin >= 0)  // a pinned run's bar: its outline, beside the bar of this run
+      rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.15f), paletteColour(s.colour), 1.5f,
+               true);
+    else
+      rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.9f), 0, 0, true);
     hits.push_back({r, index, 0, i});
   }
 }
@@ -1138,7 +1177,12 @@ int dataUnder(const Building& b, const ImRect& box, int nSlots, const Mapping& x
 
 std::vector<LegendEntry> legendEntries(const Building& b) {
   std::vector<LegendEntry> out;
+  std::vector<bool> pinLines(4, false), pinBars(4, false);
   for (const Series& s : b.series) {
+    if (s.pin >= 0) {  // one entry per pinned run, after the run's own
+      (s.kind == Kind::Bars ? pinBars : pinLines)[size_t(std::clamp(s.pin, 0, 3))] = true;
+      continue;
+    }
     if (s.kind == Kind::StackedBars) {
       for (int p = 0; p < s.rows; ++p) {
         if (!shown(s.parts[p]).empty())
@@ -1150,6 +1194,11 @@ std::vector<LegendEntry> legendEntries(const Building& b) {
       if (!shown(s.label).empty()) out.push_back({shown(s.label), paletteColour(s.colour), k});
     }
   }
+  const Context& g = context();
+  for (int k = 0; k < 4 && k < static_cast<int>(g.pinned.size()); ++k)
+    if (pinLines[size_t(k)] || pinBars[size_t(k)])
+      out.push_back({g.pinned[size_t(k)].tag, ImGui::GetColorU32(ImGuiCol_Text),
+                     pinLines[size_t(k)] ? Kind::Line : Kind::Bars, k});
   return out;
 }
 
@@ -1179,7 +1228,14 @@ void recordLegend(Recorder& rec, const std::vector<LegendEntry>& entries, ImVec2
     const int r = static_cast<int>(i) / columns, c = static_cast<int>(i) % columns;
     const float cy = at.y + st.gap + row * (fl(r) + 0.5f);
     const float x0 = at.x + st.pad + fl(c) * cell, x1 = x0 + sw;
-    if (e.kind == Kind::Line) {
+    if (e.pin >= 0 && e.kind == Kind::Line) {
+      rec.line(ImVec2(x0 - 0.3f * st.f, cy), ImVec2(x1 + 0.3f * st.f, cy), st.muted, 1.25f * st.lw,
+               pinDash(e.pin, st));
+      rec.circle(ImVec2((x0 + x1) / 2, cy), 0.22f * st.f, 0, st.muted, st.lw, false);
+    } else if (e.pin >= 0) {
+      rec.rect(ImVec2(x0, cy - 0.35f * st.f), ImVec2(x1, cy + 0.35f * st.f), 0, st.muted, 1.5f,
+               false);
+    } else if (e.kind == Kind::Line) {
       rec.line(ImVec2(x0, cy), ImVec2(x1, cy), e.colour, 1.5f * st.lw);
       rec.circle(ImVec2((x0 + x1) / 2, cy), 0.17f * st.f, e.colour, 0, 0, false);
     } else if (e.kind == Kind::Scatter) {
@@ -1521,6 +1577,28 @@ void EndPlot() {
   if (!g.cur) return;
   Building b = std::move(*g.cur);
   g.cur.reset();
+  // This run's own series, kept for a pin; then the pinned runs' series of this plot beside them.
+  std::vector<Series> data;
+  for (const Series& s : b.series)
+    if (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars) data.push_back(s);
+  if (b.offScreen) {
+    Record& kept = g.records[b.id];
+    kept.id = b.id;
+    kept.data = std::move(data);
+    kept.dataFrame = ImGui::GetFrameCount();
+    return;
+  }
+  for (int k = 0; k < static_cast<int>(g.pinned.size()) && k < 4; ++k) {
+    const PinnedRun& run = g.pinned[size_t(k)];
+    if (!run.plots) continue;
+    const auto it = run.plots->plots.find(b.id);
+    if (it == run.plots->plots.end()) continue;
+    for (Series s : it->second) {
+      s.pin = k;
+      s.label = shown(s.label) + " (" + run.tag.substr(0, run.tag.find(':')) + ")";
+      b.series.push_back(std::move(s));
+    }
+  }
 
   int nSlots = 0;
   for (Series& s : b.series)
@@ -1542,8 +1620,14 @@ void EndPlot() {
   const Series* heat = nullptr;
   for (const Series& s : b.series)
     if (s.kind == Kind::Heatmap && s.rows > 0 && !heat) heat = &s;
-  const std::vector<LegendEntry> entries =
-      b.legend == Legend::Hidden ? std::vector<LegendEntry>{} : legendEntries(b);
+  std::vector<LegendEntry> entries = legendEntries(b);
+  if (b.legend == Legend::Hidden) {
+    // A plot without a legend still names the pinned runs drawn on it.
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [](const LegendEntry& e) { return e.pin < 0; }),
+                  entries.end());
+    if (!entries.empty()) b.legend = Legend::Best;
+  }
   ImVec2 legendSz = legendSize(entries, st);
   // An outside legend goes under the plot, in as many columns as fit, when beside it would take
   // over a quarter of the width (a projector's scale): the plot keeps the room its labels need.
@@ -1618,6 +1702,8 @@ void EndPlot() {
   rec.area = area;
   rec.legendBand = legendBand;
   rec.frame = ImGui::GetFrameCount();
+  rec.data = std::move(data);
+  rec.dataFrame = rec.frame;
   Recorder r{rec};
   r.rect(ImVec2(0, 0), b.size, st.background, 0, 0, false);
   rec.prims.back().screen = false;
@@ -1898,7 +1984,7 @@ void svgPrim(std::string& out, const Record& r, const Prim& p) {
 std::string LastPlotSvg(const char* id) {
   const Context& g = context();
   const auto it = g.records.find(std::string_view(id ? id : ""));
-  if (it == g.records.end()) return "";
+  if (it == g.records.end() || it->second.prims.empty()) return "";  // never drawn: data only
   const Record& r = it->second;
   const std::string clip = svgId(r.id) + "-area";
   std::string out;
@@ -1940,7 +2026,7 @@ Status SaveSvg(const char* id, const std::string& path) {
 std::optional<PixelRect> LastPlotRect(const char* id) {
   const Context& g = context();
   const auto it = g.records.find(std::string_view(id ? id : ""));
-  if (it == g.records.end()) return std::nullopt;
+  if (it == g.records.end() || it->second.prims.empty()) return std::nullopt;
   const Record& r = it->second;
   if (ImGui::GetCurrentContext() && r.frame < ImGui::GetFrameCount() - 1) return std::nullopt;
   const int x0 = static_cast<int>(std::floor(r.origin.x));
@@ -1950,11 +2036,24 @@ std::optional<PixelRect> LastPlotRect(const char* id) {
   return PixelRect{x0, y0, x1 - x0, y1 - y0};
 }
 
+std::shared_ptr<const PlotSnapshot> SnapshotRecentPlots() {
+  auto snap = std::make_shared<PlotSnapshot>();
+  const int now = ImGui::GetCurrentContext() ? ImGui::GetFrameCount() : 0;
+  for (const auto& [id, r] : context().records)
+    if (r.dataFrame >= now - 1 && !r.data.empty()) snap->plots[id] = r.data;
+  return snap;
+}
+
+void SetPinnedRuns(std::vector<PinnedRun> runs) {
+  if (runs.size() > 4) runs.resize(4);
+  context().pinned = std::move(runs);
+}
+
 std::vector<std::string> RecentPlotIds() {
   std::vector<std::string> out;
   const int now = ImGui::GetCurrentContext() ? ImGui::GetFrameCount() : 0;
   for (const auto& [id, r] : context().records)
-    if (r.frame >= now - 1) out.push_back(id);
+    if (r.frame >= now - 1 && !r.prims.empty()) out.push_back(id);
   return out;
 }
 

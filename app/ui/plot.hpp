@@ -54,6 +54,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,22 @@ Status SaveSvg(const char* id, const std::string& path);
 // renders, like panel rectangles), when it was drawn in this frame or the previous one: for
 // cropping a PNG of just the plot from a render of the window.
 std::optional<PixelRect> LastPlotRect(const char* id);
+// ---- Pinned runs -----------------------------------------------------------------------------
+
+// A run pinned to compare with later ones: the line, scatter and bar series each plot drew (in
+// this frame or the previous one), by plot id.
+struct PlotSnapshot;
+std::shared_ptr<const PlotSnapshot> SnapshotRecentPlots();
+// Until the next call, every plot also draws the series the given runs' snapshots hold for it:
+// in the same colours, each run in its own dash pattern with hollow points (A short dashes to D
+// long ones), its bars as outlines beside this run's, and one legend entry per run with `tag`
+// ("A: block 128"). At most four; an empty list draws none.
+struct PinnedRun {
+  std::string tag;
+  std::shared_ptr<const PlotSnapshot> plots;
+};
+void SetPinnedRuns(std::vector<PinnedRun> runs);
+
 // The ids of the plots drawn in this frame or the previous one (a lesson plan's headless run
 // saves each as SVG beside the step's picture).
 std::vector<std::string> RecentPlotIds();

@@ -384,6 +384,17 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   ImGui::TextUnformatted("Parameters");
   ImGui::PopFont();
   planUi_.drawPresets(theme, current());
+  {
+    const int pinned = pins_.count(current().info().id);
+    char label[64];
+    std::snprintf(label, sizeof label, "Pin these results (%d of %d)###pin", pinned,
+                  PinBoard::kMaxPins);
+    if (ImGui::SmallButton(pinned ? label : "Pin these results###pin")) pinCurrent();
+    helpTooltip(
+        "Keeps what the lesson has measured, to compare with the next runs: change the "
+        "parameters, run again, and the pinned runs show beside the new one in the \"Runs side "
+        "by side\" table and as dashed lines on the plots (Ctrl+P).");
+  }
   // A lesson's headings and notes wrap at the sidebar's edge rather than run past it.
   ImGui::PushTextWrapPos(0.0f);
   current().drawParameters(ctx);
@@ -422,7 +433,10 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
+  pins_.beginLesson(current());
+  pins_.drawPanel(ctx, current());
   current().drawMain(ctx);
+  pins_.endLesson();
   // A plan's step shows its panel: scroll so that its top is at the top of the view.
   if (showFrames_ > 0 && !scrollToTop_) {
     --showFrames_;
@@ -540,6 +554,7 @@ void Shell::handleKeys() {
     settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
   if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) presenting_ = !presenting_;
   planUi_.handleKeys();
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pinCurrent();
   if (presenting_ && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) presenting_ = false;
   // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.
   float& scale = presenting_ ? settings_.presentationScale : settings_.uiScale;
@@ -549,6 +564,13 @@ void Shell::handleKeys() {
   if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) ||
                      ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
     scale = std::max(Settings::kMinScale, scale - 0.25f);
+}
+
+void Shell::pinCurrent() {
+  if (Status s = pins_.pin(current()); !s) return report(s, "");
+  const std::vector<std::string> names = pins_.names(current());
+  report(Status{}, "Pinned as " + names.back() +
+                       ". Change the parameters and run again: the runs show side by side.");
 }
 
 // [SECTION] figure export requests

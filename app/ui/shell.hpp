@@ -20,6 +20,7 @@
 
 #include "common/runtime_info.hpp"
 #include "lessons/lesson.hpp"
+#include "ui/pins.hpp"
 #include "ui/plan_ui.hpp"
 #include "ui/settings.hpp"
 #include "ui/widgets.hpp"
@@ -77,6 +78,10 @@ class Shell {
   }
   // Presets and lesson plans (ui/plan_ui.hpp): --preset, --plan and the headless plan run use it.
   PlanUi& plans() { return planUi_; }
+  // Runs pinned side by side (ui/pins.hpp).
+  PinBoard& pins() { return pins_; }
+  // Pins the current lesson's results, saying what happened in the status bar (button, Ctrl+P).
+  void pinCurrent();
   Lesson* lesson(const std::string& id);
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
@@ -143,6 +148,7 @@ class Shell {
   PixelRect mainView_;
   bool scrollToTop_ = false;
   PlanUi planUi_;
+  PinBoard pins_;
   std::string panelToShow_;  // a plan's step brings its panel into view over a few frames
   int showFrames_ = 0;
   bool relaunch_ = false;
