@@ -17,7 +17,7 @@ action=${1:-open}
 packages=(
   cmake ninja-build g++ pkg-config ccache python3
   libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
-  libfontconfig-dev fonts-dejavu-core
+  libfontconfig-dev fonts-dejavu-core fonts-noto-cjk gettext
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool
 )
 

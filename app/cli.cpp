@@ -68,6 +68,11 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_flag("--presentation", o.presentation,
                "Start in presentation mode (F5): the lesson alone, at the presentation scale "
                "(with --ui-scale: that one)");
+  std::string language;
+  app.add_option("--language", language,
+                 "en, ko, zh_CN or fr (default: your saved choice, else the system's; English "
+                 "for --headless)")
+      ->check(CLI::IsMember({"en", "ko", "zh_CN", "fr"}));
   float uiScale = 0;
   app.add_option("--ui-scale", uiScale, "Size of text and widgets, 0.75 to 3 (2 = projector)")
       ->check(CLI::Range(0.75, 3.0));
@@ -134,6 +139,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return r;
   };
   if (!theme.empty()) o.theme = theme;
+  if (!language.empty()) o.language = language;
   if (uiScale > 0) o.uiScale = uiScale;
   if (*list) o.command = Command::List;
   if (*device) o.command = Command::Device;

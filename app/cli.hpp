@@ -38,6 +38,7 @@ struct CliOptions {
   int frames = 3;
   double waitSeconds = 60;  // how long a screenshot waits for a busy lesson
   std::optional<std::string> theme;
+  std::optional<std::string> language;  // --language: en, ko, zh_CN, fr
   std::optional<float> uiScale;
   bool presentation = false;  // start in presentation mode (F5)
   bool transparent = false;

@@ -42,6 +42,7 @@ namespace {
 void applyOverrides(const CliOptions& o, Settings& s) {
   if (!o.lesson.empty()) s.lesson = o.lesson;
   if (o.theme) s.theme = *o.theme;
+  if (o.language) s.language = *o.language;
   if (o.uiScale) s.uiScale = *o.uiScale;
   if (o.uiScale && o.presentation) s.presentationScale = *o.uiScale;
   sanitize(s);
@@ -147,9 +148,12 @@ int runHeadless(const CliOptions& o) {
   }
   Settings settings;  // headless runs ignore saved settings, so figures are reproducible
   settings.lesson = lessonRegistry().front().info->id;
+  settings.language = "en";  // not the machine's locale: --language chooses
   applyOverrides(o, settings);
   Shell shell(settings, rt, gl.description(), /*headless=*/true);
   shell.setPresenting(o.presentation);
+  // The user's presets are read (never written) so that --preset and a plan can name them.
+  shell.plans().setUserDir(configDirFrom(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME")));
   UiRenderer renderer(shell, settings);
   if (Status s = renderer.init(nullptr); !s) {
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
@@ -223,6 +227,7 @@ int runWindow(const CliOptions& o) {
   Status settingsProblem;
   const bool firstRun = !scripted && !std::filesystem::exists(settingsPath());
   Settings settings = scripted ? Settings{} : loadSettings(settingsPath(), &settingsProblem);
+  if (scripted) settings.language = "en";  // reproducible pictures: --language chooses
   const Settings saved = settings;
   applyOverrides(o, settings);
   if (scripted) {
@@ -253,12 +258,13 @@ int runWindow(const CliOptions& o) {
   restoreFrom(o.restore, shell);
   if (!o.plan.empty() && o.restore.empty()) (void)shell.plans().openPlan(o.plan);
   if (!o.preset.empty() && o.restore.empty())
-    (void)shell.plans().applyPreset(shell.current(), o.preset);
+    if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) shell.report(s, "");
   // Saved as they were at the last good frame if the display goes away (no X calls then).
   auto saveNow = [&] {
     if (scripted) return;
     Settings keep = settings;
     if (o.theme && keep.theme == *o.theme) keep.theme = saved.theme;
+    if (o.language && keep.language == *o.language) keep.language = saved.language;
     if (o.uiScale && keep.uiScale == *o.uiScale) keep.uiScale = saved.uiScale;
     if (o.uiScale && o.presentation && keep.presentationScale == *o.uiScale)
       keep.presentationScale = saved.presentationScale;

@@ -12,6 +12,7 @@
 //   the histogram itself
 //   time against skew
 //   work on the worker thread; export
+#include "ui/i18n.hpp"
 #include "lessons/atomics_lesson.hpp"
 
 #include <imgui.h>
@@ -37,13 +38,14 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kAtomicsLessonInfo{
-    "atomics", "Atomics: races and the histogram",
-    "course file 004: 64 x 64 threads doing global_counter[0] += 1 do not count to 4,096; "
-    "cuda.atomic.add fixes it; then a histogram kernel checked against cpu_histogram",
-    "The course's racing counter run hundreds of times beside three atomic versions, how an "
-    "update is lost, what atomics cost as threads crowd onto one address, and a histogram from "
-    "one global atomic per value through shared-memory and per-warp sub-histograms to CUB, every "
-    "step checked bin by bin against the CPU and timed against the copy ceiling."};
+    "atomics", N_("Atomics: races and the histogram"),
+    N_("course file 004: 64 x 64 threads doing global_counter[0] += 1 do not count to 4,096; "
+       "cuda.atomic.add fixes it; then a histogram kernel checked against cpu_histogram"),
+    N_("The course's racing counter run hundreds of times beside three atomic versions, how an "
+       "update is lost, what atomics cost as threads crowd onto one address, and a histogram from "
+       "one global atomic per value through shared-memory and per-warp sub-histograms to CUB, "
+       "every "
+       "step checked bin by bin against the CPU and timed against the copy ceiling.")};
 
 namespace {
 
@@ -110,14 +112,20 @@ class AtomicsLesson final : public Lesson {
     std::vector<std::pair<std::string, Source>> srcs;
     for (const SourceInfo& si : sources())
       srcs.emplace_back(si.key, si.id);
+    // Without a GPU the histogram on screen is the CPU's: new data asks for it again, so what
+    // is shown is always of the parameters shown (a preset or a plan's step changes them).
+    auto histChanged = [this] {
+      if (shown_ && !gpu_ && std::find(queue_.begin(), queue_.end(), kActionCpu) == queue_.end())
+        queue_.push_back(kActionCpu);
+    };
     return {bindParam(kRaceBlocks, race_.blocks),
             bindParam(kRaceThreads, race_.threads),
             bindParam(kRaceRepeats, race_.repeats),
-            bindParam(kHistN, hist_.n),
-            bindParam(kHistBins, hist_.bins),
+            bindParam(kHistN, hist_.n, histChanged),
+            bindParam(kHistBins, hist_.bins, histChanged),
             bindParam(kHistBlock, hist_.block),
-            bindParam(kSkew, hist_.skew),
-            bindChoice(kSourceChoice, hist_.source, std::move(srcs))};
+            bindParam(kSkew, hist_.skew, histChanged),
+            bindChoice(kSourceChoice, hist_.source, std::move(srcs), histChanged)};
   }
   void cancelAll() override {
     raceJob_.cancel();
@@ -141,6 +149,7 @@ class AtomicsLesson final : public Lesson {
   }
 
   void onShow(LessonContext& ctx) override {
+    shown_ = true;
     gpu_ = ctx.runtime.hasDevice();
     // Without a GPU the CPU's histograms still run; the race is told on the model.
     if (gpu_)
@@ -153,11 +162,11 @@ class AtomicsLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextWrapped("The race: every thread adds 1");
+    ImGui::TextWrapped(tr("The race: every thread adds 1"));
     paramSlider(kRaceBlocks, race_.blocks);
     paramSlider(kRaceThreads, race_.threads);
     paramSlider(kRaceRepeats, race_.repeats);
-    if (ImGui::SmallButton("course: 64 x 64")) {
+    if (ImGui::SmallButton(tr("course: 64 x 64"))) {
       race_.blocks = kCourseBlocks;
       race_.threads = kCourseThreads;
     }
@@ -166,19 +175,19 @@ class AtomicsLesson final : public Lesson {
       race_.blocks = 1000;
       race_.threads = 1024;
     }
-    ImGui::TextWrapped("%s threads: the counter should reach %s.",
+    ImGui::TextWrapped(tr("%s threads: the counter should reach %s."),
                        thousands(race_.expected()).c_str(), thousands(race_.expected()).c_str());
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Run the race")) startRace();
+    if (ImGui::Button(tr("Run the race"))) startRace();
     helpTooltip("Each variant runs the chosen number of times, from a counter of 0 each time.");
-    if (ImGui::Button("Contention curves")) startContention();
+    if (ImGui::Button(tr("Contention curves"))) startContention();
     helpTooltip(
         "Time for 2^10 to 2^24 threads all adding to one counter (each variant), and for 2^22 "
         "threads spread over 1 to 2^22 counters (global atomicAdd).");
     ImGui::EndDisabled();
 
     ImGui::Separator();
-    ImGui::TextUnformatted("The histogram");
+    ImGui::TextUnformatted(tr("The histogram"));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##source", sourceInfo(hist_.source).label)) {
       for (const SourceInfo& s : sources())
@@ -191,17 +200,17 @@ class AtomicsLesson final : public Lesson {
     paramSlider(kHistBlock, hist_.block);
     if (hist_.source == Source::Uniform) paramSlider(kSkew, hist_.skew);
     if (hist_.source == Source::Normal)
-      ImGui::TextWrapped("Range [%g, %g): bins of %g.", hist_.xmin, hist_.xmax,
+      ImGui::TextWrapped(tr("Range [%g, %g): bins of %g."), hist_.xmin, hist_.xmax,
                          double((hist_.xmax - hist_.xmin) / float(hist_.bins)));
     else
-      ImGui::TextWrapped("Range 0..255 (one byte per value).");
-    if (ImGui::SmallButton("course: 10,000 in 10 bins")) {
+      ImGui::TextWrapped(tr("Range 0..255 (one byte per value)."));
+    if (ImGui::SmallButton(tr("course: 10,000 in 10 bins"))) {
       hist_.source = Source::Normal;
       hist_.n = 10000;
       hist_.bins = 10;
     }
     sameLineIfFits(smallButtonWidth("benchmark: 2^28, 256"));
-    if (ImGui::SmallButton("benchmark: 2^28, 256")) {
+    if (ImGui::SmallButton(tr("benchmark: 2^28, 256"))) {
       hist_.n = 1LL << 28;
       hist_.bins = 256;
       if (hist_.source == Source::Normal) hist_.source = Source::Uniform;
@@ -212,17 +221,17 @@ class AtomicsLesson final : public Lesson {
                 "for an H100's grid, and the race is told on the model. Timings of kernels need a "
                 "GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure the ladder")) startLadder(false);
+    if (ImGui::Button(tr("Measure the ladder"))) startLadder(false);
     helpTooltip(
         "Fresh random values; every step's output poisoned, then compared bin by bin with the "
         "CPU's histogram, then timed (median of 10 runs).");
-    if (ImGui::Button("Time against skew")) startSkew();
+    if (ImGui::Button(tr("Time against skew"))) startSkew();
     helpTooltip(
         "Uniform bytes with 0% to 100% of them in one bin, every GPU step at each (5 runs): "
         "where atomics on one counter collapse and privatised histograms hold.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button("CPU histograms only")) startLadder(true);
+    if (ImGui::Button(tr("CPU histograms only"))) startLadder(true);
     ImGui::EndDisabled();
     helpTooltip("Fresh values and the CPU's histograms (one thread, all cores): no GPU needed.");
     if (working()) {
@@ -231,12 +240,12 @@ class AtomicsLesson final : public Lesson {
                              : ladderJob_.running()     ? ladderJob_.progress()
                                                         : skewJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -380,7 +389,7 @@ class AtomicsLesson final : public Lesson {
   void drawStory(LessonContext& ctx) {
     if (!beginPanel(ctx, "story", "How an update is lost: two warps, step by step"))
       return endPanel(ctx);
-    ImGui::Checkbox("Warp B reads before warp A writes", &interleaved_);
+    ImGui::Checkbox(tr("Warp B reads before warp A writes"), &interleaved_);
     const RaceStory st = raceStory(interleaved_);
     const float s = ctx.scale;
     const float colW = std::min(320.0f * s, (ImGui::GetContentRegionAvail().x - 140 * s) / 2);
@@ -896,6 +905,7 @@ class AtomicsLesson final : public Lesson {
   std::vector<std::string> queue_;
   RaceParams race_;
   HistParams hist_;
+  bool shown_ = false;
   bool interleaved_ = true;
 
   AsyncJob<RaceReport> raceJob_;

@@ -4,6 +4,7 @@
 //   lesson text and the lesson object
 //   parameters panel: device, copy sizes, measure / cancel
 //   main view: summary, derived peaks, measured bandwidth, property groups, architecture table
+#include "ui/i18n.hpp"
 #include "lessons/device_lesson.hpp"
 
 #include <imgui.h>
@@ -26,9 +27,9 @@ namespace cudalab {
 // [SECTION] lesson text and the lesson object
 
 const LessonInfo kDeviceLessonInfo{
-    "device", "Your GPU", "course file 002: querying the device through PyCUDA",
-    "What the CUDA runtime reports about each GPU, the peak speeds that follow from it, and how "
-    "fast copies really are, measured now. Hover over any name to see what it means."};
+    "device", N_("Your GPU"), N_("course file 002: querying the device through PyCUDA"),
+    N_("What the CUDA runtime reports about each GPU, the peak speeds that follow from it, and how "
+       "fast copies really are, measured now. Hover over any name to see what it means.")};
 
 namespace {
 
@@ -96,7 +97,7 @@ class DeviceLesson final : public Lesson {
       std::vector<std::string> names;
       for (const DeviceInfo& d : devices_)
         names.push_back(std::to_string(d.index) + ": " + d.name);
-      if (ImGui::BeginCombo("Device", names[static_cast<size_t>(selected_)].c_str())) {
+      if (ImGui::BeginCombo(tr("Device"), names[static_cast<size_t>(selected_)].c_str())) {
         for (size_t i = 0; i < names.size(); ++i)
           if (ImGui::Selectable(names[i].c_str(), static_cast<int>(i) == selected_)) {
             selected_ = static_cast<int>(i);
@@ -105,7 +106,7 @@ class DeviceLesson final : public Lesson {
         ImGui::EndCombo();
       }
     }
-    ImGui::TextUnformatted("Copy bandwidth measurement");
+    ImGui::TextUnformatted(tr("Copy bandwidth measurement"));
     paramSlider(kDeviceCopyMiB, params_.deviceCopyMiB);
     paramSlider(kHostCopyMiB, params_.hostCopyMiB);
     paramSlider(kBandwidthRepetitions, params_.repetitions);
@@ -119,10 +120,10 @@ class DeviceLesson final : public Lesson {
     if (measure_.running()) {
       const JobProgress p = measure_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button("Cancel")) cancelAll();
+      if (ImGui::Button(tr("Cancel"))) cancelAll();
     } else {
       ImGui::BeginDisabled(!valid || devices_.empty());
-      if (ImGui::Button("Measure")) startMeasure();
+      if (ImGui::Button(tr("Measure"))) startMeasure();
       ImGui::EndDisabled();
       helpTooltip(kWhyMeasure);
     }
@@ -147,7 +148,8 @@ class DeviceLesson final : public Lesson {
       return;
     }
     if (devices_.empty()) {
-      if (query_.running()) ImGui::TextUnformatted("Asking the CUDA runtime about the devices...");
+      if (query_.running())
+        ImGui::TextUnformatted(tr("Asking the CUDA runtime about the devices..."));
       if (!queryError_.ok()) drawError(ctx, queryError_);
       return;
     }
@@ -221,7 +223,7 @@ class DeviceLesson final : public Lesson {
             ? std::to_string(d.sms) + " SMs x " + std::to_string(d.arch->fp32CoresPerSM) +
                   " FP32 cores = " + std::to_string(d.sms * d.arch->fp32CoresPerSM) + " CUDA cores"
             : std::to_string(d.sms) + " SMs (cores per SM unknown for this compute capability)";
-    ImGui::Text("Compute capability %s (%s)  |  %s  |  %.1f GiB", cc.c_str(),
+    ImGui::Text(tr("Compute capability %s (%s)  |  %s  |  %.1f GiB"), cc.c_str(),
                 d.arch ? d.arch->family : "unknown architecture", cores.c_str(),
                 static_cast<double>(d.totalGlobalMem) / (1ull << 30));
   }
@@ -259,7 +261,7 @@ class DeviceLesson final : public Lesson {
           if (r.peak.known)
             ImGui::Text("%10.1f %s", r.peak.value, r.peak.unit);
           else
-            ImGui::TextUnformatted("unknown");
+            ImGui::TextUnformatted(tr("unknown"));
           ImGui::PopFont();
           ImGui::TableNextColumn();
           ImGui::TextWrapped("%s", r.peak.formula.c_str());
@@ -278,7 +280,7 @@ class DeviceLesson final : public Lesson {
       } else if (!measureError_.ok()) {
         drawError(ctx, measureError_);
       } else if (!report_ || report_->device != d.index) {
-        ImGui::TextWrapped("Press Measure in the parameters to time the copies.");
+        ImGui::TextWrapped(tr("Press Measure in the parameters to time the copies."));
       } else {
         drawBars(ctx, d, *report_);
       }
@@ -318,12 +320,12 @@ class DeviceLesson final : public Lesson {
       ImGui::PushFont(ctx.theme.fonts().mono);
       const double pct = d.bandwidth.known ? 100.0 * r.gbpsMedian / d.bandwidth.value : NAN;
       if (r.kind == CopyKind::DeviceToDevice && d.bandwidth.known)
-        ImGui::Text("%8.1f GB/s  (%.0f%% of peak)", r.gbpsMedian, pct);
+        ImGui::Text(tr("%8.1f GB/s  (%.0f%% of peak)"), r.gbpsMedian, pct);
       else
-        ImGui::Text("%8.1f GB/s  (%.3f ms)", r.gbpsMedian, r.msMedian);
+        ImGui::Text(tr("%8.1f GB/s  (%.3f ms)"), r.gbpsMedian, r.msMedian);
       ImGui::PopFont();
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%zu MiB per copy; median %.3f ms, min %.3f ms, max %.3f ms",
+        ImGui::SetTooltip(tr("%zu MiB per copy; median %.3f ms, min %.3f ms, max %.3f ms"),
                           r.bytes >> 20, r.msMedian, r.msMin, r.msMax);
       }
     }
@@ -334,7 +336,7 @@ class DeviceLesson final : public Lesson {
       for (float y = barsY0; y < barsY1; y += 6 * s)
         dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 3 * s, barsY1)), c, std::max(1.0f, s));
       ImGui::SetCursorScreenPos(ImVec2(barsX0, ImGui::GetCursorScreenPos().y));
-      ImGui::TextDisabled("dashed line: theoretical device memory peak, %.0f GB/s",
+      ImGui::TextDisabled(tr("dashed line: theoretical device memory peak, %.0f GB/s"),
                           d.bandwidth.value);
     }
     const CopyResult* d2d = nullptr;

@@ -5,6 +5,7 @@
 //   parameters panel: variant switches, sizes, colouring, display path, run and sweeps
 //   main view: picture (through CUDA-OpenGL interop, or the CPU model), numbers, timing, sweeps
 //   work on the worker thread: picture, measurement, sweeps
+#include "ui/i18n.hpp"
 #include "lessons/launch_config_lesson.hpp"
 #include "lessons/launch_config_counters_panel.hpp"
 
@@ -35,11 +36,13 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kLaunchConfigLessonInfo{
-    "launch-config", "Launch configuration",
-    "course files 003 and 004: kernels, grids and blocks, grid-stride loops",
-    "A kernel doubles N numbers. Choose how many threads per block and how many blocks, 1D or 2D, "
-    "with or without the bounds guard and the grid-stride loop, then see which thread wrote each "
-    "element, which were never written, and how long it took."};
+    "launch-config", N_("Launch configuration"),
+    N_("course files 003 and 004: kernels, grids and blocks, grid-stride loops"),
+    N_("A kernel doubles N numbers. Choose how many threads per block and how many blocks, 1D or "
+       "2D, "
+       "with or without the bounds guard and the grid-stride loop, then see which thread wrote "
+       "each "
+       "element, which were never written, and how long it took.")};
 
 namespace {
 
@@ -194,7 +197,7 @@ class LaunchConfigLesson final : public Lesson {
     poll(ctx);
     bool changed = false;
     const LaunchVariant& v = variantOf(cfg_);
-    ImGui::TextUnformatted("Kernel variant");
+    ImGui::TextUnformatted(tr("Kernel variant"));
     for (const LaunchVariant& lv : launchVariants()) {
       if (ImGui::RadioButton(lv.label, &v == &lv)) {
         cfg_ = withVariant(cfg_, lv);
@@ -219,7 +222,7 @@ class LaunchConfigLesson final : public Lesson {
       cfg_.threadsPerBlock = static_cast<int>(tpb);
       changed = true;
     }
-    changed |= ImGui::Checkbox("Blocks: automatic", &cfg_.autoBlocks);
+    changed |= ImGui::Checkbox(tr("Blocks: automatic"), &cfg_.autoBlocks);
     helpTooltip(
         "Automatic: just enough blocks to give every element a thread, ceil(N / threads per "
         "block) (with a grid-stride loop: a few blocks per SM). Off: choose the grid yourself.");
@@ -239,18 +242,19 @@ class LaunchConfigLesson final : public Lesson {
         "What each element's colour says: the block, warp or thread that wrote it, or how "
         "many times it was written.");
     if (gpu_) {
-      ImGui::TextUnformatted("Picture reaches the screen by");
+      ImGui::TextUnformatted(tr("Picture reaches the screen by"));
       int path = static_cast<int>(path_);
-      if (ImGui::RadioButton("CUDA-OpenGL interop", &path, 0)) path_ = InteropPath::Interop;
+      if (ImGui::RadioButton(tr("CUDA-OpenGL interop"), &path, 0)) path_ = InteropPath::Interop;
       helpTooltip(
           "The kernel writes the picture into an OpenGL pixel buffer mapped into CUDA: it "
           "never leaves the GPU.");
-      if (ImGui::RadioButton("copy through host memory", &path, 1)) path_ = InteropPath::HostCopy;
+      if (ImGui::RadioButton(tr("copy through host memory"), &path, 1))
+        path_ = InteropPath::HostCopy;
       helpTooltip(
           "The kernel writes device memory, which is copied to the host and uploaded to "
           "the texture again: what a program without interop does every frame.");
       if (path != static_cast<int>(path_)) keysDirty_ = true;
-      ImGui::Checkbox("Redraw every frame", &animate_);
+      ImGui::Checkbox(tr("Redraw every frame"), &animate_);
       helpTooltip(
           "Runs the picture kernel and its upload every frame, so the per-frame cost of "
           "each path can be compared live.");
@@ -301,14 +305,14 @@ class LaunchConfigLesson final : public Lesson {
     }
     const bool running = measureJob_.running() || sweepJob_.running();
     ImGui::BeginDisabled(running || !valid_ || limitsJob_.running());
-    if (ImGui::Button("Run and time")) startMeasure();
+    if (ImGui::Button(tr("Run and time"))) startMeasure();
     helpTooltip(
         "Copies the input to the GPU, runs the kernel and copies the result back, 10 "
         "times after 2 warm-ups, each phase timed with CUDA events; every run's output is "
         "poisoned first and checked element by element against the CPU.");
-    if (ImGui::Button("Sweep threads per block")) launchSweep(kSweepThreads);
+    if (ImGui::Button(tr("Sweep threads per block"))) launchSweep(kSweepThreads);
     helpTooltip("Kernel time for 32, 64, ... 1024 threads per block, blocks automatic.");
-    if (ImGui::Button("Sweep blocks (grid-stride)")) launchSweep(kSweepBlocks);
+    if (ImGui::Button(tr("Sweep blocks (grid-stride)"))) launchSweep(kSweepBlocks);
     helpTooltip(
         "Kernel time for 1, 2, 4, ... blocks with a grid-stride loop; the course's 2-4 "
         "blocks per SM are marked.");
@@ -316,12 +320,12 @@ class LaunchConfigLesson final : public Lesson {
     if (running) {
       const JobProgress p = sweepJob_.running() ? sweepJob_.progress() : measureJob_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button("Cancel")) cancelAll();
+      if (ImGui::Button(tr("Cancel"))) cancelAll();
     }
     ImGui::BeginDisabled(history_.empty() && sweep_.empty());
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (or, without one, the measurements so far) with every phase's "
@@ -333,7 +337,7 @@ class LaunchConfigLesson final : public Lesson {
                              : "Who wrote each element (CPU model of the index arithmetic)";
     if (beginPanel(ctx, "picture", title)) {
       if (!valid_) {
-        ImGui::TextWrapped("Nothing to draw: %s", valid_.message().c_str());
+        ImGui::TextWrapped(tr("Nothing to draw: %s"), valid_.message().c_str());
       } else if (!pictureError_.ok()) {
         ImGui::TextWrapped("%s", pictureError_.message().c_str());
       } else if (picture_) {
@@ -358,13 +362,13 @@ class LaunchConfigLesson final : public Lesson {
             const long long py =
                 static_cast<long long>((mp.y - p0.y) / h * static_cast<float>(L.height));
             const long long first = py * L.fy * L.rowElements + px * L.fx;
-            ImGui::SetTooltip("element %lld%s (row %lld, column %lld)", first,
+            ImGui::SetTooltip(tr("element %lld%s (row %lld, column %lld)"), first,
                               L.fx * L.fy > 1 ? " and its neighbours" : "", py * L.fy, px * L.fx);
           }
           drawLegend(ctx, L);
         }
       } else {
-        ImGui::TextUnformatted("Working out which thread writes which element...");
+        ImGui::TextUnformatted(tr("Working out which thread writes which element..."));
       }
     }
     endPanel(ctx);
@@ -523,7 +527,7 @@ class LaunchConfigLesson final : public Lesson {
       }
       const MeasuredLaunch& last = history_.back();
       const Correctness& c = last.m.check;
-      ImGui::Text("Kernel %.3f ms (min %.3f, max %.3f) = %.0f GB/s; with copies %.3f ms.",
+      ImGui::Text(tr("Kernel %.3f ms (min %.3f, max %.3f) = %.0f GB/s; with copies %.3f ms."),
                   last.m.kernel().medianMs, last.m.kernel().minMs, last.m.kernel().maxMs,
                   last.m.kernelGBps(), last.m.totalMedianMs());
       ImGui::PushStyleColor(ImGuiCol_Text,
@@ -535,7 +539,7 @@ class LaunchConfigLesson final : public Lesson {
             thousands(static_cast<long long>(c.wrong)).c_str(),
             thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
       else
-        ImGui::TextWrapped("All %s elements equal the CPU reference in every run.",
+        ImGui::TextWrapped(tr("All %s elements equal the CPU reference in every run."),
                            thousands(static_cast<long long>(c.checked)).c_str());
       ImGui::PopStyleColor();
     }

@@ -16,9 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "ui/i18n.hpp"
 #include "common/params.hpp"
 #include "common/runtime_info.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab {
 

@@ -10,6 +10,7 @@
 //   (the tiling and sector pictures: matmul_pictures_panel.cpp; the counters:
 //   matmul_counters_panel.cpp)
 //   work on the worker thread; export
+#include "ui/i18n.hpp"
 #include "lessons/matmul_lesson.hpp"
 #include "lessons/matmul_counters_panel.hpp"
 #include "lessons/matmul_pictures_panel.hpp"
@@ -42,12 +43,13 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kMatmulLessonInfo{
-    "matmul", "Matmul: from the naive kernel to cuBLAS",
-    "course file 001: NumPy, Numba and PyTorch on a matrix product; shared memory, coalescing, "
-    "thread-block tiling, and why cuBLAS wins",
-    "C = A B through nine steps, each its own kernel checked against float64 and timed: GFLOP/s, "
-    "share of cuBLAS and of the FP32 peak, a roofline, the course's comparison, and pictures of "
-    "which tiles each block loads and which elements each thread owns."};
+    "matmul", N_("Matmul: from the naive kernel to cuBLAS"),
+    N_("course file 001: NumPy, Numba and PyTorch on a matrix product; shared memory, coalescing, "
+       "thread-block tiling, and why cuBLAS wins"),
+    N_("C = A B through nine steps, each its own kernel checked against float64 and timed: "
+       "GFLOP/s, "
+       "share of cuBLAS and of the FP32 peak, a roofline, the course's comparison, and pictures of "
+       "which tiles each block loads and which elements each thread owns.")};
 
 namespace {
 
@@ -147,18 +149,18 @@ class MatmulLesson final : public Lesson {
                 "No GPU: the tiling pictures and the sector view are computed on the CPU, and the "
                 "course's comparison runs its CPU rows. GFLOP/s of the kernels need a GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure the ladder")) startLadder();
+    if (ImGui::Button(tr("Measure the ladder"))) startLadder();
     helpTooltip(
         "Every step on fresh random M x K and K x N matrices: output poisoned, checked "
         "against the float64 CPU product, then timed (median of 10 runs; slow steps at "
         "large sizes get fewer).");
-    if (ImGui::Button("GFLOP/s against size")) startSweep();
+    if (ImGui::Button(tr("GFLOP/s against size"))) startSweep();
     helpTooltip("The float32 steps and cuBLAS on square matrices of 128 to 4096, 3 runs each.");
     ImGui::EndDisabled();
     ImGui::Spacing();
     paramSlider(kCourseSize, courseN_);
     ImGui::BeginDisabled(working());
-    if (ImGui::Button("Run the course's comparison")) startCourse();
+    if (ImGui::Button(tr("Run the course's comparison"))) startCourse();
     ImGui::EndDisabled();
     helpTooltip(
         "The same n x n matrices on the CPU (one thread, then all cores), the naive "
@@ -168,14 +170,14 @@ class MatmulLesson final : public Lesson {
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : courseJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {

@@ -12,6 +12,7 @@
 #include "matmul/matmul_config.hpp"
 #include "memory/access_patterns.hpp"
 #include "models/memory_access.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/warp_picture.hpp"
 #include "ui/widgets.hpp"
@@ -83,7 +84,7 @@ struct MatmulPicturesPanel::Impl {
     if (st.family == Family::Tiled && st.precision == Precision::Float32) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(110 * s);
-      if (ImGui::BeginCombo("Tile",
+      if (ImGui::BeginCombo(tr("Tile"),
                             (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
         for (int t : kTileChoices)
           if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
@@ -95,7 +96,7 @@ struct MatmulPicturesPanel::Impl {
       const Status ok = validateTile({tile_, Precision::Float32}, limits);
       if (!ok) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        ImGui::TextWrapped("Refused: %s", ok.sentence().c_str());
+        ImGui::TextWrapped(tr("Refused: %s"), ok.sentence().c_str());
         ImGui::PopStyleColor();
         mutedText(ctx.theme, gpu ? "Limits of this GPU." : "Limits of every GPU since Volta.");
         return endPanel(ctx);
@@ -125,7 +126,7 @@ struct MatmulPicturesPanel::Impl {
                          std::max(steps - 1, 0) + first))
       m_ = shown - first;
     ImGui::SameLine();
-    if (!ctx.exporting) ImGui::Checkbox("Play", &playing_);
+    if (!ctx.exporting) ImGui::Checkbox(tr("Play"), &playing_);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140 * s);
     ImGui::SliderInt("thread", &thread_, 0, threads - 1);
@@ -351,9 +352,9 @@ struct MatmulPicturesPanel::Impl {
     if (!beginPanel(ctx, "sectors", "The naive steps' reads: one warp, one k"))
       return endPanel(ctx);
     const float s = ctx.scale;
-    ImGui::RadioButton("1. the course's mapping (i on x)", &sectorCourse_, 1);
+    ImGui::RadioButton(tr("1. the course's mapping (i on x)"), &sectorCourse_, 1);
     ImGui::SameLine();
-    ImGui::RadioButton("2. swapped (j on x)", &sectorCourse_, 0);
+    ImGui::RadioButton(tr("2. swapped (j on x)"), &sectorCourse_, 0);
     mem::PatternParams p;
     p.rows = M;
     p.cols = N;
@@ -377,7 +378,7 @@ struct MatmulPicturesPanel::Impl {
       const mem::WarpRequest r = mem::warpRequest(id, p, warp_, k_);
       const mem::GlobalAccess g = mem::analyzeGlobal(r);
       if (r.activeMask == 0) {
-        ImGui::Text("Reading %s: this warp has no lane inside C.", what);
+        ImGui::Text(tr("Reading %s: this warp has no lane inside C."), what);
         continue;
       }
       ImGui::Text(

@@ -10,6 +10,7 @@
 #include "lessons/counters_helper.hpp"
 #include "memory/memory.hpp"
 #include "ui/data_table.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -125,7 +126,7 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
   if (!beginPanel(ctx, "counters", "Measured by the GPU's counters", kPanelCollapsible))
     return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
-  if (!ctx.exporting && ImGui::Button("Read the counters")) start(global, gp, shared, sp);
+  if (!ctx.exporting && ImGui::Button(tr("Read the counters"))) start(global, gp, shared, sp);
   ImGui::EndDisabled();
   helpTooltip(
       "Runs the two patterns' kernels once more under the profiler (CUPTI, the library Nsight "
@@ -135,7 +136,7 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
     mutedText(ctx.theme, "No GPU: there are no counters to read; the model's numbers are above.");
     return endPanel(ctx);
   }
-  if (job_.running()) ImGui::TextUnformatted("Profiling...");
+  if (job_.running()) ImGui::TextUnformatted(tr("Profiling..."));
   if (!error_.ok()) {
     // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.
     errorText(ctx.theme, error_);

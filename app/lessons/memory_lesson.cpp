@@ -9,6 +9,7 @@
 //   strided copy: measured bandwidth against the model
 //   transpose ladder
 //   work on the worker thread; export
+#include "ui/i18n.hpp"
 #include "lessons/memory_lesson.hpp"
 #include "lessons/memory_counters_panel.hpp"
 #include "lessons/transpose_counters_panel.hpp"
@@ -39,12 +40,13 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kMemoryLessonInfo{
-    "memory", "Memory: coalescing, transpose, bank conflicts",
-    "course files 000 and 001: coalescing, the transpose B[x, y] = A[y, x], the naive matmul's "
-    "reads",
-    "One warp's 32 addresses and the 32-byte sectors that serve them; shared-memory banks and "
-    "conflicts; every warp of a kernel; strided copies and the transpose ladder measured against "
-    "a plain copy."};
+    "memory", N_("Memory: coalescing, transpose, bank conflicts"),
+    N_("course files 000 and 001: coalescing, the transpose B[x, y] = A[y, x], the naive matmul's "
+       "reads"),
+    N_("One warp's 32 addresses and the 32-byte sectors that serve them; shared-memory banks and "
+       "conflicts; every warp of a kernel; strided copies and the transpose ladder measured "
+       "against "
+       "a plain copy.")};
 
 namespace {
 
@@ -245,20 +247,20 @@ class MemoryLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextUnformatted("Global memory: the pattern");
+    ImGui::TextUnformatted(tr("Global memory: the pattern"));
     patternCombo("##global", global_, Space::Global);
     drawPatternParams(globalP_, global_, "g");
     ImGui::Spacing();
-    ImGui::TextUnformatted("Shared memory: the pattern");
+    ImGui::TextUnformatted(tr("Shared memory: the pattern"));
     patternCombo("##shared", shared_, Space::Shared);
-    if (isTile(shared_)) ImGui::Checkbox("Pad the tile (33 columns)", &sharedP_.padded);
+    if (isTile(shared_)) ImGui::Checkbox(tr("Pad the tile (33 columns)"), &sharedP_.padded);
     helpTooltip(
         "One unused float at the end of every row of the 32x32 tile, so row r starts r banks "
         "further on.");
     drawPatternParams(sharedP_, shared_, "s");
     ImGui::Spacing();
     ImGui::Separator();
-    ImGui::TextUnformatted("Measured on the GPU");
+    ImGui::TextUnformatted(tr("Measured on the GPU"));
     paramSlider(kMatrixRows, rows_);
     paramSlider(kMatrixCols, cols_);
     if (ImGui::SmallButton("8192 x 8192")) rows_ = cols_ = 8192;
@@ -279,21 +281,21 @@ class MemoryLesson final : public Lesson {
                      : "The model's sectors and wavefronts for each step at this size.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure the strided copy")) startStrided();
+    if (ImGui::Button(tr("Measure the strided copy"))) startStrided();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Strides 1 to 32, each copy checked and timed." : "Needs a GPU.");
     if (working()) {
       const JobProgress pr =
           stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -404,8 +406,9 @@ class MemoryLesson final : public Lesson {
                           ", warp " + std::to_string(globalWarp_) + ")")
                              .c_str());
     if (r.activeMask == 0) {
-      ImGui::TextWrapped("Warp %d has no lane inside the array at this step: it makes no request.",
-                         globalWarp_);
+      ImGui::TextWrapped(
+          tr("Warp %d has no lane inside the array at this step: it makes no request."),
+          globalWarp_);
       return endPanel(ctx);
     }
     const int ideal = static_cast<int>(
@@ -435,7 +438,7 @@ class MemoryLesson final : public Lesson {
     const PatternInfo& info = patternInfo(shared_);
     const KernelInfo& k = kernelInfo(info.kernel);
     if (isTile(shared_)) {
-      ImGui::Checkbox("Pad the tile to 33 columns", &sharedP_.padded);
+      ImGui::Checkbox(tr("Pad the tile to 33 columns"), &sharedP_.padded);
       helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
     }
     ImGui::PushFont(ctx.theme.fonts().mono);
@@ -448,7 +451,7 @@ class MemoryLesson final : public Lesson {
     }
     const WarpRequest r = warpRequest(shared_, sharedP_, sharedWarp_, sharedTrip_);
     if (r.activeMask == 0) {
-      ImGui::TextWrapped("Warp %d makes no request at this step.", sharedWarp_);
+      ImGui::TextWrapped(tr("Warp %d makes no request at this step."), sharedWarp_);
       return endPanel(ctx);
     }
     const SharedAccess sh = analyzeShared(r);
@@ -539,9 +542,9 @@ class MemoryLesson final : public Lesson {
 
   void drawMap(LessonContext& ctx) {
     if (!beginPanel(ctx, "map", "Every warp of the kernel")) return endPanel(ctx);
-    if (ImGui::RadioButton("the global-memory pattern", !mapOfShared_)) mapOfShared_ = false;
+    if (ImGui::RadioButton(tr("the global-memory pattern"), !mapOfShared_)) mapOfShared_ = false;
     sameLineIfFits(ImGui::GetFrameHeight(), "the shared-memory pattern");
-    if (ImGui::RadioButton("the shared-memory pattern", mapOfShared_)) mapOfShared_ = true;
+    if (ImGui::RadioButton(tr("the shared-memory pattern"), mapOfShared_)) mapOfShared_ = true;
     if (!mapError_.ok()) ImGui::TextWrapped("%s", mapError_.sentence().c_str());
     if (!map_) {
       ImGui::TextUnformatted(mapJob_.running() ? "Computing..." : "Not computed yet.");

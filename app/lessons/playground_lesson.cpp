@@ -8,6 +8,7 @@
 //   main view: editor and messages, compiler output, result and picture, times, launch
 //   jobs: hello (the worker's GPU), compile and run; the output picture's texture
 //   the learner's code on disk
+#include "ui/i18n.hpp"
 #include "lessons/playground_lesson.hpp"
 
 #include <imgui.h>
@@ -40,13 +41,15 @@ namespace cudalab {
 // [SECTION] lesson text, state
 
 const LessonInfo kPlaygroundLessonInfo{
-    "playground", "Playground: write your own kernel",
-    "course files 000-004: Numba's @cuda.jit and @vectorize, PyCUDA's SourceModule, cuda-python, "
-    "and file 004's exercises (the counter race, the histogram)",
-    "Type a CUDA kernel, compile it in the app with NVRTC, run it with the grid and block you "
-    "choose in a separate worker process, and see every element checked against a CPU reference: "
-    "right, wrong, never written or written past the end. Then time it beside the built-in "
-    "lessons' kernels and the library."};
+    "playground", N_("Playground: write your own kernel"),
+    N_("course files 000-004: Numba's @cuda.jit and @vectorize, PyCUDA's SourceModule, "
+       "cuda-python, "
+       "and file 004's exercises (the counter race, the histogram)"),
+    N_("Type a CUDA kernel, compile it in the app with NVRTC, run it with the grid and block you "
+       "choose in a separate worker process, and see every element checked against a CPU "
+       "reference: "
+       "right, wrong, never written or written past the end. Then time it beside the built-in "
+       "lessons' kernels and the library.")};
 
 namespace {
 
@@ -205,17 +208,17 @@ class PlaygroundLesson final : public Lesson {
       paramSlider(n, params_.n);
     }
     if (ex_->kind == Kind::Histogram) paramSlider(kBinsSpec, params_.bins);
-    ImGui::TextUnformatted("Block (threads)");
+    ImGui::TextUnformatted(tr("Block (threads)"));
     helpTooltip(kBlockDimSpec.help);
     dimInputs("##block", params_.launch.block, 2048);
     if (ex_->kind != Kind::Counter) {  // the counter has no N to cover
-      ImGui::Checkbox("Grid from N", &params_.autoGrid);
+      ImGui::Checkbox(tr("Grid from N"), &params_.autoGrid);
       helpTooltip(
           "On: as many blocks as N needs at this block size (rounded up). Off: the grid "
           "below, as you set it.");
     }
     const Launch l = launchFor(*ex_, params_);
-    ImGui::TextUnformatted("Grid (blocks)");
+    ImGui::TextUnformatted(tr("Grid (blocks)"));
     helpTooltip(kGridDimSpec.help);
     if (params_.autoGrid) {
       ImGui::Text("%s x %s x %s", thousands(l.grid.x).c_str(), thousands(l.grid.y).c_str(),
@@ -226,7 +229,7 @@ class PlaygroundLesson final : public Lesson {
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
     ImGui::BeginDisabled(sanitizerPath_.empty() || job_.running() || helloJob_.running());
-    if (ImGui::Checkbox("Check accesses", &sanitize_)) {
+    if (ImGui::Checkbox(tr("Check accesses"), &sanitize_)) {
       worker_.reset();  // the next run starts a worker with the other command
     }
     ImGui::EndDisabled();
@@ -236,12 +239,12 @@ class PlaygroundLesson final : public Lesson {
                       "your kernel is checked, and a bad one is reported with its source line "
                       "and thread instead of faulting on the GPU. Tens of times slower, so the "
                       "times are not meaningful then.");
-    ImGui::Checkbox("Compare", &params_.compare);
+    ImGui::Checkbox(tr("Compare"), &params_.compare);
     helpTooltip(
         "Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
         "problem, for the Time panel.");
     ImGui::BeginDisabled(sanitize_);
-    ImGui::Checkbox("Counters per line", &params_.lineCounters);
+    ImGui::Checkbox(tr("Counters per line"), &params_.lineCounters);
     ImGui::EndDisabled();
     helpTooltip(
         "Also read the GPU's counters for every line of your kernel (CUPTI's SASS metrics, what "
@@ -256,15 +259,15 @@ class PlaygroundLesson final : public Lesson {
     if (working) {
       ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..."
                                                           : job_.progress().what.c_str());
-      if (ImGui::Button("Cancel")) cancelAll();
+      if (ImGui::Button(tr("Cancel"))) cancelAll();
     } else {
-      if (ImGui::Button("Compile")) startJob(false);
+      if (ImGui::Button(tr("Compile"))) startJob(false);
       helpTooltip(
           "NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
           "warnings appear on their lines, with the registers and shared memory used.");
       sameLineIfFits("Compile and run");
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
-      if (ImGui::Button("Compile and run")) startJob(true);
+      if (ImGui::Button(tr("Compile and run"))) startJob(true);
       ImGui::EndDisabled();
       if (!gpu_)
         mutedText(ctx.theme,
@@ -376,7 +379,7 @@ class PlaygroundLesson final : public Lesson {
   void drawCodePanel(LessonContext& ctx) {
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "code", "Your kernel")) {
-      ImGui::TextWrapped("The app calls  %s", signatureText(*ex_).c_str());
+      ImGui::TextWrapped(tr("The app calls  %s"), signatureText(*ex_).c_str());
       if (ex_->kind != Kind::Elementwise) {
         const Launch l = launchFor(*ex_, params_);
         mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
@@ -496,7 +499,7 @@ class PlaygroundLesson final : public Lesson {
     if (!last_ || !last_->compiled.ok) return;
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-      ImGui::TextWrapped("Compiled in %s ms for sm_%d with NVRTC %s%s.",
+      ImGui::TextWrapped(tr("Compiled in %s ms for sm_%d with NVRTC %s%s."),
                          trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
                          last_->compiled.nvrtcVersion.c_str(),
                          last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
@@ -506,7 +509,7 @@ class PlaygroundLesson final : public Lesson {
       for (const std::string& o : last_->compiled.options)
         if (o.rfind("-I", 0) != 0) options += " " + o;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("Options:%s", options.c_str());
+      ImGui::TextWrapped(tr("Options:%s"), options.c_str());
       ImGui::PopStyleColor();
       drawResources(ctx, last_->compiled);
       if (ImGui::TreeNode(
@@ -583,12 +586,12 @@ class PlaygroundLesson final : public Lesson {
   }
 
   void drawFiles(LessonContext& ctx) {
-    ImGui::TextUnformatted("File");
+    ImGui::TextUnformatted(tr("File"));
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##path", &filePath_);
-    if (ImGui::Button("Save .cu")) fileStatus_ = saveFile(filePath_, editor_.text());
+    if (ImGui::Button(tr("Save .cu"))) fileStatus_ = saveFile(filePath_, editor_.text());
     sameLineIfFits("Load .cu");
-    if (ImGui::Button("Load .cu")) {
+    if (ImGui::Button(tr("Load .cu"))) {
       std::ifstream in(filePath_);
       if (!in) {
         fileStatus_ = Status::error("Could not open " + filePath_ + ".");
@@ -604,7 +607,7 @@ class PlaygroundLesson final : public Lesson {
       }
     }
     sameLineIfFits("Starting kernel");
-    if (ImGui::Button("Starting kernel")) {
+    if (ImGui::Button(tr("Starting kernel"))) {
       editor_.setText(std::string(starterSource(*ex_)));
       lint_ = lint(editor_.text());
       textDirty_ = true;
@@ -619,18 +622,18 @@ class PlaygroundLesson final : public Lesson {
   void drawHints(LessonContext& ctx) {
     const int total = static_cast<int>(ex_->hints.size());
     for (int i = 0; i < hintsShown_ && i < total; ++i)
-      ImGui::TextWrapped("Hint %d: %s", i + 1, ex_->hints[static_cast<size_t>(i)]);
+      ImGui::TextWrapped(tr("Hint %d: %s"), i + 1, ex_->hints[static_cast<size_t>(i)]);
     if (hintsShown_ < total) {
       const std::string label =
           "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " + std::to_string(total) + ")";
       if (ImGui::Button(label.c_str())) ++hintsShown_;
     }
     if (!beforeSolution_) {
-      if (ImGui::Button("Show the solution")) showSolution();
+      if (ImGui::Button(tr("Show the solution"))) showSolution();
       helpTooltip(
           "Replaces your code with a course-style solution; \"Back to my code\" returns "
           "to yours.");
-    } else if (ImGui::Button("Back to my code")) {
+    } else if (ImGui::Button(tr("Back to my code"))) {
       editor_.setText(*beforeSolution_);
       beforeSolution_.reset();
       lint_ = lint(editor_.text());

@@ -8,6 +8,7 @@
 
 #include "common/format.hpp"
 #include "ui/data_table.hpp"
+#include "ui/i18n.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -59,11 +60,11 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (e.kind == Kind::Matmul)
-        ImGui::Text("[%lld, %lld]", m.index / p.n, m.index % p.n);
+        ImGui::Text(tr("[%lld, %lld]"), m.index / p.n, m.index % p.n);
       else if (m.index < 0)
-        ImGui::TextUnformatted("sum");
+        ImGui::TextUnformatted(tr("sum"));
       else if (e.kind == Kind::Counter)
-        ImGui::Text("%lld", m.index + 1);
+        ImGui::Text(tr("%lld"), m.index + 1);
       else
         ImGui::TextUnformatted(thousands(m.index).c_str());
       ImGui::TableNextColumn();
@@ -183,12 +184,12 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
     ImGui::TextColored(ctx.theme.warningColour(),
                        "Run under compute-sanitizer: every access was checked, so these times are "
                        "many times the real ones.");
-  ImGui::Text("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)",
+  ImGui::Text(tr("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)"),
               msText(r.medianMs).c_str(), static_cast<int>(r.kernelMs.size()));
   if (e.kind == Kind::Matmul)
-    ImGui::Text("%s GFLOP/s (2 n^3 flops)", thousands(std::llround(r.gflops())).c_str());
+    ImGui::Text(tr("%s GFLOP/s (2 n^3 flops)"), thousands(std::llround(r.gflops())).c_str());
   else if (r.bytes > 8)
-    ImGui::Text("%s GB/s (%s read and written)",
+    ImGui::Text(tr("%s GB/s (%s read and written)"),
                 trimmedFixed(r.gbps(), r.gbps() < 10 ? 2 : 0).c_str(), mib(r.bytes).c_str());
   if (r.comparisons.empty()) return;
   if (ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
@@ -205,7 +206,7 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
       ImGui::TextUnformatted(msText(c.ms).c_str());
       ImGui::TableNextColumn();
       if (c.ms > 0 && r.medianMs > 0)
-        ImGui::Text("%sx its time", trimmedFixed(r.medianMs / c.ms, 2).c_str());
+        ImGui::Text(tr("%sx its time"), trimmedFixed(r.medianMs / c.ms, 2).c_str());
     }
     ImGui::EndTable();
   }
@@ -435,7 +436,7 @@ void drawResources(LessonContext& ctx, const CompileResult& c) {
         ImGui::TextColored(ctx.theme.warningColour(), "%s B",
                            thousands(p.spillStores + p.spillLoads).c_str());
       else
-        ImGui::TextUnformatted("none");
+        ImGui::TextUnformatted(tr("none"));
     }
     endDataTable();
   }

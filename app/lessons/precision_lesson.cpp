@@ -10,6 +10,7 @@
 //   summation     2^27 - 157 normal numbers summed five ways, and the error's growth with N
 //   throughput    FMA rates in float32, float64 and half against the device's peaks
 //   export        CSV and JSON of everything on screen
+#include "ui/i18n.hpp"
 #include "lessons/precision_lesson.hpp"
 
 #include <imgui.h>
@@ -42,14 +43,15 @@ namespace cudalab {
 using namespace precision;
 
 const LessonInfo kPrecisionLessonInfo{
-    "precision", "Precision: float32, float64 and cancellation",
-    "course file 000: float32 keeps about 7 decimal digits; 1e-8 added to 1 and taken away again "
-    "comes back as 0",
-    "Formulas that cancel catastrophically, evaluated on the GPU (or, without one, the CPU) in "
-    "half, bfloat16, float32 (with "
-    "and without fused multiply-add, and with fast math) and float64 against the exact value; "
-    "the bits of each result; the literal trap; five ways to sum 2^27 - 157 numbers; and what "
-    "float64 costs."};
+    "precision", N_("Precision: float32, float64 and cancellation"),
+    N_("course file 000: float32 keeps about 7 decimal digits; 1e-8 added to 1 and taken away "
+       "again "
+       "comes back as 0"),
+    N_("Formulas that cancel catastrophically, evaluated on the GPU (or, without one, the CPU) in "
+       "half, bfloat16, float32 (with "
+       "and without fused multiply-add, and with fast math) and float64 against the exact value; "
+       "the bits of each result; the literal trap; five ways to sum 2^27 - 157 numbers; and what "
+       "float64 costs.")};
 
 namespace {
 
@@ -277,13 +279,13 @@ class PrecisionLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextUnformatted("Expression");
+    ImGui::TextUnformatted(tr("Expression"));
     for (const ExprInfo& e : expressions()) {
       if (ImGui::RadioButton(e.label, expr_ == e.expr)) expr_ = e.expr;
       helpTooltip(e.help);
     }
     ImGui::Spacing();
-    ImGui::TextUnformatted("Formulas");
+    ImGui::TextUnformatted(tr("Formulas"));
     const char* modes[] = {"naive", "rewritten", "both"};
     for (int i = 0; i < 3; ++i) {
       if (i) ImGui::SameLine();
@@ -293,7 +295,7 @@ class PrecisionLesson final : public Lesson {
         "The formula as written, the rewritten formula that avoids the cancellation, or "
         "both (rewritten as dots).");
     ImGui::Spacing();
-    ImGui::TextUnformatted("Precisions");
+    ImGui::TextUnformatted(tr("Precisions"));
     for (const PrecisionInfo& p : precisions()) {
       const bool can = gpu_ || p.cpu;
       ImGui::BeginDisabled(!can);
@@ -306,7 +308,7 @@ class PrecisionLesson final : public Lesson {
     }
     ImGui::Spacing();
     paramSlider(kChosenX, x_);
-    if (ImGui::SmallButton("1e-8 (course)")) x_ = 1e-8;
+    if (ImGui::SmallButton(tr("1e-8 (course)"))) x_ = 1e-8;
     ImGui::SameLine();
     if (ImGui::SmallButton("1e-4")) x_ = 1e-4;
     ImGui::SameLine();
@@ -315,7 +317,7 @@ class PrecisionLesson final : public Lesson {
     if (ImGui::SmallButton("100")) x_ = 100.0;
     if (paramSlider(kPointsPerDecade, perDecade_)) startSweep();
     paramSlider(kSumCount, sumN_);
-    if (ImGui::SmallButton("2^27 - 157 (course)")) sumN_ = kCourseSumCount;
+    if (ImGui::SmallButton(tr("2^27 - 157 (course)"))) sumN_ = kCourseSumCount;
     ImGui::SameLine();
     if (ImGui::SmallButton("2^20")) sumN_ = size_t{1} << 20;
 
@@ -327,15 +329,15 @@ class PrecisionLesson final : public Lesson {
                 "in half, bfloat16, float32 and float64. Fused multiply-add and fast math exist "
                 "only on the GPU, so those two variants are not shown.");
     ImGui::BeginDisabled(working());
-    if (ImGui::Button("Evaluate again")) startSweep();
+    if (ImGui::Button(tr("Evaluate again"))) startSweep();
     helpTooltip(gpu_ ? "Every expression and formula in every precision on the GPU, at every x "
                        "of the sweep, against the exact value."
                      : "Every expression and formula on the CPU in each precision.");
-    if (ImGui::Button("Sum N numbers")) startSum();
+    if (ImGui::Button(tr("Sum N numbers"))) startSum();
     helpTooltip("N random normal numbers summed five ways, and the same for growing N.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure FMA throughput")) startFma();
+    if (ImGui::Button(tr("Measure FMA throughput"))) startFma();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Fused multiply-adds per second in float32, float64 and half."
                      : "Needs a GPU.");
@@ -344,14 +346,14 @@ class PrecisionLesson final : public Lesson {
                              : fmaJob_.running() ? fmaJob_.progress()
                                                  : sweepJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::BeginDisabled(!sweep_);
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (every expression, formula and precision), the sums and the "
@@ -451,7 +453,7 @@ class PrecisionLesson final : public Lesson {
     const ExprInfo& e = exprInfo(expr_);
     const std::string title = std::string("Relative error of ") + e.label + " against x";
     if (beginPanel(ctx, "errors", title.c_str())) {
-      ImGui::TextWrapped("Naive: %s%s%s", e.naive, e.stable ? "     Rewritten: " : "",
+      ImGui::TextWrapped(tr("Naive: %s%s%s"), e.naive, e.stable ? "     Rewritten: " : "",
                          e.stable ? e.stable : "");
       mutedText(ctx.theme, e.help);
       if (!sweep_) {
@@ -514,7 +516,7 @@ class PrecisionLesson final : public Lesson {
     const std::string title = "At x = " + sci(px, 6) + ": values, errors and bits";
     if (beginPanel(ctx, "values", title.c_str())) {
       if (!point_) {
-        ImGui::TextUnformatted("Evaluating...");
+        ImGui::TextUnformatted(tr("Evaluating..."));
       } else {
         const Evaluation& ev = point_->ev;
         // On a projector the results and how far off they are stay; the stored x and the exact
@@ -565,7 +567,7 @@ class PrecisionLesson final : public Lesson {
                   "from the exact value in units of the format's last place there; 0.5 is the "
                   "best rounding can do, millions mean no digit is right.");
         ImGui::Spacing();
-        ImGui::TextUnformatted("Bits of the naive result");
+        ImGui::TextUnformatted(tr("Bits of the naive result"));
         static const TableColumn kBits[] = {
             {"Precision"}, {"Kind", nullptr, 1}, {"sign  exponent  mantissa"}};
         if (beginDataTable("bits", kBits, static_cast<int>(precisions().size()))) {
@@ -607,7 +609,7 @@ class PrecisionLesson final : public Lesson {
         if (!t.floatLiteral.empty()) {
           ImGui::PushFont(ctx.theme.fonts().mono);
           const double px = point_->ev.xs[0];
-          ImGui::Text("x = %s (as float32: %s)", sci(px, 6).c_str(),
+          ImGui::Text(tr("x = %s (as float32: %s)"), sci(px, 6).c_str(),
                       sci(static_cast<float>(px), 9).c_str());
           ImGui::Text("(x + 1.0f) - 1.0f = %s", sci(t.floatLiteral[0], 9).c_str());
           ImGui::Text("(x + 1.0)  - 1.0  = %s", sci(t.doubleLiteral[0], 9).c_str());
@@ -653,8 +655,9 @@ class PrecisionLesson final : public Lesson {
       ptxLoaded_ = true;
     }
     ImGui::Spacing();
-    ImGui::Text("Evidence: the PTX nvcc generated for these kernels (%s, embedded at build time)",
-                ptxArchitecture());
+    ImGui::Text(
+        tr("Evidence: the PTX nvcc generated for these kernels (%s, embedded at build time)"),
+        ptxArchitecture());
     if (!ptxFloat_.found || !ptxDouble_.found) {
       mutedText(ctx.theme, "This build has no PTX for the trap kernels.");
       return;
@@ -685,7 +688,7 @@ class PrecisionLesson final : public Lesson {
     mutedText(ctx.theme,
               "cvt.f64.f32 widens x to float64, add.f64 adds in float64, cvt.rn.f32.f64 rounds "
               "the result back: the float32 cancellation never happens.");
-    if (!ctx.exporting && ImGui::TreeNode("PTX of the two kernels")) {
+    if (!ctx.exporting && ImGui::TreeNode(tr("PTX of the two kernels"))) {
       ImGui::PushFont(ctx.theme.fonts().mono);
       ImGui::TextUnformatted(("// " + ptxFloat_.name + "\n" + ptxFloat_.body).c_str());
       ImGui::TextUnformatted(("// " + ptxDouble_.name + "\n" + ptxDouble_.body).c_str());
@@ -693,7 +696,7 @@ class PrecisionLesson final : public Lesson {
       ImGui::TreePop();
     }
     ImGui::Spacing();
-    ImGui::TextUnformatted("The same PTX for the formula kernels, one per precision");
+    ImGui::TextUnformatted(tr("The same PTX for the formula kernels, one per precision"));
     static const TableColumn kEval[] = {
         {"Kernel"},
         {"fma.rn.f32", nullptr, 0, "Fused multiply-adds: one rounding for a * b + c."},
@@ -752,7 +755,7 @@ class PrecisionLesson final : public Lesson {
       const long double v = std::strtold(explorerText_, &end);
       if (end == explorerText_ || (end && *end != '\0' && *end != ' ')) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        ImGui::TextWrapped("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8.",
+        ImGui::TextWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."),
                            explorerText_);
         ImGui::PopStyleColor();
       } else {
@@ -779,7 +782,7 @@ class PrecisionLesson final : public Lesson {
                             .c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(fullValue(fi.format, nb.value).c_str());
-            if (nb.overflow) ImGui::TextUnformatted("overflow: too large");
+            if (nb.overflow) ImGui::TextUnformatted(tr("overflow: too large"));
             if (nb.underflow)
               ImGui::TextUnformatted(nb.value == 0 ? "underflow: too small, 0"
                                                    : "subnormal: fewer digits");
@@ -791,16 +794,17 @@ class PrecisionLesson final : public Lesson {
             }
             ImGui::TableNextColumn();
             if (finite) {
-              ImGui::Text("%s below", sci(nb.gapBelow, 4).c_str());
-              ImGui::Text("%s above", sci(nb.gapAbove, 4).c_str());
+              ImGui::Text(tr("%s below"), sci(nb.gapBelow, 4).c_str());
+              ImGui::Text(tr("%s above"), sci(nb.gapAbove, 4).c_str());
             }
             ImGui::TableNextColumn();
             if (!finite && !std::isfinite(static_cast<double>(v)))
               ImGui::TextUnformatted("");
             else if (nb.exact)
-              ImGui::TextUnformatted("exact");
+              ImGui::TextUnformatted(tr("exact"));
             else
-              ImGui::Text("%s (%s relative)", sci(static_cast<double>(nb.roundingError), 3).c_str(),
+              ImGui::Text(tr("%s (%s relative)"),
+                          sci(static_cast<double>(nb.roundingError), 3).c_str(),
                           sci(nb.relativeError, 2).c_str());
           }
           endDataTable();
@@ -838,7 +842,7 @@ class PrecisionLesson final : public Lesson {
         ImGui::TextUnformatted(sumJob_.running() ? "Summing..." : "Not summed yet.");
       } else {
         const SumResults& s = sum_->at;
-        ImGui::Text("N = %s, exact sum %s (double-double), sum of |x| %s",
+        ImGui::Text(tr("N = %s, exact sum %s (double-double), sum of |x| %s"),
                     thousands(static_cast<long long>(s.n)).c_str(),
                     sci(static_cast<double>(s.exact), 12).c_str(), sci(s.absSum, 6).c_str());
         // The method and its error carry the lesson; the sum's digits, then the bound's formula,
@@ -994,7 +998,7 @@ class PrecisionLesson final : public Lesson {
           if (r.type == FmaType::Float64) f64 = &r;
         }
         if (f32 && f64 && f64->gflops > 0) {
-          ImGui::Text("float64 : float32 = 1 : %.1f measured on %s", f32->gflops / f64->gflops,
+          ImGui::Text(tr("float64 : float32 = 1 : %.1f measured on %s"), f32->gflops / f64->gflops,
                       device_.c_str());
           mutedText(ctx.theme,
                     "Data-centre GPUs (P100, V100, A100, H100) have float64 units at half the "

@@ -10,6 +10,7 @@
 //   accuracy: every sum against the exact one
 //   one block's tree, level by level: reduction_tree_panel.cpp
 //   work on the worker thread; export
+#include "ui/i18n.hpp"
 #include "lessons/reduction_lesson.hpp"
 #include "lessons/reduction_counters_panel.hpp"
 #include "lessons/reduction_tree_panel.hpp"
@@ -41,14 +42,15 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kReductionLessonInfo{
-    "reduction", "Reduction: Harris's seven steps to CUB",
-    "course file 002: a sum with Numba's reduce, a hand-written reduction after Harris's "
-    "\"Optimizing Parallel Reduction in CUDA\" finished on the CPU, and CPU and GPU sums that "
-    "differ in the last digits",
-    "The sum of N numbers through Harris's seven kernels, warp shuffles, an atomic finish, the "
-    "course's kernel and CUB, each checked against the exact sum and timed: GB/s, speedups, "
-    "share of the memory bandwidth and of CUB; the float32 errors of each order of additions; and "
-    "one block's tree with its idle threads, divergent warps and bank conflicts."};
+    "reduction", N_("Reduction: Harris's seven steps to CUB"),
+    N_("course file 002: a sum with Numba's reduce, a hand-written reduction after Harris's "
+       "\"Optimizing Parallel Reduction in CUDA\" finished on the CPU, and CPU and GPU sums that "
+       "differ in the last digits"),
+    N_("The sum of N numbers through Harris's seven kernels, warp shuffles, an atomic finish, the "
+       "course's kernel and CUB, each checked against the exact sum and timed: GB/s, speedups, "
+       "share of the memory bandwidth and of CUB; the float32 errors of each order of additions; "
+       "and "
+       "one block's tree with its idle threads, divergent warps and bank conflicts.")};
 
 namespace {
 
@@ -153,7 +155,7 @@ class ReductionLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextUnformatted("sum = x[0] + x[1] + ... + x[N-1]");
+    ImGui::TextUnformatted(tr("sum = x[0] + x[1] + ... + x[N-1]"));
     if (ImGui::BeginCombo(halfWidthLabel("Type"), typeLabel(type_))) {
       for (DataType t : kTypes)
         if (ImGui::Selectable(typeLabel(t), t == type_)) type_ = t;
@@ -181,7 +183,7 @@ class ReductionLesson final : public Lesson {
     helpTooltip(kBlock.help);
     {
       const double bytes = double(n_) * typeBytes(type_);
-      ImGui::Text("%s number%s: %s", thousands(n_).c_str(), n_ == 1 ? "" : "s",
+      ImGui::Text(tr("%s number%s: %s"), thousands(n_).c_str(), n_ == 1 ? "" : "s",
                   bytes < 1048576 ? (thousands(static_cast<long long>(bytes)) + " bytes").c_str()
                                   : mib(bytes).c_str());
     }
@@ -190,15 +192,15 @@ class ReductionLesson final : public Lesson {
                 "No GPU: the tree pictures are computed on the CPU, and the accuracy panel shows "
                 "the exact sum and the CPU's sums. Kernel timings need a GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure the ladder")) startLadder();
+    if (ImGui::Button(tr("Measure the ladder"))) startLadder();
     helpTooltip(
         "Every step on fresh random numbers: output and partial sums poisoned, the sum checked "
         "against the exact sum, then timed (median of 10 runs).");
-    if (ImGui::Button("GB/s against N")) startSweep();
+    if (ImGui::Button(tr("GB/s against N"))) startSweep();
     helpTooltip("The main steps and CUB for N = 2^10 to 2^28 (every 2 octaves), 5 runs each.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button("CPU sums only")) startCpu();
+    if (ImGui::Button(tr("CPU sums only"))) startCpu();
     ImGui::EndDisabled();
     helpTooltip("Fresh numbers, their exact sum and the CPU's float sums: no GPU needed.");
     if (working()) {
@@ -206,14 +208,14 @@ class ReductionLesson final : public Lesson {
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -284,7 +286,7 @@ class ReductionLesson final : public Lesson {
         const std::vector<Pass> plan =
             passPlan(s.id, rp.type, rp.n, rp.block, m ? m->residentBlocks : 1);
         if (fills && !m)
-          ImGui::TextUnformatted("fills the GPU once");
+          ImGui::TextUnformatted(tr("fills the GPU once"));
         else
           ImGui::TextUnformatted(plan.empty() ? "CUB's own" : describePlan(plan, false).c_str());
         helpTooltip(

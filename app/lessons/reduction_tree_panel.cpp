@@ -9,6 +9,7 @@
 #include "common/format.hpp"
 #include "models/memory_access.hpp"
 #include "ui/data_table.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -101,11 +102,11 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
       }
     }
   }
-  ImGui::TextWrapped("Level 0 loads: %s.", m.load.c_str());
+  ImGui::TextWrapped(tr("Level 0 loads: %s."), m.load.c_str());
   if (!m.note.empty()) mutedText(ctx.theme, m.note.c_str());
   if (level_ > 0) {
     const TreeLevel& l = m.levels[size_t(level_ - 1)];
-    ImGui::TextWrapped("Level %d, %s.", level_, l.what.c_str());
+    ImGui::TextWrapped(tr("Level %d, %s."), level_, l.what.c_str());
   }
   drawTreePicture(ctx, m);
   drawLevelTable(ctx, m);
@@ -219,11 +220,11 @@ void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) 
     ImGui::Text("%d%s", i + 1, l.barrier ? "  (then __syncthreads)" : "");
     ImGui::TableNextColumn();
     if (l.shuffle)
-      ImGui::Text("offset %d", l.stride >= 32 ? l.stride / 32 : l.stride);
+      ImGui::Text(tr("offset %d"), l.stride >= 32 ? l.stride / 32 : l.stride);
     else
       ImGui::Text("%d", l.stride);
     ImGui::TableNextColumn();
-    ImGui::Text("%d of %d", l.activeThreads, m.block);
+    ImGui::Text(tr("%d of %d"), l.activeThreads, m.block);
     ImGui::TableNextColumn();
     ImGui::Text("%d", int(l.warps.size()));
     ImGui::TableNextColumn();
@@ -236,15 +237,15 @@ void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) 
     }
     ImGui::TableNextColumn();
     if (l.shuffle)
-      ImGui::TextUnformatted("registers");
+      ImGui::TextUnformatted(tr("registers"));
     else if (l.globalMemory)
-      ImGui::TextUnformatted("global memory");
+      ImGui::TextUnformatted(tr("global memory"));
     else if (l.worstConflict > 1) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-      ImGui::Text("%d-way", l.worstConflict);
+      ImGui::Text(tr("%d-way"), l.worstConflict);
       ImGui::PopStyleColor();
     } else {
-      ImGui::TextUnformatted("none");
+      ImGui::TextUnformatted(tr("none"));
     }
     ImGui::TableNextColumn();
     if (!l.shuffle && !l.globalMemory) ImGui::Text("%d", l.wavefronts);

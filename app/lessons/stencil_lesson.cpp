@@ -11,6 +11,7 @@
 //   time against radius
 //   one block's tile and halo
 //   frames on the UI thread; work on the worker thread
+#include "ui/i18n.hpp"
 #include "lessons/stencil_lesson.hpp"
 
 #include <imgui.h>
@@ -39,16 +40,17 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kStencilLessonInfo{
-    "stencil", "Stencil: a full-HD frame in 33 ms",
-    "course file 000: a self-driving car must process a 1920 x 1080 camera frame within 33 ms "
-    "at 30 frames per second; neighbour-dependent work such as a convolution needs its own "
-    "kernel, not @vectorize",
-    "A stream of camera frames blurred, edge-detected and thresholded on the GPU and shown "
-    "through CUDA-OpenGL interop, every stage timed against the 33 ms budget beside the CPU "
-    "doing the same work; the blur as a ladder of kernels (every tap from global memory, a "
-    "shared-memory tile with a halo, two separable passes, both passes in shared memory) against "
-    "a device copy of the frame; "
-    "one block's tile and halo drawn."};
+    "stencil", N_("Stencil: a full-HD frame in 33 ms"),
+    N_("course file 000: a self-driving car must process a 1920 x 1080 camera frame within 33 ms "
+       "at 30 frames per second; neighbour-dependent work such as a convolution needs its own "
+       "kernel, not @vectorize"),
+    N_("A stream of camera frames blurred, edge-detected and thresholded on the GPU and shown "
+       "through CUDA-OpenGL interop, every stage timed against the 33 ms budget beside the CPU "
+       "doing the same work; the blur as a ladder of kernels (every tap from global memory, a "
+       "shared-memory tile with a halo, two separable passes, both passes in shared memory) "
+       "against "
+       "a device copy of the frame; "
+       "one block's tile and halo drawn.")};
 
 namespace {
 
@@ -187,7 +189,7 @@ class StencilLesson final : public Lesson {
     // A frame that failed is not tried again every frame; touching a control tries again.
     if (ImGui::IsAnyItemActive()) frameError_ = false;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    if (ImGui::BeginCombo("Frame", kFrameSizes[sizeIndex_].label)) {
+    if (ImGui::BeginCombo(tr("Frame"), kFrameSizes[sizeIndex_].label)) {
       for (int i = 0; i < int(std::size(kFrameSizes)); ++i)
         if (ImGui::Selectable(kFrameSizes[i].label, i == sizeIndex_)) {
           sizeIndex_ = i;
@@ -197,22 +199,22 @@ class StencilLesson final : public Lesson {
         }
       ImGui::EndCombo();
     }
-    ImGui::Checkbox("Play", &playing_);
+    ImGui::Checkbox(tr("Play"), &playing_);
     helpTooltip("A new frame of the moving scene every time the window draws.");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    ImGui::InputTextWithHint("##image", "a PNG or JPEG file instead of the scene", file_,
+    ImGui::InputTextWithHint("##image", tr("a PNG or JPEG file instead of the scene"), file_,
                              sizeof file_);
-    if (ImGui::Button("Open picture")) loadPicture(ctx);
+    if (ImGui::Button(tr("Open picture"))) loadPicture(ctx);
     ImGui::SameLine();
-    if (ImGui::Button("Scene")) {
+    if (ImGui::Button(tr("Scene"))) {
       still_.clear();
       stillName_.clear();
       ++stillVersion_;
     }
-    if (!stillName_.empty()) ImGui::TextWrapped("Input: %s", stillName_.c_str());
+    if (!stillName_.empty()) ImGui::TextWrapped(tr("Input: %s"), stillName_.c_str());
 
     ImGui::Separator();
-    ImGui::Checkbox("Blur", &pipe_.blur);
+    ImGui::Checkbox(tr("Blur"), &pipe_.blur);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##blur", blurInfo(pipe_.blurId).label)) {
       for (const BlurInfo& b : blurs())
@@ -232,21 +234,21 @@ class StencilLesson final : public Lesson {
         ImGui::EndCombo();
       }
     }
-    ImGui::Checkbox("Sobel edges", &pipe_.sobel);
-    ImGui::Checkbox("Threshold", &pipe_.threshold);
+    ImGui::Checkbox(tr("Sobel edges"), &pipe_.sobel);
+    ImGui::Checkbox(tr("Threshold"), &pipe_.threshold);
     if (pipe_.threshold) {
       ImGui::SliderFloat(halfWidthLabel("Edge level"), &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
     }
     const char* views[] = {"input", "blurred", "edges", "mask over the picture"};
     int view = int(pipe_.view);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    if (ImGui::Combo("Show", &view, views, 4)) pipe_.view = View(view);
+    if (ImGui::Combo(tr("Show"), &view, views, 4)) pipe_.view = View(view);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    ImGui::SliderFloat("Split", &split_, 0.0f, 1.0f, "%.2f");
+    ImGui::SliderFloat(tr("Split"), &split_, 0.0f, 1.0f, "%.2f");
     helpTooltip("Left of the split the input, right of it the chosen stage.");
     if (gpu_) {
       bool hostCopy = path_ == InteropPath::HostCopy;
-      if (ImGui::Checkbox("Copy through host memory", &hostCopy))
+      if (ImGui::Checkbox(tr("Copy through host memory"), &hostCopy))
         path_ = hostCopy ? InteropPath::HostCopy : InteropPath::Interop;
       helpTooltip(
           "Off: the kernel writes into OpenGL's pixel buffer directly (CUDA-OpenGL interop). "
@@ -254,19 +256,19 @@ class StencilLesson final : public Lesson {
     }
     ImGui::Separator();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure the kernels")) startMeasure();
+    if (ImGui::Button(tr("Measure the kernels"))) startMeasure();
     helpTooltip(
         "Every blur variant at radius 1 to 15 on this frame size (each checked against "
         "the CPU first), the other stages and a device copy of the frame.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button("Time the CPU")) startCpu();
+    if (ImGui::Button(tr("Time the CPU"))) startCpu();
     ImGui::EndDisabled();
     helpTooltip("The same pipeline on the CPU, one core and all cores, on this frame.");
     if (working()) {
       const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
@@ -592,13 +594,13 @@ class StencilLesson final : public Lesson {
     ImGui::SameLine();
     ImGui::BeginGroup();
     colourSwatch(0);
-    ImGui::TextUnformatted("loaded by 1 block");
+    ImGui::TextUnformatted(tr("loaded by 1 block"));
     colourSwatch(1);
-    ImGui::TextUnformatted("by 2 (an edge's halo)");
+    ImGui::TextUnformatted(tr("by 2 (an edge's halo)"));
     colourSwatch(5);
     ImGui::TextUnformatted(2 * r > t ? "by 3 or more (corners; a halo wider than half a tile)"
                                      : "by 4 (a corner's)");
-    ImGui::TextWrapped("The frame outline: the middle block's tile plus halo.");
+    ImGui::TextWrapped(tr("The frame outline: the middle block's tile plus halo."));
     ImGui::EndGroup();
     if (plot::BeginPlot("stencil_halo", "Loads per output pixel##halo", ImVec2(-1, 0))) {
       plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},

@@ -6,6 +6,7 @@
 //   main view: modes (stacked bars and table), timeline, size sweep, chain, link bandwidth
 //   work on the worker thread: link, modes, sweep, chain (GPU, or CPU plus model without one)
 //   export
+#include "ui/i18n.hpp"
 #include "lessons/transfers_lesson.hpp"
 
 #include <imgui.h>
@@ -32,12 +33,12 @@ namespace cudalab {
 // [SECTION] lesson text, jobs and their results
 
 const LessonInfo kTransfersLessonInfo{
-    "transfers", "Transfers: when the GPU pays off",
-    "course files 000 and 003: copies to and from the GPU, explicit device arrays, chained "
-    "kernels",
-    "The same element-wise kernel with its data copied in and out around every call, kept on "
-    "the device, from pinned memory, or in chunks over several streams so copies overlap "
-    "kernels; the CPU doing the same work; where the GPU starts to pay off."};
+    "transfers", N_("Transfers: when the GPU pays off"),
+    N_("course files 000 and 003: copies to and from the GPU, explicit device arrays, chained "
+       "kernels"),
+    N_("The same element-wise kernel with its data copied in and out around every call, kept on "
+       "the device, from pinned memory, or in chunks over several streams so copies overlap "
+       "kernels; the CPU doing the same work; where the GPU starts to pay off.")};
 
 namespace {
 
@@ -232,7 +233,7 @@ class TransfersLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextUnformatted("Kernel");
+    ImGui::TextUnformatted(tr("Kernel"));
     for (const TransferOpInfo& o : transferOps()) {
       if (ImGui::RadioButton(o.label, p_.op == o.op)) p_.op = o.op;
       helpTooltip((std::string(o.formula) + "\n\n" + o.help).c_str());
@@ -271,7 +272,7 @@ class TransfersLesson final : public Lesson {
                 "No GPU: the CPU's times are measured; the GPU's come from a model of the copy "
                 "engines with an H200's measured bandwidths, labelled as such.");
     ImGui::BeginDisabled(working() || !valid);
-    if (ImGui::Button("Measure all modes")) startModes();
+    if (ImGui::Button(tr("Measure all modes"))) startModes();
     helpTooltip(
         gpu_ ? "Runs the kernel `calls` times in every transfer mode, 5 times after a warm-up, "
                "with a CUDA event around every copy and kernel; poisons the output first and "
@@ -279,17 +280,17 @@ class TransfersLesson final : public Lesson {
                "same work."
              : "Without a GPU: every transfer mode from the model of the copy engines, and the "
                "CPU doing the same work, measured and checked against a float64 reference.");
-    if (ImGui::Button("Sweep sizes up to N")) startSweep();
+    if (ImGui::Button(tr("Sweep sizes up to N"))) startSweep();
     helpTooltip(
         "Every mode and the CPU at N = 2^10, 2^12, ... up to the chosen N: where does the GPU "
         "start to pay off?");
-    if (ImGui::Button("Chain of k kernels")) startChain();
+    if (ImGui::Button(tr("Chain of k kernels"))) startChain();
     helpTooltip(
         "The course's foo (x * 2), bar (x + 1) and baz (x * x), k of them in a row, with a round "
         "trip through the host around each, and without.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button("Measure link bandwidth")) startLink();
+    if (ImGui::Button(tr("Measure link bandwidth"))) startLink();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Pageable and pinned copies both ways, and a device-to-device copy: the "
                        "ceilings drawn on the charts."
@@ -300,14 +301,14 @@ class TransfersLesson final : public Lesson {
                        : chainJob_.running() ? chainJob_.progress()
                                              : linkJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button("Cancel")) {
+      if (ImGui::Button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::BeginDisabled(!modes_ && sweep_.empty());
-    if (ImGui::Button("Export CSV")) exportLessonResults(ctx, results(), false);
+    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button("Export JSON")) exportLessonResults(ctx, results(), true);
+    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip("Saves the modes' phases and the size sweep.");
   }
@@ -339,7 +340,7 @@ class TransfersLesson final : public Lesson {
           "Output checked: %s of %s elements equal the float64 reference in every run.",
           thousands(static_cast<long long>(c.checked)).c_str(), thousands(n).c_str());
     else
-      ImGui::TextWrapped("%s of %s elements wrong (first at %zu).",
+      ImGui::TextWrapped(tr("%s of %s elements wrong (first at %zu)."),
                          thousands(static_cast<long long>(c.wrong)).c_str(),
                          thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
     ImGui::PopStyleColor();
@@ -459,14 +460,14 @@ class TransfersLesson final : public Lesson {
       ImGui::TextUnformatted(ms(x.predicted.wallMs).c_str());
       ImGui::TableNextColumn();
       if (r.modelled) {
-        ImGui::TextUnformatted("model");
+        ImGui::TextUnformatted(tr("model"));
       } else {
         ImGui::PushStyleColor(ImGuiCol_Text,
                               x.check.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
         ImGui::TextUnformatted(x.check.ok() ? "correct" : "WRONG");
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s of %s elements checked, max relative error %.2g",
+          ImGui::SetTooltip(tr("%s of %s elements checked, max relative error %.2g"),
                             thousands(static_cast<long long>(x.check.checked)).c_str(),
                             thousands(r.p.n).c_str(), x.check.maxRelError);
       }
@@ -482,7 +483,7 @@ class TransfersLesson final : public Lesson {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(ms(t).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted("none");
+      ImGui::TextUnformatted(tr("none"));
       ImGui::TableNextColumn();
       ImGui::TableNextColumn();
       ImGui::PushStyleColor(ImGuiCol_Text,
@@ -567,7 +568,7 @@ class TransfersLesson final : public Lesson {
       ImGui::Combo("mode##timeline", &timelineMode_, names.data(), kModeCount);
       if (!r.modelled) {
         ImGui::SameLine();
-        ImGui::Checkbox("show the model's prediction", &showModel_);
+        ImGui::Checkbox(tr("show the model's prediction"), &showModel_);
         helpTooltip(
             "The same plan replayed on the model: one copy engine each way, one kernel at a "
             "time, pageable copies holding the host. Where the measurement differs, the model "

@@ -57,10 +57,11 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
   if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
   if (j.value("format", std::string()) != kPlanFormat)
     return refuse(std::string("its \"format\" is not \"") + kPlanFormat + "\".");
-  if (!j.contains("version") || !j["version"].is_number_integer())
-    return refuse("its \"version\" is missing or not a whole number.");
-  if (j["version"].get<int>() > kPlanVersion)
-    return refuse("it is version " + std::to_string(j["version"].get<int>()) +
+  if (!j.contains("version") || !j["version"].is_number_integer() ||
+      j["version"].get<long long>() < 1)
+    return refuse("its \"version\" is missing or not a whole number from 1.");
+  if (j["version"].get<long long>() > kPlanVersion)
+    return refuse("it is version " + std::to_string(j["version"].get<long long>()) +
                   ", from a newer cudalab; this one opens version " + std::to_string(kPlanVersion) +
                   ".");
   LessonPlan plan;
@@ -96,7 +97,13 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
     if (step.title.empty()) step.title = lesson->info().title;
     step.preset = textField(s, "preset", where, out.problems);
     if (!step.preset.empty()) {
-      Result<Preset> p = presets.find(step.lesson, step.preset);
+      // A preset file named by a relative path is found beside the plan.
+      std::string presetRef = step.preset;
+      std::error_code ec;
+      if (fs::path(presetRef).extension() == ".json" && fs::path(presetRef).is_relative() &&
+          fs::is_regular_file(fs::path(file).parent_path() / presetRef, ec))
+        presetRef = (fs::path(file).parent_path() / presetRef).string();
+      Result<Preset> p = presets.find(step.lesson, presetRef);
       if (p) {
         step.values = p->values;
         step.preset = p->name;
@@ -163,8 +170,9 @@ PlanRead loadPlan(const std::string& nameOrFile, PresetStore& presets, const Les
     std::string names;
     for (const ShippedFile& f : shippedPlanFiles())
       names += (names.empty() ? "" : ", ") + fs::path(f.name).stem().string();
-    out.problems.push_back("There is no lesson plan \"" + nameOrFile +
-                           "\": no such file, and the course's plans are " + names + ".");
+    out.problems.push_back("There is no lesson plan \"" + nameOrFile + "\": " +
+                           (fs::exists(nameOrFile, ec) ? "it is not a file" : "no such file") +
+                           ", and the course's plans are " + names + ".");
     return out;
   }
   std::ifstream in(nameOrFile);

@@ -58,8 +58,8 @@ struct PlanRead {
 PlanRead readPlan(const std::string& text, const std::string& file, PresetStore& presets,
                   const LessonLookup& find);
 
-// The course's plans as shipped (assets/plans), and one found by the file's stem
-// ("course-002") or title; a path to a file is read from the disk.
+// The course's plans as shipped (assets/plans), and one found by the file's stem ("course-002");
+// a path to a file is read from the disk.
 std::vector<ShippedFile> shippedPlanFiles();
 PlanRead loadPlan(const std::string& nameOrFile, PresetStore& presets, const LessonLookup& find);
 

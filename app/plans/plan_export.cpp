@@ -138,8 +138,8 @@ int runPlanExport(Shell& shell, UiRenderer& renderer, const PlanExportOptions& o
       else
         out.notes.push_back(s.sentence()), out.failed = true;
     }
-    std::printf("step %zu of %zu, %s: %zu files%s\n", i + 1, plan.steps.size(), step.title.c_str(),
-                out.files.size(),
+    std::printf("step %zu of %zu, %s: %zu file%s%s\n", i + 1, plan.steps.size(), step.title.c_str(),
+                out.files.size(), out.files.size() == 1 ? "" : "s",
                 out.notes.empty() ? "" : (" (" + out.notes.front() + ")").c_str());
     std::fflush(stdout);
     anyFailed |= out.failed;
@@ -156,11 +156,19 @@ int runPlanExport(Shell& shell, UiRenderer& renderer, const PlanExportOptions& o
     md += "Rendered by `cudalab --headless --plan " + o.plan + "` on " + date + ", " +
           (o.machine.empty() ? std::string("this machine") : o.machine) + ".\n\n";
   }
+  // What the plan's file lost when it was read: a slide deck must not be silently wrong.
+  if (!problems.empty()) {
+    md += "**The plan file had problems; these were left out:**\n\n";
+    for (const std::string& p : problems)
+      md += "- " + oneLine(p) + "\n";
+    md += "\n";
+  }
   nlohmann::ordered_json index;
   index["title"] = plan.title;
   index["course"] = plan.course;
   index["description"] = plan.description;
   index["plan"] = o.plan;
+  index["problems"] = problems;
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const LessonPlanStep& s = plan.steps[i];
     const StepOutcome& out = outcomes[i];

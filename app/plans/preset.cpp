@@ -178,10 +178,11 @@ PresetRead readPreset(const std::string& text, const std::string& file, const Le
   if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
   if (j.value("format", std::string()) != kPresetFormat)
     return refuse(std::string("its \"format\" is not \"") + kPresetFormat + "\".");
-  if (!j.contains("version") || !j["version"].is_number_integer())
-    return refuse("its \"version\" is missing or not a whole number.");
-  if (j["version"].get<int>() > kPresetVersion)
-    return refuse("it is version " + std::to_string(j["version"].get<int>()) +
+  if (!j.contains("version") || !j["version"].is_number_integer() ||
+      j["version"].get<long long>() < 1)
+    return refuse("its \"version\" is missing or not a whole number from 1.");
+  if (j["version"].get<long long>() > kPresetVersion)
+    return refuse("it is version " + std::to_string(j["version"].get<long long>()) +
                   ", from a newer cudalab; this one reads version " +
                   std::to_string(kPresetVersion) + ".");
   if (!j.contains("lesson") || !j["lesson"].is_string())
@@ -263,9 +264,15 @@ std::string presetFileStem(const std::string& name) {
     else if (!out.empty() && out.back() != '-')
       out += '-';
   }
+  // At most 80 bytes, cut between two characters (never inside a UTF-8 sequence).
+  if (out.size() > 80) {
+    size_t cut = 80;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
+      --cut;
+    out.resize(cut);
+  }
   while (!out.empty() && out.back() == '-')
     out.pop_back();
-  if (out.size() > 80) out.resize(80);
   return out.empty() ? "preset" : out;
 }
 
@@ -289,7 +296,18 @@ void PresetStore::load() {
   auto take = [&](PresetRead r, bool shipped, std::vector<Preset>& into) {
     for (std::string& s : r.problems)
       problems_.push_back(std::move(s));
+    for (std::string& s : r.warnings)
+      problems_.push_back(std::move(s));
     if (!r.preset) return;
+    // A preset of the user's with a course preset's name would be chosen in its place: left out.
+    if (!shipped)
+      for (const Preset& c : shipped_)
+        if (c.lesson == r.preset->lesson && c.name == r.preset->name) {
+          problems_.push_back(r.preset->file + " is left out: the course's presets of " + c.lesson +
+                              " already have one called \"" + c.name +
+                              "\"; rename it in the file.");
+          return;
+        }
     r.preset->shipped = shipped;
     into.push_back(std::move(*r.preset));
   };
@@ -323,7 +341,8 @@ std::vector<const Preset*> PresetStore::of(const std::string& lesson) {
   return out;
 }
 
-Result<Preset> PresetStore::find(const std::string& lesson, const std::string& nameOrFile) {
+Result<Preset> PresetStore::find(const std::string& lesson, const std::string& nameOrFile,
+                                 std::vector<std::string>* problems) {
   for (const Preset* p : of(lesson))
     if (p->name == nameOrFile || fs::path(p->file).stem() == nameOrFile) return *p;
   std::error_code ec;
@@ -332,6 +351,10 @@ Result<Preset> PresetStore::find(const std::string& lesson, const std::string& n
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     PresetRead r = readPreset(text, nameOrFile, find_);
     if (!r.preset) return Status::error(r.problems.empty() ? "?" : r.problems.front());
+    if (problems) {
+      problems->insert(problems->end(), r.problems.begin(), r.problems.end());
+      problems->insert(problems->end(), r.warnings.begin(), r.warnings.end());
+    }
     if (r.preset->lesson != lesson)
       return Status::error("The preset " + nameOrFile + " is for the lesson " + r.preset->lesson +
                            ", not " + lesson + ".");
@@ -356,10 +379,18 @@ Status PresetStore::save(const Preset& p, Lesson& lesson) {
   const fs::path dir = fs::path(userDir_) / p.lesson;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  // A preset of the same name keeps its file; a new one gets a file named after it.
-  fs::path path = dir / (presetFileStem(p.name) + ".json");
+  // A preset of the same name keeps its file; a new one gets a file named after it, numbered when
+  // that name's file holds another preset ("demo a" and "Demo A").
+  const std::string stem = presetFileStem(p.name);
+  fs::path path = dir / (stem + ".json");
+  bool replacing = false;
   for (const Preset& q : user_)
-    if (q.lesson == p.lesson && q.name == p.name) path = q.file;
+    if (q.lesson == p.lesson && q.name == p.name) {
+      path = q.file;
+      replacing = true;
+    }
+  for (int n = 2; !replacing && fs::exists(path, ec); ++n)
+    path = dir / (stem + "-" + std::to_string(n) + ".json");
   const fs::path tmp = path.string() + ".tmp";
   {
     std::ofstream out(tmp);

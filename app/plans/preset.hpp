@@ -117,7 +117,9 @@ class PresetStore {
   // The lesson's presets: the course's first, in file order, then the user's by name.
   std::vector<const Preset*> of(const std::string& lesson);
   // By name among the lesson's presets, or by the path of a preset file; a sentence when neither.
-  Result<Preset> find(const std::string& lesson, const std::string& nameOrFile);
+  // A file's fields left out and warnings go to `problems` when given.
+  Result<Preset> find(const std::string& lesson, const std::string& nameOrFile,
+                      std::vector<std::string>* problems = nullptr);
   // Saves the user's preset (replacing one of the same name); refuses a course preset's name.
   Status save(const Preset& p, Lesson& lesson);
   Status remove(const Preset& p);

@@ -1,5 +1,6 @@
 // See data_table.hpp.
 #include "ui/data_table.hpp"
+#include "ui/i18n.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -138,7 +139,7 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bo
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
       ImGui::TextUnformatted(cols[i].header);
       if (cols[i].help) ImGui::TextUnformatted(cols[i].help);
-      ImGui::TextDisabled("Right-click: show or hide columns.");
+      ImGui::TextDisabled(tr("Right-click: show or hide columns."));
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Right)) st.openMenu = true;
@@ -181,7 +182,7 @@ void endDataTable() {
     st.openMenu = false;
   }
   if (ImGui::BeginPopup("##columns")) {
-    ImGui::TextDisabled("Columns");
+    ImGui::TextDisabled(tr("Columns"));
     for (int i = 0; i < cur.count; ++i) {
       bool on = st.shown[i];
       ImGui::PushID(i);
@@ -189,14 +190,14 @@ void endDataTable() {
       ImGui::PopID();
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Fit to the width"))
+    if (ImGui::MenuItem(tr("Fit to the width")))
       std::fill(st.choice.begin(), st.choice.end(), static_cast<signed char>(kAuto));
     ImGui::EndPopup();
   }
   ImGui::PopID();
   const int hidden = cur.hiddenToFit + cur.hiddenByUser;
   if (hidden > 0) {
-    ImGui::TextDisabled("%d column%s hidden; right-click the header row to show %s.", hidden,
+    ImGui::TextDisabled(tr("%d column%s hidden; right-click the header row to show %s."), hidden,
                         hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
   }
 }

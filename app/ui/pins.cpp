@@ -14,6 +14,7 @@
 
 #include "common/measurement_export.hpp"
 #include "ui/data_table.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -188,15 +189,15 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
   }
   if (remove >= 0) unpin(id, remove);
   if (!ctx.exporting) {
-    if (ImGui::SmallButton("Unpin all")) clear(id);
+    if (ImGui::SmallButton(tr("Unpin all"))) clear(id);
     sameLineIfFits(smallButtonWidth("Export CSV"));
-    if (ImGui::SmallButton("Export CSV")) {
+    if (ImGui::SmallButton(tr("Export CSV"))) {
       const std::string path = ctx.exportPath("side-by-side", "csv");
       const Status s = writeText(path, comparisonCsv(lesson));
       s ? ctx.info("Saved " + path) : ctx.error(s);
     }
     sameLineIfFits(smallButtonWidth("Export JSON"));
-    if (ImGui::SmallButton("Export JSON")) {
+    if (ImGui::SmallButton(tr("Export JSON"))) {
       const std::string path = ctx.exportPath("side-by-side", "json");
       const Status s = writeText(path, comparisonJson(lesson).dump(2) + "\n");
       s ? ctx.info("Saved " + path) : ctx.error(s);
@@ -218,13 +219,13 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     metric_ = metrics.empty() ? "" : metrics.front();
   if (metrics.size() > 1 && !ctx.exporting) {
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 16 * ImGui::GetFontSize()));
-    if (ImGui::BeginCombo("Compare", metric_.c_str())) {
+    if (ImGui::BeginCombo(tr("Compare"), metric_.c_str())) {
       for (const std::string& m : metrics)
         if (ImGui::Selectable(m.c_str(), m == metric_)) metric_ = m;
       ImGui::EndCombo();
     }
   } else {
-    ImGui::Text("Compared: %s", metric_.c_str());
+    ImGui::Text(tr("Compared: %s"), metric_.c_str());
   }
   if (now.empty())
     mutedText(ctx.theme,

@@ -17,6 +17,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
 
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -56,63 +57,73 @@ std::string sentences(const std::vector<std::string>& all) {
 }  // namespace
 
 Status PlanUi::applyPreset(Lesson& lesson, const std::string& nameOrFile) {
-  Result<Preset> p = presets_->find(lesson.info().id, nameOrFile);
+  std::vector<std::string> problems;
+  Result<Preset> p = presets_->find(lesson.info().id, nameOrFile, &problems);
   if (!p) return p.status();
-  lesson.cancelAll();
-  applyParameters(lesson, p->values, shown_(lesson.info().id));
-  applied_[lesson.info().id] = {p->name, p->values};
-  report_(Status{}, "Preset \"" + p->name + "\": " +
-                        (p->description.empty() ? std::string("applied.") : p->description));
+  apply(lesson, *p);
+  // A file with bad fields still applies the good ones; the status bar says what was left out.
+  if (!problems.empty())
+    report_(Status::error(problems.front() +
+                          (problems.size() > 1
+                               ? " (and " + std::to_string(problems.size() - 1) + " more)"
+                               : std::string())),
+            "");
   return {};
+}
+
+void PlanUi::apply(Lesson& lesson, const Preset& p) {
+  lesson.cancelAll();
+  applyParameters(lesson, p.values, shown_(lesson.info().id));
+  applied_[lesson.info().id] = {p.name, p.values};
+  report_(Status{}, std::string(tr("Preset")) + " \"" + tr(p.name) + "\": " +
+                        (p.description.empty() ? std::string(tr("applied.")) : tr(p.description)));
 }
 
 void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   currentLesson_ = lesson.info().id;
   const std::vector<const Preset*> list = presets_->of(currentLesson_);
-  const auto it = applied_.find(currentLesson_);
-  std::string preview = "(your own values)";
-  if (it != applied_.end()) {
-    preview = it->second.name;
-    if (!parametersAre(lesson, it->second.values)) preview += " (changed)";
+  // The preset chosen last, by value: choosing or deleting below changes applied_.
+  std::optional<Applied> chosen;
+  if (const auto it = applied_.find(currentLesson_); it != applied_.end()) chosen = it->second;
+  std::string preview = tr("(your own values)");
+  if (chosen) {
+    preview = tr(chosen->name);
+    if (!parametersAre(lesson, chosen->values)) preview += std::string(" ") + tr("(changed)");
   } else if (parametersAre(lesson, {})) {
-    preview = "Defaults";
+    preview = tr("Defaults");
   }
   // The chooser is an arrow; the preset's name beside it wraps rather than being cut (names are
-  // sentences, and the sidebar is narrow at a projector's scale).
-  // Its list as wide as its longest name (an arrow's width would wrap every name).
-  float listW = ImGui::CalcTextSize("Defaults").x;
+  // sentences, and the sidebar is narrow at a projector's scale). Its list is as wide as its
+  // longest name (an arrow's width would wrap every name).
+  float listW = ImGui::CalcTextSize(tr("Defaults")).x;
   for (const Preset* p : list)
-    listW = std::max(listW, ImGui::CalcTextSize(p->name.c_str()).x);
+    listW = std::max(listW, ImGui::CalcTextSize(tr(p->name.c_str())).x);
   listW = std::min(listW + 4 * ImGui::GetStyle().WindowPadding.x,
                    ImGui::GetIO().DisplaySize.x - ImGui::GetCursorScreenPos().x);
   ImGui::SetNextWindowSizeConstraints(ImVec2(listW, 0), ImVec2(FLT_MAX, FLT_MAX));
   const bool open = ImGui::BeginCombo("##preset", nullptr, ImGuiComboFlags_NoPreview);
   // (While open, the list is the current window: the name beside the arrow comes after it.)
   const bool hovered = !open && ImGui::IsItemHovered();
+  const Preset* pick = nullptr;
+  bool defaults = false;
   if (open) {
     ImGui::PushTextWrapPos(-1.0f);  // the sidebar wraps its text; the list does not
-    if (ImGui::Selectable("Defaults", false)) {
-      lesson.cancelAll();
-      applyParameters(lesson, {}, shown_(lesson.info().id));
-      applied_.erase(currentLesson_);
-      report_(Status{}, "Every parameter of this lesson is back to its default.");
-    }
-    helpTooltip("Every parameter of the lesson back to where it starts.");
+    if (ImGui::Selectable(tr("Defaults"), false)) defaults = true;
+    helpTooltip(N_("Every parameter of the lesson back to where it starts."));
     bool shippedShown = false, userShown = false;
     for (const Preset* p : list) {
       if (p->shipped && !shippedShown) {
         ImGui::Separator();
-        ImGui::TextDisabled("The course's");
+        ImGui::TextDisabled("%s", tr("The course's"));
         shippedShown = true;
       }
       if (!p->shipped && !userShown) {
         ImGui::Separator();
-        ImGui::TextDisabled("Yours");
+        ImGui::TextDisabled("%s", tr("Yours"));
         userShown = true;
       }
       ImGui::PushID(p->file.c_str());
-      if (ImGui::Selectable(p->name.c_str(), it != applied_.end() && it->second.name == p->name))
-        (void)applyPreset(lesson, p->name);
+      if (ImGui::Selectable(tr(p->name.c_str()), chosen && chosen->name == p->name)) pick = p;
       if (!p->description.empty()) helpTooltip(p->description.c_str());
       ImGui::PopID();
     }
@@ -126,50 +137,60 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
     ImGui::TextUnformatted(
-        "Presets: the course's settings for its experiments, and your own. Choosing one sets "
-        "every parameter it names and puts the others back to their defaults.");
+        tr("Presets: the course's settings for its experiments, and your own. Choosing one sets "
+           "every parameter it names and puts the others back to their defaults."));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  if (ImGui::SmallButton("Save as preset...")) {
+  // Chosen this frame: applied (the Preset object itself, not its name: a name could be
+  // another's too) before anything below reads the choice again.
+  if (defaults) {
+    lesson.cancelAll();
+    applyParameters(lesson, {}, shown_(lesson.info().id));
+    applied_.erase(currentLesson_);
+    chosen.reset();
+    report_(Status{}, tr("Every parameter of this lesson is back to its default."));
+  } else if (pick) {
+    apply(lesson, *pick);
+    chosen = applied_[currentLesson_];
+  }
+  if (ImGui::SmallButton(tr("Save as preset..."))) {
     openSave_ = true;
     saveError_ = {};
-    std::snprintf(name_, sizeof name_, "%s",
-                  it != applied_.end() && !it->second.name.empty() ? it->second.name.c_str() : "");
+    std::snprintf(name_, sizeof name_, "%s", chosen ? chosen->name.c_str() : "");
     description_[0] = '\0';
   }
   helpTooltip(presets_->userDir().empty()
-                  ? "This run keeps nothing on disk (a headless or scripted run)."
-                  : ("Saved in " + presets_->userDir()).c_str());
+                  ? N_("This run keeps nothing on disk (a headless or scripted run).")
+                  : (std::string(tr("Saved in")) + " " + presets_->userDir()).c_str());
   // The user's own preset can be deleted.
   const Preset* mine = nullptr;
-  if (it != applied_.end())
+  if (chosen)
     for (const Preset* p : list)
-      if (!p->shipped && p->name == it->second.name) mine = p;
+      if (!p->shipped && p->name == chosen->name) mine = p;
   if (mine) {
-    sameLineIfFits(smallButtonWidth("Delete"));
-    if (ImGui::SmallButton("Delete")) ImGui::OpenPopup("Delete this preset?");
+    sameLineIfFits(smallButtonWidth(tr("Delete")));
+    if (ImGui::SmallButton(tr("Delete"))) ImGui::OpenPopup("Delete this preset?");
     if (ImGui::BeginPopup("Delete this preset?")) {
-      ImGui::Text("Delete \"%s\"?", mine->name.c_str());
-      if (ImGui::Button("Delete")) {
-        const Preset gone = *mine;
+      ImGui::Text(tr("Delete \"%s\"?"), mine->name.c_str());
+      if (ImGui::Button(tr("Delete"))) {
+        const Preset gone = *mine;  // the store reloads: `mine` is not used after this
         if (Status s = presets_->remove(gone); !s)
           report_(s, "");
         else
-          report_(Status{}, "Deleted the preset \"" + gone.name + "\".");
+          report_(Status{}, std::string(tr("Deleted the preset")) + " \"" + gone.name + "\".");
         applied_.erase(currentLesson_);
         ImGui::CloseCurrentPopup();
       }
       ImGui::SameLine();
-      if (ImGui::Button("Keep it")) ImGui::CloseCurrentPopup();
+      if (ImGui::Button(tr("Keep it"))) ImGui::CloseCurrentPopup();
       ImGui::EndPopup();
     }
   }
   const std::vector<std::string>& problems = presets_->problems();
   if (!problems.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    ImGui::TextWrapped("%zu preset file%s could not be read in full.", problems.size(),
-                       problems.size() == 1 ? "" : "s");
+    ImGui::TextWrapped("%s", tr("Some of your preset files could not be read in full."));
     ImGui::PopStyleColor();
     helpTooltip(sentences(problems).c_str());
   }
@@ -183,15 +204,15 @@ void PlanUi::drawSavePopup(float scale) {
   ImGui::SetNextWindowSize(ImVec2(460 * scale, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   Lesson* lesson = current();
-  ImGui::TextWrapped("Every parameter of %s as it is now, under a name.",
+  ImGui::TextWrapped(tr("Every parameter of %s as it is now, under a name."),
                      lesson ? lesson->info().title : "the lesson");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-1);
   const bool enter =
-      ImGui::InputTextWithHint("##name", "Name, e.g. Small sizes for the demo", name_, sizeof name_,
-                               ImGuiInputTextFlags_EnterReturnsTrue);
+      ImGui::InputTextWithHint("##name", tr("Name, e.g. Small sizes for the demo"), name_,
+                               sizeof name_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SetNextItemWidth(-1);
-  ImGui::InputTextWithHint("##description", "What it is for (optional)", description_,
+  ImGui::InputTextWithHint("##description", tr("What it is for (optional)"), description_,
                            sizeof description_);
   bool exists = false;
   if (lesson)
@@ -212,7 +233,7 @@ void PlanUi::drawSavePopup(float scale) {
     }
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(tr("Cancel"))) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 
@@ -227,6 +248,7 @@ Status PlanUi::openPlan(const std::string& nameOrFile, std::vector<std::string>*
   }
   plan_ = std::move(*r.plan);
   goToStep(0);
+  showNote_ = false;
   problems_ = r.problems;
   problems_.insert(problems_.end(), r.warnings.begin(), r.warnings.end());
   if (problems) {
@@ -248,8 +270,12 @@ void PlanUi::closePlan() {
 void PlanUi::goToStep(int i) {
   if (!plan_ || plan_->steps.empty()) return;
   step_ = std::clamp(i, 0, int(plan_->steps.size()) - 1);
-  ran_ = false;
+  ran_ = tried_ = showNote_ = revealed_ = false;
   const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  // What the status bar said belongs to the step before.
+  char where[48];
+  std::snprintf(where, sizeof where, tr("Step %d of %d"), step_ + 1, int(plan_->steps.size()));
+  report_(Status{}, std::string(where) + ": " + tr(s.title));
   Lesson* lesson = lessons_(s.lesson);
   if (!lesson || !select_(s.lesson)) return;
   currentLesson_ = s.lesson;
@@ -267,6 +293,7 @@ bool PlanUi::runStep() {
   const LessonPlanStep& s = plan_->steps[size_t(step_)];
   Lesson* lesson = lessons_(s.lesson);
   if (!lesson || s.action.empty()) return false;
+  tried_ = true;
   if (!lesson->startAction(s.action)) {
     report_(Status::error("The step's action \"" + s.action +
                           "\" cannot start now (it may need a GPU, or the lesson is busy)."),
@@ -340,7 +367,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
     ImGui::SetCursorPos(below);
   }
   // Line 2: the question, asked before running.
-  if (!s.question.empty()) {
+  if (!s.question.empty() && !covering()) {  // (while covering, the cover asks it)
     ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
     ImGui::PushFont(theme.fonts().bold);
     ImGui::TextWrapped("%s %s", ran_ ? "Asked:" : "Ask first:", s.question.c_str());
@@ -382,10 +409,50 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   ImGui::Spacing();
 }
 
+bool PlanUi::covering() const {
+  if (!plan_ || revealed_ || tried_) return false;
+  const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  return !s.action.empty() && !s.question.empty() && currentLesson_ == s.lesson;
+}
+
+void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size) {
+  if (!covering()) return;
+  const LessonPlanStep& s = plan_->steps[size_t(step_)];
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  bg.w = 1.0f;
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, bg);
+  ImGui::Begin("##predict", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+  const float margin = std::min(60.0f * scale, size.x * 0.08f);
+  ImGui::SetCursorPos(ImVec2(margin, std::min(60.0f * scale, size.y * 0.12f)));
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(size.x - margin);
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
+  ImGui::TextUnformatted(tr("Predict, then run"));
+  ImGui::PopStyleColor();
+  ImGui::PushFont(theme.fonts().heading);
+  ImGui::TextWrapped("%s", tr(s.question).c_str());
+  ImGui::PopFont();
+  ImGui::Spacing();
+  ImGui::Spacing();
+  const std::string run = std::string(tr("Run:")) + " " + s.action;
+  if (ImGui::Button(run.c_str())) runStep();
+  helpTooltip(N_("Runs the step: Page Down does it too."));
+  sameLineIfFits(smallButtonWidth(tr("Show the lesson first")));
+  if (ImGui::SmallButton(tr("Show the lesson first"))) revealed_ = true;
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
 // [SECTION] menu, keys and dialogs
 
 void PlanUi::drawFileMenu() {
-  if (ImGui::BeginMenu("Open lesson plan")) {
+  if (ImGui::BeginMenu(tr("Open lesson plan"))) {
     for (const ShippedFile& f : shippedPlanFiles()) {
       // The title without reading every plan each frame: the file's own line.
       const char* t = std::strstr(f.text, "\"title\": \"");
@@ -400,23 +467,30 @@ void PlanUi::drawFileMenu() {
       ImGui::PopID();
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("A plan file...")) openOpen_ = true;
+    if (ImGui::MenuItem(tr("A plan file..."))) openOpen_ = true;
     ImGui::EndMenu();
   }
-  if (ImGui::MenuItem("Close lesson plan", nullptr, false, plan_.has_value())) closePlan();
+  if (ImGui::MenuItem(tr("Close lesson plan"), nullptr, false, plan_.has_value())) closePlan();
 }
 
 void PlanUi::handleKeys() {
-  if (!plan_ || ImGui::GetIO().WantTextInput) return;
+  ImGuiIO& io = ImGui::GetIO();
+  // With a plan open, Page Up and Page Down are the plan's: ImGui's keyboard navigation would
+  // also scroll the sidebar and move its focus with them.
+  io.KeyMap[ImGuiKey_PageUp] = plan_ ? -1 : GLFW_KEY_PAGE_UP;
+  io.KeyMap[ImGuiKey_PageDown] = plan_ ? -1 : GLFW_KEY_PAGE_DOWN;
+  if (!plan_ || io.WantTextInput) return;
+  const int count = int(plan_->steps.size());
   if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) {
     const LessonPlanStep& s = plan_->steps[size_t(step_)];
-    if (!s.action.empty() && !ran_) {
-      if (!runStep()) goToStep(step_ + 1);
-    } else {
+    if (currentLesson_ != s.lesson)
+      goToStep(step_);  // the teacher looked at another lesson: back to the step first
+    else if (!s.action.empty() && !tried_)
+      runStep();  // predict, then run: the second press runs; a refusal stays on the step
+    else if (step_ + 1 < count)
       goToStep(step_ + 1);
-    }
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) goToStep(step_ - 1);
+  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false) && step_ > 0) goToStep(step_ - 1);
 }
 
 void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
@@ -432,13 +506,13 @@ void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
       "in File > Open lesson plan.");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-1);
-  const bool enter = ImGui::InputTextWithHint("##path", "/path/to/plan.json", path_, sizeof path_,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  if (ImGui::Button("Open") || enter) {
+  const bool enter = ImGui::InputTextWithHint("##path", tr("/path/to/plan.json"), path_,
+                                              sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::Button(tr("Open")) || enter) {
     if (openPlan(path_)) ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(tr("Cancel"))) ImGui::CloseCurrentPopup();
   (void)theme;
   ImGui::EndPopup();
 }
@@ -458,7 +532,7 @@ void PlanUi::drawProblemsPopup(float scale) {
     ImGui::TextWrapped("%s", p.c_str());
   }
   ImGui::PopTextWrapPos();
-  if (ImGui::Button("OK")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(tr("OK"))) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 

@@ -22,6 +22,8 @@
 #include "plans/plan.hpp"
 #include "plans/preset.hpp"
 
+#include <imgui.h>
+
 namespace cudalab {
 
 class Theme;
@@ -62,12 +64,18 @@ class PlanUi {
   // The bar over the lesson's view: the plan, the step, its question, Run, the teacher's note
   // (left out while presenting: the class sees the screen).
   void drawPlanBar(const Theme& theme, float scale, bool presenting);
+  // "Predict, then run": until the step's action is pressed, its question covers the lesson's
+  // view (many lessons show a first result at once, which would answer the question before it
+  // is asked), with Run and a way to look at the lesson first. Drawn over `pos`, `size`.
+  bool covering() const;
+  void drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size);
   void drawFileMenu();
   void handleKeys();
   void drawPopups(const Theme& theme, float scale);
 
  private:
   Lesson* current();
+  void apply(Lesson& lesson, const Preset& p);
   void drawSavePopup(float scale);
   void drawOpenPopup(const Theme& theme, float scale);
   void drawProblemsPopup(float scale);
@@ -86,8 +94,9 @@ class PlanUi {
 
   std::optional<LessonPlan> plan_;
   int step_ = 0;
-  bool ran_ = false;
+  bool ran_ = false, tried_ = false;  // the step's action ran; was pressed (it may be refused)
   bool showNote_ = false;
+  bool revealed_ = false;  // "Show the lesson first" on this step
   std::string panelToShow_;
 
   bool openSave_ = false, openOpen_ = false, openProblems_ = false;

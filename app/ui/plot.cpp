@@ -980,8 +980,7 @@ void recordBars(Recorder& rec, std::vector<Hit>& hits, int index, const Series& 
     if (!ym.ok(s.ys[i])) continue;
     const ImRect r = barRect(xm, ym, i, s.slot, nSlots, ym.base(), s.ys[i], false);
     if (s.pin >= 0)  // a pinned run's bar: its outline, beside the bar of this run
-      rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.15f), paletteColour(s.colour), 1.5f,
-               true);
+      rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.15f), paletteColour(s.colour), 1.5f, true);
     else
       rec.rect(r.Min, r.Max, paletteColour(s.colour, 0.9f), 0, 0, true);
     hits.push_back({r, index, 0, i});

@@ -1,6 +1,7 @@
 #include "ui/renderer.hpp"
 
 #include "common/device_fault.hpp"
+#include "ui/i18n.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
@@ -48,7 +49,10 @@ Status UiRenderer::init(GLFWwindow* window) {
 }
 
 void UiRenderer::applyTheme(float pixelScale) {
-  if (theme_.apply(settings_.theme, shell_.uiScale() * pixelScale) && gl_) {
+  // The language first: the font atlas holds the glyphs of its translations.
+  const std::string language = settings_.language.empty() ? systemLanguage() : settings_.language;
+  setLanguage(language);
+  if (theme_.apply(settings_.theme, shell_.uiScale() * pixelScale, currentLanguage()) && gl_) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ui/i18n.hpp"
+
 namespace cudalab {
 
 namespace fs = std::filesystem;
@@ -28,6 +30,7 @@ void sanitize(Settings& s) {
   if (!(s.sidebarWidth >= 160.0f)) s.sidebarWidth = 300.0f;
   s.sidebarWidth = std::min(s.sidebarWidth, 900.0f);
   s.exportScale = std::clamp(s.exportScale, 1, 2);
+  if (!s.language.empty() && !findLanguage(s.language)) s.language.clear();
 }
 
 std::string configDirFrom(const char* xdg, const char* home) {
@@ -97,6 +100,7 @@ Settings loadSettings(const std::string& path, Status* problem) {
   field(j, "presentation_scale", s.presentationScale, bad);
   field(j, "sidebar_width", s.sidebarWidth, bad);
   field(j, "sidebar_collapsed", s.sidebarCollapsed, bad);
+  field(j, "language", s.language, bad);
   field(j, "lesson", s.lesson, bad);
   field(j, "export_scale", s.exportScale, bad);
   field(j, "export_transparent", s.exportTransparent, bad);
@@ -118,6 +122,7 @@ Settings loadSettings(const std::string& path, Status* problem) {
   if (s.uiScale != before.uiScale) bad.emplace_back("ui_scale");
   if (s.presentationScale != before.presentationScale) bad.emplace_back("presentation_scale");
   if (s.theme != before.theme) bad.emplace_back("theme");
+  if (s.language != before.language) bad.emplace_back("language");
   if (!bad.empty() && problem) {
     std::string keys;
     for (const std::string& k : bad)
@@ -136,6 +141,7 @@ Status saveSettings(const Settings& s, const std::string& path) {
       {"presentation_scale", s.presentationScale},
       {"sidebar_width", s.sidebarWidth},
       {"sidebar_collapsed", s.sidebarCollapsed},
+      {"language", s.language},
       {"lesson", s.lesson},
       {"export_scale", s.exportScale},
       {"export_transparent", s.exportTransparent},

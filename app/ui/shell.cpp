@@ -20,6 +20,7 @@
 
 #include "common/device_fault.hpp"
 #include "lessons/registry.hpp"
+#include "ui/i18n.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 
@@ -249,27 +250,28 @@ void Shell::drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget
 void Shell::drawMenuBar(Theme& theme) {
   (void)theme;
   if (!ImGui::BeginMainMenuBar()) return;
-  if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Save window as PNG (1x)", "F12")) requestWindowExport(1);
-    if (ImGui::MenuItem("Save window as PNG (2x)", "Shift+F12")) requestWindowExport(2);
+  if (ImGui::BeginMenu(tr("File"))) {
+    if (ImGui::MenuItem(tr("Save window as PNG (1x)"), "F12")) requestWindowExport(1);
+    if (ImGui::MenuItem(tr("Save window as PNG (2x)"), "Shift+F12")) requestWindowExport(2);
     ImGui::Separator();
-    ImGui::TextDisabled("Panels' \"Save PNG\" buttons use:");
+    ImGui::TextDisabled(tr("Panels' \"Save PNG\" buttons use:"));
     int scale = settings_.exportScale;
     if (ImGui::RadioButton("1x", &scale, 1)) settings_.exportScale = 1;
     ImGui::SameLine();
-    if (ImGui::RadioButton("2x (slides)", &scale, 2)) settings_.exportScale = 2;
-    ImGui::MenuItem("Transparent background", nullptr, &settings_.exportTransparent);
+    if (ImGui::RadioButton(tr("2x (slides)"), &scale, 2)) settings_.exportScale = 2;
+    ImGui::MenuItem(tr("Transparent background"), nullptr, &settings_.exportTransparent);
     const std::string dir = settings_.exportDir.empty() ? defaultExportDir() : settings_.exportDir;
-    ImGui::TextDisabled("Figures go to %s", dir.c_str());
+    ImGui::TextDisabled(tr("Figures go to %s"), dir.c_str());
     ImGui::Separator();
     planUi_.drawFileMenu();
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    if (ImGui::MenuItem(tr("Quit"), "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
-    if (ImGui::MenuItem("Dark theme", nullptr, settings_.theme == "dark")) settings_.theme = "dark";
-    if (ImGui::MenuItem("Light theme (projector)", nullptr, settings_.theme == "light"))
+  if (ImGui::BeginMenu(tr("View"))) {
+    if (ImGui::MenuItem(tr("Dark theme"), nullptr, settings_.theme == "dark"))
+      settings_.theme = "dark";
+    if (ImGui::MenuItem(tr("Light theme (projector)"), nullptr, settings_.theme == "light"))
       settings_.theme = "light";
     ImGui::Separator();
     struct ScaleChoice {
@@ -284,28 +286,43 @@ void Shell::drawMenuBar(Theme& theme) {
     }
     float s = settings_.uiScale;
     ImGui::SetNextItemWidth(160 * scale_);
-    if (ImGui::SliderFloat("UI scale", &s, Settings::kMinScale, Settings::kMaxScale, "%.2fx"))
+    if (ImGui::SliderFloat(tr("UI scale"), &s, Settings::kMinScale, Settings::kMaxScale, "%.2fx"))
       settings_.uiScale = s;
-    ImGui::TextDisabled("Ctrl+= and Ctrl+- change the scale");
+    ImGui::TextDisabled(tr("Ctrl+= and Ctrl+- change the scale"));
     ImGui::Separator();
-    if (ImGui::MenuItem("Sidebar", "Ctrl+B", !settings_.sidebarCollapsed))
+    if (ImGui::MenuItem(tr("Sidebar"), "Ctrl+B", !settings_.sidebarCollapsed))
       settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
-    if (ImGui::MenuItem("Presentation mode", "F5", presenting_)) presenting_ = !presenting_;
+    if (ImGui::MenuItem(tr("Presentation mode"), "F5", presenting_)) presenting_ = !presenting_;
     float p = settings_.presentationScale;
     ImGui::SetNextItemWidth(160 * scale_);
-    if (ImGui::SliderFloat("Presentation scale", &p, Settings::kMinScale, Settings::kMaxScale,
+    if (ImGui::SliderFloat(tr("Presentation scale"), &p, Settings::kMinScale, Settings::kMaxScale,
                            "%.2fx"))
       settings_.presentationScale = p;
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Lesson")) {
+  if (ImGui::BeginMenu(tr("Language"))) {
+    const std::string system = systemLanguage();
+    const Language* sys = findLanguage(system);
+    char label[96];
+    std::snprintf(label, sizeof label, "%s (%s)", tr("The system's"), sys ? sys->name : "English");
+    if (ImGui::MenuItem(label, nullptr, settings_.language.empty())) settings_.language.clear();
+    ImGui::Separator();
+    for (const Language& l : languages()) {
+      std::snprintf(label, sizeof label, "%s##%s", l.name, l.code);
+      if (ImGui::MenuItem(label, nullptr, settings_.language == l.code))
+        settings_.language = l.code;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.english);
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu(tr("Lesson"))) {
     for (const auto& l : lessons_)
-      if (ImGui::MenuItem(l->info().title, nullptr, l.get() == &current()))
+      if (ImGui::MenuItem(tr(l->info().title), nullptr, l.get() == &current()))
         selectLesson(l->info().id);
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Help")) {
-    if (ImGui::MenuItem("About cudalab")) showAbout_ = true;
+  if (ImGui::BeginMenu(tr("Help"))) {
+    if (ImGui::MenuItem(tr("About cudalab"))) showAbout_ = true;
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
@@ -317,10 +334,10 @@ namespace {
 // a sidebar at projector scale; the whole title heads the lesson and its tooltip. `##id` keeps
 // ImGui's ids apart.
 const char* shortName(const LessonInfo& info, char (&out)[96]) {
-  const char* colon = std::strchr(info.title, ':');
+  const char* title = tr(info.title);
+  const char* colon = std::strchr(title, ':');
   std::snprintf(out, sizeof out, "%.*s##%s",
-                static_cast<int>(colon ? colon - info.title : std::strlen(info.title)), info.title,
-                info.id);
+                static_cast<int>(colon ? colon - title : std::strlen(title)), title, info.id);
   return out;
 }
 
@@ -329,10 +346,10 @@ void lessonTooltip(const Theme& theme, const LessonInfo& info) {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
   ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextUnformatted(info.title);
+  ImGui::TextUnformatted(tr(info.title));
   ImGui::PopFont();
-  ImGui::TextUnformatted(info.summary);
-  ImGui::TextDisabled("Follows: %s", info.course);
+  ImGui::TextUnformatted(tr(info.summary));
+  ImGui::TextDisabled(tr("Follows: %s"), tr(info.course));
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
@@ -347,16 +364,16 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
   if (settings_.sidebarCollapsed) {
     if (ImGui::ArrowButton("##expand", ImGuiDir_Right)) settings_.sidebarCollapsed = false;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the lessons and parameters (Ctrl+B)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("Show the lessons and parameters (Ctrl+B)"));
     ImGui::End();
     return;
   }
   ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextUnformatted("Lessons");
+  ImGui::TextUnformatted(tr("Lessons"));
   ImGui::PopFont();
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::GetFrameHeight());
   if (ImGui::ArrowButton("##collapse", ImGuiDir_Left)) settings_.sidebarCollapsed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fold the sidebar to a strip (Ctrl+B)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("Fold the sidebar to a strip (Ctrl+B)"));
   char name[96];
   // Where the list would take more than two fifths of the height (a projector's scale on a
   // laptop's screen), the lessons are a drop-down list and the parameters keep the room.
@@ -381,7 +398,7 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   ImGui::Spacing();
   ImGui::Separator();
   ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextUnformatted("Parameters");
+  ImGui::TextUnformatted(tr("Parameters"));
   ImGui::PopFont();
   planUi_.drawPresets(theme, current());
   {
@@ -424,7 +441,7 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   }
   const LessonInfo& info = current().info();
   ImGui::PushFont(theme.fonts().heading);
-  ImGui::TextWrapped("%s", info.title);  // wraps at a projector's scale
+  ImGui::TextWrapped("%s", tr(info.title));  // wraps at a projector's scale
   ImGui::PopFont();
   mutedText(theme, info.summary);
   if (!runtime_.hasDevice()) {
@@ -443,8 +460,11 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
     if (const auto r = panels_.rect(panelToShow_))
       ImGui::SetScrollY(std::max(0.0f, ImGui::GetScrollY() + float(r->y) - viewPos.y));
   }
+  const ImVec2 coverPos = ImGui::GetWindowPos(), coverSize = ImGui::GetWindowSize();
   ImGui::EndChild();
   ImGui::End();
+  // A plan's step asks its question over the lesson until it runs (not on exported figures).
+  if (!ctx.exporting) planUi_.drawCover(theme, scale_, coverPos, coverSize);
 }
 
 void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size) {
@@ -531,14 +551,14 @@ void Shell::drawAbout(Theme& theme) {
         "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
         "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
     ImGui::Separator();
-    ImGui::TextWrapped("CUDA: %s", runtime_.summary().c_str());
-    ImGui::TextWrapped("Graphics: %s", glInfo_.c_str());
-    ImGui::TextWrapped("Font: %s", theme.fonts().source.c_str());
-    ImGui::TextWrapped("Settings: %s", settingsPath().c_str());
+    ImGui::TextWrapped(tr("CUDA: %s"), runtime_.summary().c_str());
+    ImGui::TextWrapped(tr("Graphics: %s"), glInfo_.c_str());
+    ImGui::TextWrapped(tr("Font: %s"), theme.fonts().source.c_str());
+    ImGui::TextWrapped(tr("Settings: %s"), settingsPath().c_str());
     ImGui::Separator();
-    ImGui::TextUnformatted("F12  save the window as PNG (Shift+F12: 2x)");
-    ImGui::TextUnformatted("Ctrl+=  /  Ctrl+-  UI scale up / down");
-    ImGui::TextUnformatted("Ctrl+Q  quit");
+    ImGui::TextUnformatted(tr("F12  save the window as PNG (Shift+F12: 2x)"));
+    ImGui::TextUnformatted(tr("Ctrl+=  /  Ctrl+-  UI scale up / down"));
+    ImGui::TextUnformatted(tr("Ctrl+Q  quit"));
   }
   ImGui::End();
 }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+
+#include "ui/i18n.hpp"
 
 namespace cudalab {
 
@@ -52,6 +55,33 @@ std::string findFontFile(const char* family, bool bold) {
   return path;
 }
 
+FontFace findFontFace(const char* family, bool bold) {
+  FontFace face;
+  if (!FcInit()) return face;
+  FcPattern* pat = FcPatternCreate();
+  FcPatternAddString(pat, FC_FAMILY, reinterpret_cast<const FcChar8*>(family));
+  FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
+  FcPatternAddBool(pat, FC_SCALABLE, FcTrue);
+  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
+  FcDefaultSubstitute(pat);
+  FcResult result = FcResultNoMatch;
+  if (FcPattern* match = FcFontMatch(nullptr, pat, &result)) {
+    FcChar8* file = nullptr;
+    FcChar8* got = nullptr;
+    int index = 0;
+    if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
+        FcPatternGetString(match, FC_FAMILY, 0, &got) == FcResultMatch &&
+        std::string(reinterpret_cast<const char*>(got)) == family) {
+      FcPatternGetInteger(match, FC_INDEX, 0, &index);
+      face.path = reinterpret_cast<const char*>(file);
+      face.index = index;
+    }
+    FcPatternDestroy(match);
+  }
+  FcPatternDestroy(pat);
+  return face;
+}
+
 void Theme::buildFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -59,7 +89,9 @@ void Theme::buildFonts(float scale) {
   // refuses larger products of --scale and --ui-scale; this guards the GUI's own paths).
   scale = std::min(scale, 6.0f);
   const float base = std::round(16.0f * scale);
-  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010,
+  // Latin (French's oe and the like in Latin Extended-A), Greek, punctuation, arrows, maths,
+  // box drawing.
+  static const ImWchar kRanges[] = {0x0020, 0x017F, 0x0370, 0x03FF, 0x2010,
                                     0x22FF, 0x2500, 0x25FF, 0};
   const std::string sans = findFontFile("DejaVu Sans", false);
   const std::string sansBold = findFontFile("DejaVu Sans", true);
@@ -88,14 +120,50 @@ void Theme::buildFonts(float scale) {
   if (!fonts_.bold) fonts_.bold = fonts_.regular;
   if (!fonts_.mono) fonts_.mono = fonts_.regular;
   if (!fonts_.heading) fonts_.heading = fonts_.regular;
+  // Korean and Chinese: the CJK face (Noto Sans CJK, through fontconfig) merged into each font,
+  // for the characters the catalogue's translations use and CJK punctuation only: the whole
+  // face would make an atlas too large for a projector's scale and slow to build.
+  const Language* lang = findLanguage(language_);
+  if (lang && lang->cjkFamily) {
+    ImFontGlyphRangesBuilder builder;
+    for (std::uint32_t cp : translationCodepoints())
+      if (cp >= 0x0180 && cp <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(cp));
+    static const ImWchar kPunctuation[] = {0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
+    builder.AddRanges(kPunctuation);
+    cjkRanges_.clear();
+    builder.BuildRanges(&cjkRanges_);
+    const FontFace regular = findFontFace(lang->cjkFamily, false);
+    const FontFace bold = findFontFace(lang->cjkFamily, true);
+    auto merge = [&](ImFont* into, const FontFace& face, float size) {
+      if (face.path.empty() || !into) return;
+      ImFontConfig cfg;
+      cfg.MergeMode = true;
+      cfg.FontNo = face.index;
+      cfg.OversampleH = 1;
+      cfg.PixelSnapH = true;
+      cfg.DstFont = into;
+      io.Fonts->AddFontFromFileTTF(face.path.c_str(), size, &cfg, cjkRanges_.Data);
+    };
+    // Merging adds to the font added last: each merge follows its own font's entry.
+    merge(fonts_.regular, regular, base);
+    if (fonts_.bold != fonts_.regular) merge(fonts_.bold, bold.path.empty() ? regular : bold, base);
+    if (fonts_.mono != fonts_.regular) merge(fonts_.mono, regular, base);
+    if (fonts_.heading != fonts_.regular)
+      merge(fonts_.heading, bold.path.empty() ? regular : bold, std::round(22.0f * scale));
+    fonts_.source += regular.path.empty() ? std::string(" (no ") + lang->cjkFamily +
+                                                ": install fonts-noto-cjk for its script)"
+                                          : ", " + regular.path;
+  }
   io.FontDefault = fonts_.regular;
   io.Fonts->Build();
+  io.Fonts->ClearInputData();  // the font files' bytes: not needed once the atlas is built
 }
 
-bool Theme::apply(const std::string& name, float scale) {
-  const bool rebuild = std::fabs(scale - scale_) > 1e-4f;
+bool Theme::apply(const std::string& name, float scale, const std::string& language) {
+  const bool rebuild = std::fabs(scale - scale_) > 1e-4f || language != language_;
   if (!rebuild && name == name_) return false;
   name_ = name;
+  language_ = language;
   ImGuiStyle style;
   if (light())
     ImGui::StyleColorsLight(&style);

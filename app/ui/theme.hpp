@@ -26,12 +26,20 @@ ImU32 paletteColour(int i, float alpha = 1.0f);
 
 // Finds a scalable font file through fontconfig ("" when none).
 std::string findFontFile(const char* family, bool bold);
+// The same for a face that may sit in a collection (.ttc) or be OpenType (.otf): the file and the
+// face's index in it. Only the family asked for counts (no substitute): an empty path otherwise.
+struct FontFace {
+  std::string path;
+  int index = 0;
+};
+FontFace findFontFace(const char* family, bool bold);
 
 class Theme {
  public:
-  // Applies theme colours and sizes for `scale`; rebuilds the font atlas when the scale changed
-  // (the caller recreates the GL font texture when this returns true).
-  bool apply(const std::string& name, float scale);
+  // Applies theme colours and sizes for `scale`; rebuilds the font atlas when the scale or the
+  // language changed (a Korean or Chinese UI adds the CJK glyphs its catalogue uses; the caller
+  // recreates the GL font texture when this returns true).
+  bool apply(const std::string& name, float scale, const std::string& language = "en");
   float scale() const { return scale_; }
   bool light() const { return name_ == "light"; }
   const Fonts& fonts() const { return fonts_; }
@@ -43,7 +51,8 @@ class Theme {
 
  private:
   void buildFonts(float scale);
-  std::string name_;
+  std::string name_, language_ = "en";
+  ImVector<ImWchar> cjkRanges_;  // the CJK glyphs of the catalogue, kept until the atlas is built
   float scale_ = 0.0f;
   Fonts fonts_;
 };

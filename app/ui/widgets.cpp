@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "ui/i18n.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
 
@@ -52,11 +53,11 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags
   // it instead of running underneath it.
   float titleRight = start.x + width - pad;
   if (!ctx.exporting) {
-    const char* label = "Save PNG";
+    const char* label = tr("Save PNG");
     const float bw = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::SetCursorScreenPos(ImVec2(start.x + width - pad - bw, top));
     if (ImGui::SmallButton(label)) ctx.panels.requestExport(id);
-    helpTooltip("Save just this panel as a PNG, at the export scale chosen in the File menu.");
+    helpTooltip(N_("Save just this panel as a PNG, at the export scale chosen in the File menu."));
     titleRight -= bw + ImGui::GetStyle().ItemSpacing.x;
   }
   ImGui::SetCursorScreenPos(ImVec2(start.x + pad, top));
@@ -68,13 +69,13 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags
     bool* state =
         ImGui::GetStateStorage()->GetBoolRef(ImGui::GetID("##open"), (flags & kPanelClosed) == 0);
     if (ImGui::ArrowButton("##fold", *state ? ImGuiDir_Down : ImGuiDir_Right)) *state = !*state;
-    helpTooltip(*state ? "Fold this panel away." : "Unfold this panel.");
+    helpTooltip(*state ? N_("Fold this panel away.") : N_("Unfold this panel."));
     open = *state;
     ImGui::SameLine();
   }
   ImGui::PushTextWrapPos(titleRight + toLocal);
   ImGui::PushFont(ctx.theme.fonts().bold);
-  ImGui::TextWrapped("%s", title);
+  ImGui::TextWrapped("%s", tr(title));
   ImGui::PopFont();
   ImGui::PopTextWrapPos();
   ImGui::PushTextWrapPos(start.x + width - pad + toLocal);
@@ -104,7 +105,7 @@ void helpTooltip(const char* text) {
   if (text && *text && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
+    ImGui::TextUnformatted(tr(text));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -137,7 +138,7 @@ void colourSwatch(int paletteIndex) {
 
 void mutedText(const Theme& theme, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-  ImGui::TextWrapped("%s", text);
+  ImGui::TextWrapped("%s", tr(text));
   ImGui::PopStyleColor();
 }
 
@@ -181,12 +182,16 @@ const char* halfWidthLabel(const char* label) {
   // its capacity between calls, so this allocates once.
   static std::string text;
   const float avail = ImGui::GetContentRegionAvail().x;
+  // The label shown is translated (ui/i18n.hpp); the id stays the English one.
   const char* shownEnd = ImGui::FindRenderedTextEnd(label);
-  const float labelW = ImGui::CalcTextSize(label, shownEnd).x;
+  static std::string english;
+  english.assign(label, shownEnd);
+  const char* shown = tr(english.c_str());
+  const float labelW = ImGui::CalcTextSize(shown).x;
   const bool beside = labelW + ImGui::GetStyle().ItemInnerSpacing.x <= 0.5f * avail;
-  if (!beside) ImGui::TextUnformatted(label, shownEnd);
+  if (!beside) ImGui::TextUnformatted(shown);
   ImGui::SetNextItemWidth(beside ? 0.5f * avail : avail);
-  text.assign(label, beside ? shownEnd : label);
+  text.assign(beside ? shown : "");
   text.append("###").append(label);
   return text.c_str();
 }

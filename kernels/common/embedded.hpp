@@ -11,4 +11,11 @@ struct EmbeddedFile {
   const char* text;
 };
 
+// A binary file (cmake/embed_binary.cmake): the compiled translation catalogues.
+struct EmbeddedBinary {
+  const char* name;  // "ko.mo"
+  const unsigned char* data;
+  unsigned long size;
+};
+
 }  // namespace cudalab::embedded

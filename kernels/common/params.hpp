@@ -31,10 +31,12 @@ struct ParamSpec {
 
 inline std::string formatParamValue(const ParamSpec& p, double v) {
   char buf[64];
-  if (p.integer)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
+  // Whole numbers in full while they fit a line; past that (a typed 1e300) in scientific form,
+  // with enough digits to show why 4294967296.5 is not whole.
+  if (p.integer && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, std::floor(v) == v ? "%.0f" : "%.1f", v);
   else
-    std::snprintf(buf, sizeof buf, "%g", v);
+    std::snprintf(buf, sizeof buf, "%.10g", v);
   std::string s = buf;
   if (p.unit && *p.unit) s += std::string(" ") + p.unit;
   return s;
