@@ -126,19 +126,20 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bo
                                 ImGuiTableFlags_NoSavedSettings;
   if (!ImGui::BeginTable(id, n, flags, ImVec2(0, height))) return false;
   for (int i = 0; i < n; ++i)
-    ImGui::TableSetupColumn(cols[i].header, ImGuiTableColumnFlags_WidthFixed |
-                                                (st.shown[i] ? 0 : ImGuiTableColumnFlags_Disabled));
+    ImGui::TableSetupColumn(
+        tr(cols[i].header),
+        ImGuiTableColumnFlags_WidthFixed | (st.shown[i] ? 0 : ImGuiTableColumnFlags_Disabled));
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int i = 0; i < n; ++i) {
     if (!ImGui::TableSetColumnIndex(i)) continue;
     ImGui::PushID(i);
-    ImGui::TableHeader(cols[i].shortHeader ? cols[i].shortHeader : cols[i].header);
+    ImGui::TableHeader(tr(cols[i].shortHeader ? cols[i].shortHeader : cols[i].header));
     ImGui::PopID();
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-      ImGui::TextUnformatted(cols[i].header);
-      if (cols[i].help) ImGui::TextUnformatted(cols[i].help);
+      ImGui::TextUnformatted(tr(cols[i].header));
+      if (cols[i].help) ImGui::TextUnformatted(tr(cols[i].help));
       ImGui::TextDisabled(tr("Right-click: show or hide columns."));
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
@@ -186,7 +187,7 @@ void endDataTable() {
     for (int i = 0; i < cur.count; ++i) {
       bool on = st.shown[i];
       ImGui::PushID(i);
-      if (ImGui::Checkbox(cur.columns[i].header, &on)) st.choice[i] = on ? kShown : kHidden;
+      if (ImGui::Checkbox(tr(cur.columns[i].header), &on)) st.choice[i] = on ? kShown : kHidden;
       ImGui::PopID();
     }
     ImGui::Separator();
@@ -197,8 +198,11 @@ void endDataTable() {
   ImGui::PopID();
   const int hidden = cur.hiddenToFit + cur.hiddenByUser;
   if (hidden > 0) {
-    ImGui::TextDisabled(tr("%d column%s hidden; right-click the header row to show %s."), hidden,
-                        hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
+    if (hidden == 1)
+      ImGui::TextDisabled("%s", tr("1 column hidden; right-click the header row to show it."));
+    else
+      ImGui::TextDisabled(tr("%d columns hidden; right-click the header row to show them."),
+                          hidden);
   }
 }
 
