@@ -45,16 +45,64 @@ def braced_fields(text, start):
     return fields
 
 
+def without_comments(text):
+    """The source with its // and /* */ comments blanked (string literals kept)."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text[i] == "'":  # a character literal, '"' among them
+            j = i + 1
+            while j < len(text) and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i)
+            i = len(text) if j < 0 else j + 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
 def param_specs(root):
-    """(file, label, help) of every ParamSpec initializer in app/ and kernels/."""
+    """(file, label, help) of every ParamSpec initializer in app/ and kernels/, one by one in an
+    array of them."""
     out = []
-    pattern = re.compile(r"ParamSpec\s+k\w+(?:\[\w*\])?\s*(?:=\s*)?\{")
+    pattern = re.compile(r"ParamSpec\s+k\w+(\[\w*\])?\s*(?:=\s*)?\{")
     for f in sorted(list((root / "app").rglob("*.[ch]pp")) + list((root / "kernels").rglob("*.[ch]pp"))):
-        text = f.read_text(encoding="utf-8")
+        text = without_comments(f.read_text(encoding="utf-8"))
         for m in pattern.finditer(text):
-            fields = braced_fields(text, m.end() - 1)
-            if len(fields) >= 7:
-                out.append((f.relative_to(root), fields[1], fields[6]))
+            starts = [m.end() - 1]
+            if m.group(1) is not None:  # an array: each of its braced entries
+                starts, i, depth = [], m.end(), 0
+                while i < len(text):
+                    c = text[i]
+                    if c == '"':
+                        i += 1
+                        while text[i] != '"':
+                            i += 2 if text[i] == "\\" else 1
+                    elif c == "{":
+                        if depth == 0:
+                            starts.append(i)
+                        depth += 1
+                    elif c == "}":
+                        if depth == 0:
+                            break
+                        depth -= 1
+                    i += 1
+            for start in starts:
+                fields = braced_fields(text, start)
+                if len(fields) >= 7:
+                    out.append((f.relative_to(root), fields[1], fields[6]))
     return out
 
 
@@ -64,7 +112,7 @@ def table_columns(root):
     out = []
     pattern = re.compile(r"TableColumn\s+k\w+\[\]\s*=\s*\{")
     for f in sorted((root / "app").rglob("*.cpp")):
-        text = f.read_text(encoding="utf-8")
+        text = without_comments(f.read_text(encoding="utf-8"))
         for m in pattern.finditer(text):
             i = m.end()
             while True:
@@ -99,27 +147,32 @@ def main():
     for f, texts in table_columns(root):
         lines.append(f"// {f}")
         for t in texts:
+            lines.append("// xgettext:no-c-format")
             lines.append(f"tr(\"{t}\");")
     for f, label, help_ in param_specs(root):
         lines.append(f"// {f}")
         for t in (label, help_):
             if t:
+                lines.append("// xgettext:no-c-format")
                 lines.append(f"tr(\"{t}\");")
     for f in sorted((assets / "presets").glob("*.json")):
         p = json.loads(f.read_text(encoding="utf-8"))
         lines.append(f"// assets/presets/{f.name}")
         for key in ("name", "description"):
             if isinstance(p.get(key), str) and p[key]:
+                lines.append("// xgettext:no-c-format")
                 lines.append(f"tr({literal(p[key])});")
     for f in sorted((assets / "plans").glob("*.json")):
         p = json.loads(f.read_text(encoding="utf-8"))
         lines.append(f"// assets/plans/{f.name}")
         for key in ("title", "description"):
             if isinstance(p.get(key), str) and p[key]:
+                lines.append("// xgettext:no-c-format")
                 lines.append(f"tr({literal(p[key])});")
         for step in p.get("steps", []):
             for key in ("title", "question", "note"):
                 if isinstance(step.get(key), str) and step[key]:
+                    lines.append("// xgettext:no-c-format")
                     lines.append(f"tr({literal(step[key])});")
     text = "\n".join(lines) + "\n"
     if not out.exists() or out.read_text(encoding="utf-8") != text:

@@ -362,8 +362,10 @@ class LaunchConfigLesson final : public Lesson {
             const long long py =
                 static_cast<long long>((mp.y - p0.y) / h * static_cast<float>(L.height));
             const long long first = py * L.fy * L.rowElements + px * L.fx;
-            ImGui::SetTooltip(tr("element %lld%s (row %lld, column %lld)"), first,
-                              L.fx * L.fy > 1 ? " and its neighbours" : "", py * L.fy, px * L.fx);
+            ImGui::SetTooltip(L.fx * L.fy > 1 ? tr("element %lld and its neighbours (row %lld, "
+                                                   "column %lld)")
+                                              : tr("element %lld (row %lld, column %lld)"),
+                              first, py * L.fy, px * L.fx);
           }
           drawLegend(ctx, L);
         }

@@ -499,10 +499,13 @@ class PlaygroundLesson final : public Lesson {
     if (!last_ || !last_->compiled.ok) return;
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-      ImGui::TextWrapped(tr("Compiled in %s ms for sm_%d with NVRTC %s%s."),
-                         trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
-                         last_->compiled.nvrtcVersion.c_str(),
-                         last_->compiled.cached ? " (unchanged text: the earlier result)" : "");
+      ImGui::TextWrapped(
+          last_->compiled.cached
+              ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
+                   "result).")
+              : tr("Compiled in %s ms for sm_%d with NVRTC %s."),
+          trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
+          last_->compiled.nvrtcVersion.c_str());
       // The options, so the same compilation can be repeated with nvcc; the include folders are
       // the toolkit's own and would only make the line long.
       std::string options;

@@ -453,8 +453,10 @@ class PrecisionLesson final : public Lesson {
     const ExprInfo& e = exprInfo(expr_);
     const std::string title = std::string("Relative error of ") + e.label + " against x";
     if (beginPanel(ctx, "errors", title.c_str())) {
-      ImGui::TextWrapped(tr("Naive: %s%s%s"), e.naive, e.stable ? "     Rewritten: " : "",
-                         e.stable ? e.stable : "");
+      if (e.stable)
+        ImGui::TextWrapped(tr("Naive: %s     Rewritten: %s"), e.naive, e.stable);
+      else
+        ImGui::TextWrapped(tr("Naive: %s"), e.naive);
       mutedText(ctx.theme, e.help);
       if (!sweep_) {
         ImGui::TextUnformatted(sweepJob_.running() ? "Evaluating..." : "Not evaluated yet.");

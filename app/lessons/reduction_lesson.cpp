@@ -183,9 +183,11 @@ class ReductionLesson final : public Lesson {
     helpTooltip(kBlock.help);
     {
       const double bytes = double(n_) * typeBytes(type_);
-      ImGui::Text(tr("%s number%s: %s"), thousands(n_).c_str(), n_ == 1 ? "" : "s",
-                  bytes < 1048576 ? (thousands(static_cast<long long>(bytes)) + " bytes").c_str()
-                                  : mib(bytes).c_str());
+      char size[64];
+      std::snprintf(size, sizeof size, tr("%s bytes"),
+                    thousands(static_cast<long long>(bytes)).c_str());
+      ImGui::Text(tr("%s numbers: %s"), thousands(n_).c_str(),
+                  bytes < 1048576 ? size : mib(bytes).c_str());
     }
     if (!gpu_)
       mutedText(ctx.theme,

@@ -124,7 +124,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
       }
       ImGui::PushID(p->file.c_str());
       if (ImGui::Selectable(tr(p->name.c_str()), chosen && chosen->name == p->name)) pick = p;
-      if (!p->description.empty()) helpTooltip(p->description.c_str());
+      if (!p->description.empty()) helpTooltip(tr(p->description).c_str());
       ImGui::PopID();
     }
     ImGui::PopTextWrapPos();
@@ -344,13 +344,14 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", where);
   helpTooltip(
-      (plan_->title + (plan_->description.empty() ? "" : "\n\n" + plan_->description)).c_str());
+      (tr(plan_->title) + (plan_->description.empty() ? "" : "\n\n" + tr(plan_->description)))
+          .c_str());
   // The step's title beside them, wrapped short of the close button at the right.
   const float closeW = presenting ? 0.0f : ImGui::CalcTextSize("x").x + 2 * style.FramePadding.x;
   ImGui::SameLine();
   ImGui::PushTextWrapPos(x0 + width - closeW - style.ItemSpacing.x);
   ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextWrapped("%s", s.title.c_str());
+  ImGui::TextWrapped("%s", tr(s.title).c_str());
   ImGui::PopFont();
   ImGui::PopTextWrapPos();
   if (!presenting) {
@@ -370,7 +371,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   if (!s.question.empty() && !covering()) {  // (while covering, the cover asks it)
     ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
     ImGui::PushFont(theme.fonts().bold);
-    ImGui::TextWrapped("%s %s", ran_ ? "Asked:" : "Ask first:", s.question.c_str());
+    ImGui::TextWrapped("%s %s", ran_ ? tr("Asked:") : tr("Ask first:"), tr(s.question).c_str());
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
@@ -378,19 +379,20 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   // Line 3: run, and the teacher's note (folded: at a projector's scale it would take the view's
   // room; the class should not read it first anyway).
   if (!s.action.empty()) {
-    const std::string label = (ran_ ? "Run again: " : "Run: ") + s.action;
+    const std::string label = std::string(ran_ ? tr("Run again:") : tr("Run:")) + " " + s.action;
     if (ImGui::Button(label.c_str())) runStep();
     helpTooltip(("Presses the lesson's \"" + s.action +
                  "\" as its own button would (Page Down does it too, once).")
                     .c_str());
   }
   if (!presenting && !s.note.empty()) {
-    if (!s.action.empty()) sameLineIfFits(smallButtonWidth("Teacher's note"));
-    if (ImGui::SmallButton(showNote_ ? "Hide the note" : "Teacher's note")) showNote_ = !showNote_;
+    if (!s.action.empty()) sameLineIfFits(smallButtonWidth(tr("Teacher's note")));
+    if (ImGui::SmallButton(showNote_ ? tr("Hide the note") : tr("Teacher's note")))
+      showNote_ = !showNote_;
     if (!showNote_) helpTooltip(s.note.c_str());
     if (showNote_) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-      ImGui::TextWrapped("%s", s.note.c_str());
+      ImGui::TextWrapped("%s", tr(s.note).c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -463,7 +465,7 @@ void PlanUi::drawFileMenu() {
         if (end) title = std::string(t, end);
       }
       ImGui::PushID(f.name);
-      if (ImGui::MenuItem(title.c_str())) (void)openPlan(std::filesystem::path(f.name).stem());
+      if (ImGui::MenuItem(tr(title).c_str())) (void)openPlan(std::filesystem::path(f.name).stem());
       ImGui::PopID();
     }
     ImGui::Separator();

@@ -404,13 +404,17 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   {
     const int pinned = pins_.count(current().info().id);
     char label[64];
-    std::snprintf(label, sizeof label, "Pin these results (%d of %d)###pin", pinned,
-                  PinBoard::kMaxPins);
-    if (ImGui::SmallButton(pinned ? label : "Pin these results###pin")) pinCurrent();
+    if (pinned)
+      std::snprintf(label, sizeof label, tr("Pin these results (%d of %d)"), pinned,
+                    PinBoard::kMaxPins);
+    else
+      std::snprintf(label, sizeof label, "%s", tr("Pin these results"));
+    std::strncat(label, "###pin", sizeof label - std::strlen(label) - 1);
+    if (ImGui::SmallButton(label)) pinCurrent();
     helpTooltip(
-        "Keeps what the lesson has measured, to compare with the next runs: change the "
-        "parameters, run again, and the pinned runs show beside the new one in the \"Runs side "
-        "by side\" table and as dashed lines on the plots (Ctrl+P).");
+        N_("Keeps what the lesson has measured, to compare with the next runs: change the "
+           "parameters, run again, and the pinned runs show beside the new one in the \"Runs side "
+           "by side\" table and as dashed lines on the plots (Ctrl+P)."));
   }
   // A lesson's headings and notes wrap at the sidebar's edge rather than run past it.
   ImGui::PushTextWrapPos(0.0f);

@@ -139,6 +139,10 @@ void Theme::buildFonts(float scale) {
       ImFontConfig cfg;
       cfg.MergeMode = true;
       cfg.FontNo = face.index;
+      // At the same pixel size CJK glyphs look smaller beside DejaVu's large x-height: a little
+      // larger, and lowered so that they sit on the same baseline.
+      size *= 1.12f;
+      cfg.GlyphOffset.y = 0.06f * size;
       cfg.OversampleH = 1;
       cfg.PixelSnapH = true;
       cfg.DstFont = into;

@@ -1,0 +1,176 @@
+// The UI's languages (ui/i18n.hpp): every catalogue translates every text of the template the
+// build extracts from the sources and assets, and holds no text the source no longer has; locales
+// choose the language; lookups fall back to English; every character of every translation has a
+// glyph in the fonts the theme builds for that language (no '?' on a Korean or Chinese screen);
+// and every lesson renders in every language.
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+
+#include "lessons/registry.hpp"
+#include "platform/headless_egl.hpp"
+#include "restart.hpp"
+#include "ui/i18n.hpp"
+#include "ui/renderer.hpp"
+#include "ui/settings.hpp"
+#include "ui/shell.hpp"
+#include "ui/theme.hpp"
+
+namespace cudalab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Restores English when a test ends, whatever it chose.
+struct English {
+  ~English() { setLanguage("en"); }
+};
+
+TEST(I18n, EveryCatalogueIsCompleteAndCurrent) {
+  std::string error;
+  const std::vector<PoEntry> pot = parsePo(readText(CUDALAB_POT), &error);
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_GT(pot.size(), 100u) << "the template holds the marked texts";
+  std::set<std::string> current;
+  for (const PoEntry& e : pot)
+    if (!e.msgid.empty()) current.insert(e.msgid);
+  int languagesSeen = 0;
+  for (const Language& l : languages()) {
+    if (std::string(l.code) == "en") continue;
+    ++languagesSeen;
+    SCOPED_TRACE(l.code);
+    const fs::path po = fs::path(CUDALAB_I18N_DIR) / (std::string(l.code) + ".po");
+    ASSERT_TRUE(fs::exists(po)) << po;
+    const std::vector<PoEntry> entries = parsePo(readText(po), &error);
+    ASSERT_TRUE(error.empty()) << error;
+    std::map<std::string, const PoEntry*> byId;
+    for (const PoEntry& e : entries)
+      if (!e.msgid.empty()) byId[e.msgid] = &e;
+    std::vector<std::string> untranslated, stale;
+    for (const std::string& id : current) {
+      const auto it = byId.find(id);
+      if (it == byId.end() || it->second->msgstr.empty() || it->second->fuzzy)
+        untranslated.push_back(id);
+    }
+    for (const auto& [id, e] : byId)
+      if (!current.count(id)) stale.push_back(id);
+    // Run tools/i18n.sh to merge the template in, then translate what it lists.
+    EXPECT_TRUE(untranslated.empty())
+        << untranslated.size() << " untranslated (or fuzzy), the first: \"" << untranslated.front()
+        << "\"";
+    EXPECT_TRUE(stale.empty()) << stale.size() << " stale, the first: \"" << stale.front() << "\"";
+    EXPECT_EQ(catalogueSize(l.code), static_cast<int>(byId.size() - untranslated.size()))
+        << "the binary embeds this catalogue as built";
+  }
+  EXPECT_EQ(languagesSeen, 3);
+}
+
+TEST(I18n, LocalesChooseTheLanguage) {
+  EXPECT_EQ(languageForLocale("ko_KR.UTF-8"), "ko");
+  EXPECT_EQ(languageForLocale("zh_CN.UTF-8"), "zh_CN");
+  EXPECT_EQ(languageForLocale("zh_SG"), "zh_CN");
+  EXPECT_EQ(languageForLocale("zh_TW.UTF-8"), "en") << "Traditional Chinese is another catalogue";
+  EXPECT_EQ(languageForLocale("fr_CA.UTF-8"), "fr");
+  EXPECT_EQ(languageForLocale("de_DE.UTF-8"), "en");
+  const char* keep = std::getenv("LANGUAGE");
+  const std::string saved = keep ? keep : "";
+  setenv("LANGUAGE", "fr:en", 1);
+  EXPECT_EQ(systemLanguage(), "fr");
+  setenv("LANGUAGE", "C", 1);
+  EXPECT_EQ(systemLanguage(), "en");
+  if (keep)
+    setenv("LANGUAGE", saved.c_str(), 1);
+  else
+    unsetenv("LANGUAGE");
+}
+
+TEST(I18n, LookupsFallBackToEnglish) {
+  English restore;
+  setLanguage("ko");
+  EXPECT_EQ(currentLanguage(), "ko");
+  EXPECT_STREQ(tr("Lessons"), "레슨");
+  EXPECT_STREQ(tr("no such text in any catalogue"), "no such text in any catalogue");
+  EXPECT_STREQ(tr(""), "");
+  setLanguage("xx");
+  EXPECT_EQ(currentLanguage(), "en");
+  EXPECT_STREQ(tr("Lessons"), "Lessons");
+  std::string error;
+  EXPECT_TRUE(parsePo("msgid \"a\"\nmsgid_plural \"b\"\n", &error).empty());
+  EXPECT_FALSE(error.empty()) << "plurals are refused";
+  const std::vector<PoEntry> two = parsePo(
+      "#, fuzzy\nmsgid \"a\"\nmsgstr \"\"\n\"b\\n\"\n\nmsgid \"c\"\nmsgstr \"d\"\n", &error);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_TRUE(two[0].fuzzy);
+  EXPECT_EQ(two[0].msgstr, "b\n");
+  EXPECT_EQ(two[1].msgstr, "d");
+}
+
+TEST(I18n, EveryTranslatedCharacterHasAGlyph) {
+  English restore;
+  for (const Language& l : languages()) {
+    SCOPED_TRACE(l.code);
+    setLanguage(l.code);
+    ImGui::CreateContext();
+    Theme theme;
+    theme.apply("light", 1.0f, l.code);
+    const Fonts& f = theme.fonts();
+    int missing = 0;
+    std::string first;
+    for (std::uint32_t cp : translationCodepoints()) {
+      if (cp < 0x20 || cp == 0x7F || cp > 0xFFFF) continue;  // control characters; ImWchar16
+      for (ImFont* font : {f.regular, f.bold, f.heading, f.mono})
+        if (!font->FindGlyphNoFallback(static_cast<ImWchar>(cp))) {
+          if (missing++ == 0) first = "U+" + std::to_string(cp);
+        }
+    }
+    EXPECT_EQ(missing, 0) << "missing glyphs (fonts-noto-cjk installed?), the first " << first
+                          << "; fonts: " << f.source;
+    ImGui::DestroyContext();
+  }
+}
+
+// Every lesson drawn in every language, as a screenshot would be: nothing crashes, nothing is
+// blank. CUDALAB_TEST_PICTURES=DIR keeps the pictures to look at.
+TEST(I18n, EveryLessonRendersInEveryLanguage) {
+  HeadlessContext gl;
+  if (Status s = gl.create(-1); !s) GTEST_SKIP() << "no EGL here: " << s.sentence();
+  English restore;
+  const char* dir = std::getenv("CUDALAB_TEST_PICTURES");
+  for (const Language& l : languages()) {
+    SCOPED_TRACE(l.code);
+    Settings settings;
+    settings.language = l.code;
+    settings.uiScale = 1.5f;
+    RuntimeInfo rt;
+    rt.status = Status::error("hidden from this test");
+    Shell shell(settings, rt, "test", /*headless=*/true);
+    UiRenderer renderer(shell, settings);
+    ASSERT_TRUE(renderer.init(nullptr).ok());
+    for (const LessonEntry& e : lessonRegistry()) {
+      SCOPED_TRACE(e.info->id);
+      ASSERT_TRUE(shell.selectLesson(e.info->id));
+      // Not waiting for the lessons' first measurements: the texts are what is tested here.
+      Result<Image> img = renderer.capture(1280, 720, 1, false, "", 3, 0);
+      ASSERT_TRUE(img.ok()) << img.status().sentence();
+      EXPECT_FALSE(pictureIsBlank(*img));
+      if (dir) (void)writePng(*img, std::string(dir) + "/" + l.code + "-" + e.info->id + ".png");
+    }
+    for (const auto& lesson : shell.lessons())
+      lesson->cancelAll();
+  }
+}
+
+}  // namespace
+}  // namespace cudalab
