@@ -162,7 +162,7 @@ class AtomicsLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextWrapped(tr("The race: every thread adds 1"));
+    textWrapped(tr("The race: every thread adds 1"));
     paramSlider(kRaceBlocks, race_.blocks);
     paramSlider(kRaceThreads, race_.threads);
     paramSlider(kRaceRepeats, race_.repeats);
@@ -175,7 +175,7 @@ class AtomicsLesson final : public Lesson {
       race_.blocks = 1000;
       race_.threads = 1024;
     }
-    ImGui::TextWrapped(tr("%s threads: the counter should reach %s."),
+    textWrapped(tr("%s threads: the counter should reach %s."),
                        thousands(race_.expected()).c_str(), thousands(race_.expected()).c_str());
     ImGui::BeginDisabled(working() || !gpu_);
     if (ImGui::Button(tr("Run the race"))) startRace();
@@ -200,10 +200,10 @@ class AtomicsLesson final : public Lesson {
     paramSlider(kHistBlock, hist_.block);
     if (hist_.source == Source::Uniform) paramSlider(kSkew, hist_.skew);
     if (hist_.source == Source::Normal)
-      ImGui::TextWrapped(tr("Range [%g, %g): bins of %g."), hist_.xmin, hist_.xmax,
+      textWrapped(tr("Range [%g, %g): bins of %g."), hist_.xmin, hist_.xmax,
                          double((hist_.xmax - hist_.xmin) / float(hist_.bins)));
     else
-      ImGui::TextWrapped(tr("Range 0..255 (one byte per value)."));
+      textWrapped(tr("Range 0..255 (one byte per value)."));
     if (ImGui::SmallButton(tr("course: 10,000 in 10 bins"))) {
       hist_.source = Source::Normal;
       hist_.n = 10000;
@@ -275,13 +275,13 @@ class AtomicsLesson final : public Lesson {
     const RaceReport* r = raceResult_ ? &*raceResult_ : nullptr;
     const RaceParams& p = r ? r->p : race_;
     if (r)
-      ImGui::TextWrapped(
+      textWrapped(
           "%s blocks of %d threads on %s, %d runs of each: the counter should reach %s every "
           "time.",
           thousands(p.blocks).c_str(), p.threads, r->device.c_str(), p.repeats,
           thousands(p.expected()).c_str());
     else
-      ImGui::TextWrapped("%s", raceJob_.running() ? "Running..."
+      textWrapped("%s", raceJob_.running() ? "Running..."
                                : gpu_             ? "Not run yet: press \"Run the race\"."
                                       : "No GPU: nothing runs. The atomics each variant issues "
                                         "are computed for the chosen launch.");
@@ -421,7 +421,7 @@ class AtomicsLesson final : public Lesson {
       y += rowH;
     }
     ImGui::Dummy(ImVec2(2 * colW + 110 * s, y - o.y));
-    ImGui::TextWrapped(
+    textWrapped(
         "Result %lld, for %lld additions: %lld lost. %s", st.result, st.expected,
         st.expected - st.result,
         interleaved_
@@ -444,7 +444,7 @@ class AtomicsLesson final : public Lesson {
     if (!beginPanel(ctx, "contention", "Contention: what atomics cost on one address"))
       return endPanel(ctx);
     if (!contention_) {
-      ImGui::TextWrapped("%s", contentionJob_.running() ? "Measuring..."
+      textWrapped("%s", contentionJob_.running() ? "Measuring..."
                                : gpu_                   ? "Press \"Contention curves\" to measure."
                                                         : "No GPU: nothing is measured.");
       return endPanel(ctx);
@@ -546,7 +546,7 @@ class AtomicsLesson final : public Lesson {
       for (const HistStepResult& s : r->steps)
         if (histStepInfo(s.step).gpu && s.step != HistStepId::Cub && (!best || s.gbps > best->gbps))
           best = &s;
-      ImGui::TextWrapped(
+      textWrapped(
           "%s values (%s, %s) into %d bins%s%s. %s", thousands(p.n).c_str(),
           sourceInfo(p.source).key, mib(double(p.n) * sourceInfo(p.source).elementBytes).c_str(),
           p.bins, r->device.empty() ? " on the CPU" : (" on " + r->device).c_str(),
@@ -558,7 +558,7 @@ class AtomicsLesson final : public Lesson {
                      .c_str()
                : "");
     } else {
-      ImGui::TextWrapped("%s", ladderJob_.running() ? "Measuring..."
+      textWrapped("%s", ladderJob_.running() ? "Measuring..."
                                : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
                                       : "Computing the CPU's histograms...");
     }
@@ -718,7 +718,7 @@ class AtomicsLesson final : public Lesson {
     if (!beginPanel(ctx, "skew", "Time against skew: uniform to all in one bin"))
       return endPanel(ctx);
     if (!skew_) {
-      ImGui::TextWrapped("%s", skewJob_.running() ? "Measuring..."
+      textWrapped("%s", skewJob_.running() ? "Measuring..."
                                : gpu_             ? "Press \"Time against skew\" to measure."
                                                   : "No GPU: nothing is measured.");
       return endPanel(ctx);

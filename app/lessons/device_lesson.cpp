@@ -114,7 +114,7 @@ class DeviceLesson final : public Lesson {
     const Status valid = validate(params_, currentFreeBytes());
     if (!valid) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", valid.message().c_str());
+      textWrapped("%s", valid.message().c_str());
       ImGui::PopStyleColor();
     }
     if (measure_.running()) {
@@ -138,7 +138,7 @@ class DeviceLesson final : public Lesson {
   void drawMain(LessonContext& ctx) override {
     if (!ctx.runtime.hasDevice()) {
       if (beginPanel(ctx, "no_device", "Without a GPU")) {
-        ImGui::TextWrapped(
+        textWrapped(
             "Without a GPU this lesson cannot list device properties or measure copies. What still "
             "works: the architecture table below, and in the other lessons the CPU references and "
             "the analytic models, each labelled as such.");
@@ -264,7 +264,7 @@ class DeviceLesson final : public Lesson {
             ImGui::TextUnformatted(tr("unknown"));
           ImGui::PopFont();
           ImGui::TableNextColumn();
-          ImGui::TextWrapped("%s", r.peak.formula.c_str());
+          textWrapped("%s", r.peak.formula.c_str());
         }
         ImGui::EndTable();
       }
@@ -280,7 +280,7 @@ class DeviceLesson final : public Lesson {
       } else if (!measureError_.ok()) {
         drawError(ctx, measureError_);
       } else if (!report_ || report_->device != d.index) {
-        ImGui::TextWrapped(tr("Press Measure in the parameters to time the copies."));
+        textWrapped(tr("Press Measure in the parameters to time the copies."));
       } else {
         drawBars(ctx, d, *report_);
       }
@@ -346,7 +346,7 @@ class DeviceLesson final : public Lesson {
       if (r.kind == CopyKind::HostToDevicePinned) h2d = &r;
     }
     if (d2d && h2d && h2d->gbpsMedian > 0) {
-      ImGui::TextWrapped(
+      textWrapped(
           "Conclusion: on this machine device memory moves data %.0f times faster than the best "
           "host-to-device copy. A kernel that reads its input once cannot make up for copying it "
           "there first; keep data on the device across kernels.",

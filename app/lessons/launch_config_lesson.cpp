@@ -264,12 +264,12 @@ class LaunchConfigLesson final : public Lesson {
     ImGui::Spacing();
     for (const std::string& w : warnings_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-      ImGui::TextWrapped("%s", w.c_str());
+      textWrapped("%s", w.c_str());
       ImGui::PopStyleColor();
     }
     if (!valid_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", valid_.message().c_str());
+      textWrapped("%s", valid_.message().c_str());
       ImGui::PopStyleColor();
     }
     drawRunButtons(ctx);
@@ -337,9 +337,9 @@ class LaunchConfigLesson final : public Lesson {
                              : "Who wrote each element (CPU model of the index arithmetic)";
     if (beginPanel(ctx, "picture", title)) {
       if (!valid_) {
-        ImGui::TextWrapped(tr("Nothing to draw: %s"), valid_.message().c_str());
+        textWrapped(tr("Nothing to draw: %s"), valid_.message().c_str());
       } else if (!pictureError_.ok()) {
-        ImGui::TextWrapped("%s", pictureError_.message().c_str());
+        textWrapped("%s", pictureError_.message().c_str());
       } else if (picture_) {
         refreshTexture(ctx);
         if (image_.width() > 0 && ids_.ready()) {
@@ -479,7 +479,7 @@ class LaunchConfigLesson final : public Lesson {
               "How many rounds of resident blocks the grid needs: blocks / (blocks per SM x SMs).");
           ImGui::EndTable();
           ImGui::Spacing();
-          ImGui::TextWrapped("%s", conclusion(cfg_, s, o, limits_).c_str());
+          textWrapped("%s", conclusion(cfg_, s, o, limits_).c_str());
         } else {
           ImGui::EndTable();
         }
@@ -488,7 +488,7 @@ class LaunchConfigLesson final : public Lesson {
                             std::to_string(limits_.smCount) + " SMs.")
                                .c_str());
     } else {
-      ImGui::TextWrapped("%s", shape_.status().message().c_str());
+      textWrapped("%s", shape_.status().message().c_str());
     }
     endPanel(ctx);
   }
@@ -499,13 +499,13 @@ class LaunchConfigLesson final : public Lesson {
       return;
     }
     if (!gpu_) {
-      ImGui::TextWrapped(
+      textWrapped(
           "No GPU, so nothing is timed. The picture and the numbers above come from "
           "the CPU model.");
     } else if (!measureError_.ok()) {
       errorText(ctx.theme, measureError_);
     } else if (history_.empty()) {
-      ImGui::TextWrapped(
+      textWrapped(
           "Predict first: how long will copying %s floats to the GPU and back take, "
           "compared with doubling them there? Then press Run and time.",
           thousands(cfg_.n).c_str());
@@ -535,13 +535,13 @@ class LaunchConfigLesson final : public Lesson {
       ImGui::PushStyleColor(ImGuiCol_Text,
                             c.wrong ? ctx.theme.errorColour() : ctx.theme.goodColour());
       if (c.wrong)
-        ImGui::TextWrapped(
+        textWrapped(
             "%s of %s elements wrong after every run (first at %zu): elements the "
             "launch never wrote keep the poison they started with.",
             thousands(static_cast<long long>(c.wrong)).c_str(),
             thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
       else
-        ImGui::TextWrapped(tr("All %s elements equal the CPU reference in every run."),
+        textWrapped(tr("All %s elements equal the CPU reference in every run."),
                            thousands(static_cast<long long>(c.checked)).c_str());
       ImGui::PopStyleColor();
     }
@@ -583,7 +583,7 @@ class LaunchConfigLesson final : public Lesson {
         const JobProgress p = sweepJob_.progress();
         ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
       } else if (!sweepError_.ok()) {
-        ImGui::TextWrapped("%s", sweepError_.message().c_str());
+        textWrapped("%s", sweepError_.message().c_str());
       }
     }
     endPanel(ctx);

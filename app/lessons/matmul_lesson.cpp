@@ -213,7 +213,7 @@ class MatmulLesson final : public Lesson {
             (!best || s.gflops > best->gflops))
           best = &s;
       const StepResult* t16 = r->find(StepId::Tiled16);
-      ImGui::TextWrapped(
+      textWrapped(
           "%d x %d x %d on %s. Best hand-written step: %s, %s%s. The course's tile size (16): "
           "%s; the course's Numba tiled kernel reached 7.9 TFLOP/s on an H200.",
           r->p.M, r->p.N, r->p.K, r->device.c_str(), best ? stepInfo(best->step).label : "-",
@@ -224,7 +224,7 @@ class MatmulLesson final : public Lesson {
                       : "",
           t16 ? rate(t16->gflops).c_str() : "-");
     } else {
-      ImGui::TextWrapped("%s", ladderJob_.running() ? "Measuring..."
+      textWrapped("%s", ladderJob_.running() ? "Measuring..."
                                : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
                                       : "No GPU: nothing is measured. The table shows each step's "
                                         "launch for the chosen sizes.");
@@ -331,7 +331,7 @@ class MatmulLesson final : public Lesson {
   void drawSweep(LessonContext& ctx) {
     if (!beginPanel(ctx, "sweep", "GFLOP/s against size")) return endPanel(ctx);
     if (!sweep_) {
-      ImGui::TextWrapped("%s", sweepJob_.running() ? "Measuring..."
+      textWrapped("%s", sweepJob_.running() ? "Measuring..."
                                : gpu_ ? "Press \"GFLOP/s against size\" to measure square "
                                         "matrices from 128 to 4096."
                                       : "No GPU: nothing is measured.");
@@ -368,7 +368,7 @@ class MatmulLesson final : public Lesson {
     if (!beginPanel(ctx, "roofline", "Roofline: arithmetic intensity against GFLOP/s"))
       return endPanel(ctx);
     if (!ladder_ || !ladder_->ceilings) {
-      ImGui::TextWrapped("%s", gpu_ ? "Measure the ladder first: the roofline needs the measured "
+      textWrapped("%s", gpu_ ? "Measure the ladder first: the roofline needs the measured "
                                       "copy bandwidth and FMA rate of this GPU."
                                     : "No GPU: nothing is measured.");
       return endPanel(ctx);
@@ -411,7 +411,7 @@ class MatmulLesson final : public Lesson {
   void drawErrors(LessonContext& ctx) {
     if (!beginPanel(ctx, "errors", "Error against the float64 CPU product")) return endPanel(ctx);
     if (!ladder_) {
-      ImGui::TextWrapped("%s", gpu_ ? "Measure the ladder first."
+      textWrapped("%s", gpu_ ? "Measure the ladder first."
                                     : "No GPU: nothing is measured. "
                                       "The course's comparison "
                                       "below shows the CPU's error.");
@@ -455,11 +455,11 @@ class MatmulLesson final : public Lesson {
   void drawCourse(LessonContext& ctx) {
     if (!beginPanel(ctx, "course", "The course's comparison")) return endPanel(ctx);
     if (!course_) {
-      ImGui::TextWrapped("%s", courseJob_.running() ? "Running..." : "Not run yet.");
+      textWrapped("%s", courseJob_.running() ? "Running..." : "Not run yet.");
       return endPanel(ctx);
     }
     const CourseReport& c = *course_;
-    ImGui::TextWrapped(
+    textWrapped(
         "%d x %d times %d x %d, float32. The CPU rows are this app's own i-k-j loop (vectorised by "
         "the compiler, %d threads for \"all cores\"), standing in for NumPy; GPU times are the "
         "kernel alone, as the course timed Numba.",

@@ -96,7 +96,7 @@ struct MatmulPicturesPanel::Impl {
       const Status ok = validateTile({tile_, Precision::Float32}, limits);
       if (!ok) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        ImGui::TextWrapped(tr("Refused: %s"), ok.sentence().c_str());
+        textWrapped(tr("Refused: %s"), ok.sentence().c_str());
         ImGui::PopStyleColor();
         mutedText(ctx.theme, gpu ? "Limits of this GPU." : "Limits of every GPU since Volta.");
         return endPanel(ctx);
@@ -166,7 +166,7 @@ struct MatmulPicturesPanel::Impl {
               " of them inside C (the rest are computed from "
               "zeros and never stored)";
     text += ".";
-    ImGui::TextWrapped("%s", text.c_str());
+    textWrapped("%s", text.c_str());
 
     const float width = ImGui::GetContentRegionAvail().x;
     const ImVec2 o = ImGui::GetCursorScreenPos();

@@ -393,7 +393,7 @@ class MemoryLesson final : public Lesson {
     const KernelInfo& k = kernelInfo(info.kernel);
     const Status valid = validate(globalP_);
     if (!valid) {
-      ImGui::TextWrapped("%s", valid.sentence().c_str());
+      textWrapped("%s", valid.sentence().c_str());
       return endPanel(ctx);
     }
     const WarpRequest r = warpRequest(global_, globalP_, globalWarp_, globalTrip_);
@@ -406,7 +406,7 @@ class MemoryLesson final : public Lesson {
                           ", warp " + std::to_string(globalWarp_) + ")")
                              .c_str());
     if (r.activeMask == 0) {
-      ImGui::TextWrapped(
+      textWrapped(
           tr("Warp %d has no lane inside the array at this step: it makes no request."),
           globalWarp_);
       return endPanel(ctx);
@@ -414,7 +414,7 @@ class MemoryLesson final : public Lesson {
     const int ideal = static_cast<int>(
         std::ceil(double(g.bytesRequested) / kSectorBytes - 1e-9));  // if perfectly packed
     const bool store = k.instructions[size_t(info.instruction)].op == Op::Store;
-    ImGui::TextWrapped(
+    textWrapped(
         "%s %s %s. Memory moves %s of 32 bytes (%lld bytes) %s %s of 128 bytes: %s of what moves "
         "is used.%s",
         count(r.activeLanes(), "lane").c_str(), store ? "write" : "ask for",
@@ -446,12 +446,12 @@ class MemoryLesson final : public Lesson {
     ImGui::PopFont();
     const Status valid = validate(sharedP_);
     if (!valid) {
-      ImGui::TextWrapped("%s", valid.sentence().c_str());
+      textWrapped("%s", valid.sentence().c_str());
       return endPanel(ctx);
     }
     const WarpRequest r = warpRequest(shared_, sharedP_, sharedWarp_, sharedTrip_);
     if (r.activeMask == 0) {
-      ImGui::TextWrapped(tr("Warp %d makes no request at this step."), sharedWarp_);
+      textWrapped(tr("Warp %d makes no request at this step."), sharedWarp_);
       return endPanel(ctx);
     }
     const SharedAccess sh = analyzeShared(r);
@@ -461,13 +461,13 @@ class MemoryLesson final : public Lesson {
                             std::to_string(kWarpSize / sh.phases) + " lanes, 128 bytes each)"
                       : "";
     if (sh.conflictFree())
-      ImGui::TextWrapped(
+      textWrapped(
           "No conflict: every bank gives at most one word per phase, so the "
           "request takes %d pass%s%s.%s",
           sh.wavefronts, sh.wavefronts == 1 ? "" : "es", phases.c_str(),
           sh.broadcast ? " Lanes that read the same word share it (broadcast)." : "");
     else
-      ImGui::TextWrapped(
+      textWrapped(
           "%d-way bank conflict: one bank must give %d different words, one per "
           "pass, so the request takes %d passes instead of %d%s.",
           sh.degree, sh.degree, sh.wavefronts, sh.phases, phases.c_str());
@@ -545,7 +545,7 @@ class MemoryLesson final : public Lesson {
     if (ImGui::RadioButton(tr("the global-memory pattern"), !mapOfShared_)) mapOfShared_ = false;
     sameLineIfFits(ImGui::GetFrameHeight(), "the shared-memory pattern");
     if (ImGui::RadioButton(tr("the shared-memory pattern"), mapOfShared_)) mapOfShared_ = true;
-    if (!mapError_.ok()) ImGui::TextWrapped("%s", mapError_.sentence().c_str());
+    if (!mapError_.ok()) textWrapped("%s", mapError_.sentence().c_str());
     if (!map_) {
       ImGui::TextUnformatted(mapJob_.running() ? "Computing..." : "Not computed yet.");
       return endPanel(ctx);
@@ -554,7 +554,7 @@ class MemoryLesson final : public Lesson {
     const bool shared = patternSpace(v.pattern) == Space::Shared;
     const LaunchShape& sh = v.map.shape;
     const char* unit = shared ? "wavefronts (passes)" : "sectors";
-    ImGui::TextWrapped(
+    textWrapped(
         "%s: %d x %d blocks of %d x %d threads, %s; %s. On average %.2f %s per request%s.",
         patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
         count(sh.warps(), "warp").c_str(), count(v.map.totals.requests, "request").c_str(),
@@ -584,7 +584,7 @@ class MemoryLesson final : public Lesson {
 
   void drawStrided(LessonContext& ctx) {
     if (!beginPanel(ctx, "strided", "Strided copy: bandwidth against stride")) return endPanel(ctx);
-    ImGui::TextWrapped(
+    textWrapped(
         "out[i * s + o] = in[i * s + o] for %s floats: the same useful bytes at every stride, "
         "spread over more sectors.",
         thousands(stridedParams_.count).c_str());
@@ -655,12 +655,12 @@ class MemoryLesson final : public Lesson {
     const TransposeView& v = *transpose_;
     const TransposeReport* m = v.measured ? &*v.measured : nullptr;
     if (m)
-      ImGui::TextWrapped(
+      textWrapped(
           "B = transpose of A, %d x %d floats, on %s: %d runs per step, median. "
           "Bandwidth counts each element read once and written once.",
           v.rows, v.cols, m->device.c_str(), m->p.runs);
     else
-      ImGui::TextWrapped(
+      textWrapped(
           "No GPU: the model's columns only, for a %d x %d matrix. Bandwidths "
           "need a GPU.",
           v.rows, v.cols);
@@ -726,7 +726,7 @@ class MemoryLesson final : public Lesson {
               c.ok() ? "yes" : ("NO: " + thousands(static_cast<long long>(c.wrong))).c_str());
         } else {
           ImGui::TableNextColumn();
-          ImGui::TextWrapped("%s", s.help);
+          textWrapped("%s", s.help);
         }
       }
       if (m)

@@ -191,7 +191,7 @@ class PlaygroundLesson final : public Lesson {
         }
       ImGui::EndCombo();
     }
-    ImGui::TextWrapped("%s", ex_->task);
+    textWrapped("%s", ex_->task);
     mutedText(ctx.theme, ex_->course);
     ImGui::Separator();
 
@@ -379,7 +379,7 @@ class PlaygroundLesson final : public Lesson {
   void drawCodePanel(LessonContext& ctx) {
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "code", "Your kernel")) {
-      ImGui::TextWrapped(tr("The app calls  %s"), signatureText(*ex_).c_str());
+      textWrapped(tr("The app calls  %s"), signatureText(*ex_).c_str());
       if (ex_->kind != Kind::Elementwise) {
         const Launch l = launchFor(*ex_, params_);
         mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
@@ -407,7 +407,7 @@ class PlaygroundLesson final : public Lesson {
       if (f.line > 0) t += ", line " + std::to_string(f.line);
       if (!f.where.empty()) t += ", " + f.where;
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      ImGui::TextWrapped("%s", t.c_str());
+      textWrapped("%s", t.c_str());
       ImGui::PopStyleColor();
       if (f.line > 0 && ImGui::IsItemClicked()) editor_.gotoLine(f.line);
       if (f.line > 0) helpTooltip("Click to go to this line.");
@@ -499,7 +499,7 @@ class PlaygroundLesson final : public Lesson {
     if (!last_ || !last_->compiled.ok) return;
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-      ImGui::TextWrapped(
+      textWrapped(
           last_->compiled.cached
               ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
                    "result).")
@@ -512,7 +512,7 @@ class PlaygroundLesson final : public Lesson {
       for (const std::string& o : last_->compiled.options)
         if (o.rfind("-I", 0) != 0) options += " " + o;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped(tr("Options:%s"), options.c_str());
+      textWrapped(tr("Options:%s"), options.c_str());
       ImGui::PopStyleColor();
       drawResources(ctx, last_->compiled);
       if (ImGui::TreeNode(
@@ -576,7 +576,7 @@ class PlaygroundLesson final : public Lesson {
                          (d.severity == Severity::Error ? "error: " : "warning: ") + d.message;
       if (d.fromWhom == "cudalab") text += "  (cudalab)";
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
-      ImGui::TextWrapped("%s", text.c_str());
+      textWrapped("%s", text.c_str());
       ImGui::PopStyleColor();
       if (d.line > 0) {
         if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
@@ -585,7 +585,7 @@ class PlaygroundLesson final : public Lesson {
       }
     }
     if (last_ && !last_->compiled.ok && last_->compiled.diagnostics.empty())
-      ImGui::TextWrapped("%s", last_->compiled.log.c_str());
+      textWrapped("%s", last_->compiled.log.c_str());
   }
 
   void drawFiles(LessonContext& ctx) {
@@ -625,7 +625,7 @@ class PlaygroundLesson final : public Lesson {
   void drawHints(LessonContext& ctx) {
     const int total = static_cast<int>(ex_->hints.size());
     for (int i = 0; i < hintsShown_ && i < total; ++i)
-      ImGui::TextWrapped(tr("Hint %d: %s"), i + 1, ex_->hints[static_cast<size_t>(i)]);
+      textWrapped(tr("Hint %d: %s"), i + 1, ex_->hints[static_cast<size_t>(i)]);
     if (hintsShown_ < total) {
       const std::string label =
           "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " + std::to_string(total) + ")";

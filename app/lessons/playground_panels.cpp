@@ -38,7 +38,7 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
   const Theme& t = ctx.theme;
   ImGui::PushStyleColor(ImGuiCol_Text, r.ok ? t.goodColour() : t.errorColour());
   ImGui::PushFont(t.fonts().bold);
-  ImGui::TextWrapped("%s", r.summary.c_str());
+  textWrapped("%s", r.summary.c_str());
   ImGui::PopFont();
   ImGui::PopStyleColor();
   mutedText(t, (std::string("Checked: ") + e.checkText + ".").c_str());

@@ -454,9 +454,9 @@ class PrecisionLesson final : public Lesson {
     const std::string title = std::string("Relative error of ") + e.label + " against x";
     if (beginPanel(ctx, "errors", title.c_str())) {
       if (e.stable)
-        ImGui::TextWrapped(tr("Naive: %s     Rewritten: %s"), e.naive, e.stable);
+        textWrapped(tr("Naive: %s     Rewritten: %s"), e.naive, e.stable);
       else
-        ImGui::TextWrapped(tr("Naive: %s"), e.naive);
+        textWrapped(tr("Naive: %s"), e.naive);
       mutedText(ctx.theme, e.help);
       if (!sweep_) {
         ImGui::TextUnformatted(sweepJob_.running() ? "Evaluating..." : "Not evaluated yet.");
@@ -601,7 +601,7 @@ class PrecisionLesson final : public Lesson {
 
   void drawTrap(LessonContext& ctx) {
     if (beginPanel(ctx, "trap", "The literal trap: 1.0 is a double")) {
-      ImGui::TextWrapped(
+      textWrapped(
           "In C++ and CUDA a literal 1.0 is a float64. With a float32 x, (x + 1.0) - 1.0 converts "
           "x to float64, computes there and rounds only the result: the cancellation disappears "
           "and the float32 code seems to keep 16 digits. Numba types literals the same way. "
@@ -757,7 +757,7 @@ class PrecisionLesson final : public Lesson {
       const long double v = std::strtold(explorerText_, &end);
       if (end == explorerText_ || (end && *end != '\0' && *end != ' ')) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        ImGui::TextWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."),
+        textWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."),
                            explorerText_);
         ImGui::PopStyleColor();
       } else {
@@ -935,7 +935,7 @@ class PrecisionLesson final : public Lesson {
   void drawThroughput(LessonContext& ctx) {
     if (beginPanel(ctx, "throughput", "The price of precision: FMA throughput")) {
       if (!gpu_) {
-        ImGui::TextWrapped(
+        textWrapped(
             "No GPU to measure. From the architecture table (not measured): float64 runs at "
             "these fractions of float32.");
         static const TableColumn kRatio[] = {

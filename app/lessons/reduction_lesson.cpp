@@ -245,7 +245,7 @@ class ReductionLesson final : public Lesson {
       const StepResult* best = nullptr;
       for (const StepResult& s : r->steps)
         if (handWritten(stepInfo(s.step)) && (!best || s.gbps > best->gbps)) best = &s;
-      ImGui::TextWrapped(
+      textWrapped(
           "%s %s numbers (%s) on %s, %d threads per block. Best hand-written step: %s, %s%s.",
           thousands(r->p.n).c_str(), typeLabel(r->p.type),
           mib(double(r->p.n) * typeBytes(r->p.type)).c_str(), r->device.c_str(), r->p.block,
@@ -254,7 +254,7 @@ class ReductionLesson final : public Lesson {
               ? (" = " + percent(best->ofLibrary) + " of CUB (" + gbps(cub->gbps) + ")").c_str()
               : "");
     } else {
-      ImGui::TextWrapped("%s", ladderJob_.running() ? "Measuring..."
+      textWrapped("%s", ladderJob_.running() ? "Measuring..."
                                : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
                                       : "No GPU: nothing is measured. The table shows how many "
                                         "passes each step makes for the chosen N.");
@@ -368,7 +368,7 @@ class ReductionLesson final : public Lesson {
   void drawSweep(LessonContext& ctx) {
     if (!beginPanel(ctx, "sweep", "GB/s against N")) return endPanel(ctx);
     if (!sweep_) {
-      ImGui::TextWrapped("%s", sweepJob_.running() ? "Measuring..."
+      textWrapped("%s", sweepJob_.running() ? "Measuring..."
                                : gpu_ ? "Press \"GB/s against N\" to measure N = 2^10 to 2^28."
                                       : "No GPU: nothing is measured.");
       return endPanel(ctx);
@@ -411,7 +411,7 @@ class ReductionLesson final : public Lesson {
     const CpuSums* cpu = latest.cpu;
     const ReduceParams* p = latest.p;
     if (!cpu || !p) {
-      ImGui::TextWrapped("%s", working() ? "Computing..." : "Not computed yet.");
+      textWrapped("%s", working() ? "Computing..." : "Not computed yet.");
       return endPanel(ctx);
     }
     struct Row {
@@ -438,7 +438,7 @@ class ReductionLesson final : public Lesson {
         rows.push_back({stepInfo(s.step).label, s.value, stepInfo(s.step).colour, true});
         names.push_back(stepInfo(s.step).key);
       }
-    ImGui::TextWrapped(
+    textWrapped(
         "%s %s number%s, fresh random ones (not the course's)%s. Exact sum %s (accumulated in "
         "double-double: about 106 bits); sum |x| = %s.",
         thousands(p->n).c_str(), typeLabel(t), p->n == 1 ? "" : "s",

@@ -102,11 +102,11 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
       }
     }
   }
-  ImGui::TextWrapped(tr("Level 0 loads: %s."), m.load.c_str());
+  textWrapped(tr("Level 0 loads: %s."), m.load.c_str());
   if (!m.note.empty()) mutedText(ctx.theme, m.note.c_str());
   if (level_ > 0) {
     const TreeLevel& l = m.levels[size_t(level_ - 1)];
-    ImGui::TextWrapped(tr("Level %d, %s."), level_, l.what.c_str());
+    textWrapped(tr("Level %d, %s."), level_, l.what.c_str());
   }
   drawTreePicture(ctx, m);
   drawLevelTable(ctx, m);

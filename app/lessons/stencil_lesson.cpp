@@ -211,7 +211,7 @@ class StencilLesson final : public Lesson {
       stillName_.clear();
       ++stillVersion_;
     }
-    if (!stillName_.empty()) ImGui::TextWrapped(tr("Input: %s"), stillName_.c_str());
+    if (!stillName_.empty()) textWrapped(tr("Input: %s"), stillName_.c_str());
 
     ImGui::Separator();
     ImGui::Checkbox(tr("Blur"), &pipe_.blur);
@@ -321,7 +321,7 @@ class StencilLesson final : public Lesson {
       }
       ImGui::Image(image_.textureId(), ImVec2(w, h));
     } else {
-      ImGui::TextWrapped("%s",
+      textWrapped("%s",
                          cpuJob_.running() ? "The CPU is filtering the frame..." : "No frame yet.");
     }
     if (!gpu_ && shownCpu_)
@@ -475,7 +475,7 @@ class StencilLesson final : public Lesson {
   void drawSweep(LessonContext& ctx) {
     if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
     if (!report_) {
-      ImGui::TextWrapped("%s", measureJob_.running() ? "Measuring..."
+      textWrapped("%s", measureJob_.running() ? "Measuring..."
                                : gpu_                ? "Press \"Measure the kernels\"."
                                                      : "No GPU: nothing is measured.");
       return endPanel(ctx);
@@ -546,7 +546,7 @@ class StencilLesson final : public Lesson {
     if (!beginPanel(ctx, "tile", "One block's tile and halo")) return endPanel(ctx);
     const int t = pipe_.tile, r = pipe_.radius;
     const TileModel m = tileModel(t, r);
-    ImGui::TextWrapped(
+    textWrapped(
         "Tile %d x %d, radius %d: each block loads %s pixels (%d x %d) into shared memory for %s "
         "outputs, %s more than it writes; %s bytes of shared memory.",
         t, t, r, thousands(m.loadsPerBlock).c_str(), t + 2 * r, t + 2 * r,
@@ -600,7 +600,7 @@ class StencilLesson final : public Lesson {
     colourSwatch(5);
     ImGui::TextUnformatted(2 * r > t ? "by 3 or more (corners; a halo wider than half a tile)"
                                      : "by 4 (a corner's)");
-    ImGui::TextWrapped(tr("The frame outline: the middle block's tile plus halo."));
+    textWrapped(tr("The frame outline: the middle block's tile plus halo."));
     ImGui::EndGroup();
     if (plot::BeginPlot("stencil_halo", "Loads per output pixel##halo", ImVec2(-1, 0))) {
       plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},

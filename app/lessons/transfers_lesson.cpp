@@ -336,11 +336,11 @@ class TransfersLesson final : public Lesson {
     if (modelled) return;
     ImGui::PushStyleColor(ImGuiCol_Text, c.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
     if (c.ok())
-      ImGui::TextWrapped(
+      textWrapped(
           "Output checked: %s of %s elements equal the float64 reference in every run.",
           thousands(static_cast<long long>(c.checked)).c_str(), thousands(n).c_str());
     else
-      ImGui::TextWrapped(tr("%s of %s elements wrong (first at %zu)."),
+      textWrapped(tr("%s of %s elements wrong (first at %zu)."),
                          thousands(static_cast<long long>(c.wrong)).c_str(),
                          thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
     ImGui::PopStyleColor();
@@ -360,7 +360,7 @@ class TransfersLesson final : public Lesson {
       return;
     }
     if (!modes_) {
-      ImGui::TextWrapped(
+      textWrapped(
           "Predict first: for %s numbers, will copying them to the GPU and back take longer "
           "than the kernel? Longer than the CPU doing the work itself?",
           thousands(p_.n).c_str());
@@ -606,7 +606,7 @@ class TransfersLesson final : public Lesson {
     const std::string overlapText =
         overlap < 1e-3 ? std::string("Nothing overlapped.")
                        : "Copies and kernels ran at the same time for " + ms(overlap) + ".";
-    ImGui::TextWrapped(
+    textWrapped(
         "Copies in %s, kernels %s, copies out %s: %s one after another; the wall clock says %s. "
         "%s",
         ms(ph[0]).c_str(), ms(ph[1]).c_str(), ms(ph[2]).c_str(), ms(ph[0] + ph[1] + ph[2]).c_str(),
@@ -688,7 +688,7 @@ class TransfersLesson final : public Lesson {
               : *c <= ns.front() ? "already at " + thousands(std::llround(ns.front()))
                                  : "about " + thousands(std::llround(*c)));
       }
-      ImGui::TextWrapped("%s.", s.c_str());
+      textWrapped("%s.", s.c_str());
       mutedText(ctx.theme,
                 "Small arrays: every copy and launch costs microseconds whatever its size, while "
                 "one CPU thread finishes a few thousand numbers in less. Large arrays: the time "
@@ -733,7 +733,7 @@ class TransfersLesson final : public Lesson {
                chainKernels()[static_cast<size_t>(j % 3)].formula + ")";
     const int tripCopies = c.trips.h2dCopies + c.trips.d2hCopies;
     const int residentCopies = c.resident.h2dCopies + c.resident.d2hCopies;
-    ImGui::TextWrapped(
+    textWrapped(
         "%s: with a round trip through the host around each kernel, %d copies (%s); with the "
         "data left on the device, %d copies (%s). 2(k-1) = %d copies saved: %s.",
         names.c_str(), tripCopies, ms(c.trips.wallMs).c_str(), residentCopies,
@@ -786,7 +786,7 @@ class TransfersLesson final : public Lesson {
       s += "The link's rate is not readable from this system's sysfs. ";
     s += "Inside the GPU a device-to-device copy moves " + trimmedFixed(l.model.deviceGBps, 0) +
          " GB/s: the ceiling for the kernels.";
-    ImGui::TextWrapped("%s", s.c_str());
+    textWrapped("%s", s.c_str());
     if (!l.measured) mutedText(ctx.theme, l.model.source);
     endPanel(ctx);
   }

@@ -132,7 +132,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   }
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextWrapped("%s", preview.c_str());
+  textWrapped("%s", preview.c_str());
   if (hovered || ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
@@ -190,7 +190,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   const std::vector<std::string>& problems = presets_->problems();
   if (!problems.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    ImGui::TextWrapped("%s", tr("Some of your preset files could not be read in full."));
+    textWrapped("%s", tr("Some of your preset files could not be read in full."));
     ImGui::PopStyleColor();
     helpTooltip(sentences(problems).c_str());
   }
@@ -204,7 +204,7 @@ void PlanUi::drawSavePopup(float scale) {
   ImGui::SetNextWindowSize(ImVec2(460 * scale, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   Lesson* lesson = current();
-  ImGui::TextWrapped(tr("Every parameter of %s as it is now, under a name."),
+  textWrapped(tr("Every parameter of %s as it is now, under a name."),
                      lesson ? lesson->info().title : "the lesson");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-1);
@@ -218,7 +218,7 @@ void PlanUi::drawSavePopup(float scale) {
   if (lesson)
     for (const Preset* p : presets_->of(lesson->info().id))
       exists |= !p->shipped && p->name == name_;
-  if (!saveError_) ImGui::TextWrapped("%s", saveError_.sentence().c_str());
+  if (!saveError_) textWrapped("%s", saveError_.sentence().c_str());
   if (ImGui::Button(exists ? "Replace" : "Save") || enter) {
     if (!lesson) {
       ImGui::CloseCurrentPopup();
@@ -351,7 +351,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   ImGui::SameLine();
   ImGui::PushTextWrapPos(x0 + width - closeW - style.ItemSpacing.x);
   ImGui::PushFont(theme.fonts().bold);
-  ImGui::TextWrapped("%s", tr(s.title).c_str());
+  textWrapped("%s", tr(s.title).c_str());
   ImGui::PopFont();
   ImGui::PopTextWrapPos();
   if (!presenting) {
@@ -371,7 +371,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   if (!s.question.empty() && !covering()) {  // (while covering, the cover asks it)
     ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
     ImGui::PushFont(theme.fonts().bold);
-    ImGui::TextWrapped("%s %s", ran_ ? tr("Asked:") : tr("Ask first:"), tr(s.question).c_str());
+    textWrapped("%s %s", ran_ ? tr("Asked:") : tr("Ask first:"), tr(s.question).c_str());
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
@@ -392,7 +392,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
     if (!showNote_) helpTooltip(s.note.c_str());
     if (showNote_) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-      ImGui::TextWrapped("%s", tr(s.note).c_str());
+      textWrapped("%s", tr(s.note).c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -436,7 +436,7 @@ void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size)
   ImGui::TextUnformatted(tr("Predict, then run"));
   ImGui::PopStyleColor();
   ImGui::PushFont(theme.fonts().heading);
-  ImGui::TextWrapped("%s", tr(s.question).c_str());
+  textWrapped("%s", tr(s.question).c_str());
   ImGui::PopFont();
   ImGui::Spacing();
   ImGui::Spacing();
@@ -503,7 +503,7 @@ void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
   ImGui::SetNextWindowSize(ImVec2(560 * scale, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal("Open a lesson plan", nullptr, ImGuiWindowFlags_NoSavedSettings))
     return;
-  ImGui::TextWrapped(
+  textWrapped(
       "A plan is a JSON file of steps (see the README's \"Lesson plans\"). The course's plans are "
       "in File > Open lesson plan.");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -528,10 +528,10 @@ void PlanUi::drawProblemsPopup(float scale) {
   if (!ImGui::BeginPopupModal("Problems in the plan", nullptr, ImGuiWindowFlags_NoSavedSettings))
     return;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextWrapped("%s:", problemsTitle_.c_str());
+  textWrapped("%s:", problemsTitle_.c_str());
   for (const std::string& p : problems_) {
     ImGui::Bullet();
-    ImGui::TextWrapped("%s", p.c_str());
+    textWrapped("%s", p.c_str());
   }
   ImGui::PopTextWrapPos();
   if (ImGui::Button(tr("OK"))) ImGui::CloseCurrentPopup();

@@ -445,12 +445,12 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   }
   const LessonInfo& info = current().info();
   ImGui::PushFont(theme.fonts().heading);
-  ImGui::TextWrapped("%s", tr(info.title));  // wraps at a projector's scale
+  textWrapped("%s", tr(info.title));  // wraps at a projector's scale
   ImGui::PopFont();
   mutedText(theme, info.summary);
   if (!runtime_.hasDevice()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    ImGui::TextWrapped("%s", runtime_.summary().c_str());
+    textWrapped("%s", runtime_.summary().c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
@@ -512,7 +512,7 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + msgW);
     ImGui::PushStyleColor(
         ImGuiCol_Text, !lastError_ ? theme.errorColour() : ImGui::GetStyleColorVec4(ImGuiCol_Text));
-    ImGui::TextWrapped("%s", message.c_str());
+    textWrapped("%s", message.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     ImGui::PopClipRect();
@@ -551,14 +551,14 @@ void Shell::drawAbout(Theme& theme) {
       ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
       ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (ImGui::Begin("About cudalab", &showAbout_, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::TextWrapped(
+    textWrapped(
         "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
         "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
     ImGui::Separator();
-    ImGui::TextWrapped(tr("CUDA: %s"), runtime_.summary().c_str());
-    ImGui::TextWrapped(tr("Graphics: %s"), glInfo_.c_str());
-    ImGui::TextWrapped(tr("Font: %s"), theme.fonts().source.c_str());
-    ImGui::TextWrapped(tr("Settings: %s"), settingsPath().c_str());
+    textWrapped(tr("CUDA: %s"), runtime_.summary().c_str());
+    textWrapped(tr("Graphics: %s"), glInfo_.c_str());
+    textWrapped(tr("Font: %s"), theme.fonts().source.c_str());
+    textWrapped(tr("Settings: %s"), settingsPath().c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(tr("F12  save the window as PNG (Shift+F12: 2x)"));
     ImGui::TextUnformatted(tr("Ctrl+=  /  Ctrl+-  UI scale up / down"));

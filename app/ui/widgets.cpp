@@ -3,6 +3,9 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
 #include <cmath>
 #include <string>
 
@@ -75,7 +78,7 @@ bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags
   }
   ImGui::PushTextWrapPos(titleRight + toLocal);
   ImGui::PushFont(ctx.theme.fonts().bold);
-  ImGui::TextWrapped("%s", tr(title));
+  textWrapped("%s", tr(title));
   ImGui::PopFont();
   ImGui::PopTextWrapPos();
   ImGui::PushTextWrapPos(start.x + width - pad + toLocal);
@@ -101,11 +104,160 @@ void endPanel(LessonContext& ctx) {
   ImGui::PopID();
 }
 
+namespace {
+
+// Decodes the UTF-8 character at `s` (a bad byte reads as itself), advancing `s`.
+unsigned nextChar(const char*& s, const char* end) {
+  unsigned c = 0;
+  const int n = ImTextCharFromUtf8(&c, s, end);
+  s += n > 0 ? n : 1;
+  return c;
+}
+
+// Chinese and Japanese characters: a line may end between any two of them.
+bool breaksAround(unsigned c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFF00 && c <= 0xFFEF && c != 0xFF08 && c != 0xFF3B && c != 0xFF5B);
+}
+
+// Punctuation that never starts a line (it stays with what it closes).
+bool closes(unsigned c) {
+  switch (c) {
+    case 0x3001:
+    case 0x3002:
+    case 0xFF0C:
+    case 0xFF0E:
+    case 0xFF1A:
+    case 0xFF1B:
+    case 0xFF1F:
+    case 0xFF01:
+    case 0xFF09:
+    case 0x300D:
+    case 0x300F:
+    case 0x3011:
+    case ')':
+    case ',':
+    case '.':
+    case ':':
+    case ';':
+    case '!':
+    case '?':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The ends of the lines `text` takes in `width` pixels: breaks after a space (which the line
+// drops), between two CJK characters, at '\n'; a word wider than the line is cut where it
+// overflows.
+std::vector<const char*> lineEnds(const char* text, const char* end, float width) {
+  ImFont* font = ImGui::GetFont();
+  const float scale = ImGui::GetFontSize() / font->FontSize;
+  std::vector<const char*> out;
+  const char* s = text;
+  while (s < end) {
+    float x = 0;
+    const char* lastBreak = nullptr;  // the best end of this line found so far
+    const char* p = s;
+    unsigned prev = 0;
+    while (p < end) {
+      const char* at = p;
+      const unsigned c = nextChar(p, end);
+      if (c == '\n') {
+        lastBreak = at;
+        break;
+      }
+      if (at > s && ((c == ' ') || ((breaksAround(c) || breaksAround(prev)) && !closes(c))))
+        lastBreak = at;  // the line may end before this character
+      x += font->GetCharAdvance(static_cast<ImWchar>(c)) * scale;
+      if (x > width && c != ' ' && at > s) {
+        if (!lastBreak) lastBreak = at;  // one word wider than the line: cut it here
+        break;
+      }
+      prev = c;
+      if (p >= end) lastBreak = end;
+    }
+    if (!lastBreak) lastBreak = end;
+    out.push_back(lastBreak);
+    // The next line starts after the break and the spaces or newline there.
+    s = lastBreak;
+    if (s < end && *s == '\n')
+      ++s;
+    else
+      while (s < end && *s == ' ')
+        ++s;
+  }
+  return out;
+}
+
+}  // namespace
+
+void wrappedText(const char* text, const char* end) {
+  if (!text) return;
+  if (!end) end = text + std::strlen(text);
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  if (w->SkipItems) return;
+  // As ImGui::TextWrapped: at the pushed wrap position, else at the content region's edge.
+  const float wrapX = w->DC.TextWrapPos < 0.0f ? 0.0f : w->DC.TextWrapPos;
+  const float width =
+      std::max(ImGui::CalcWrapWidthForPos(w->DC.CursorPos, wrapX), ImGui::GetFontSize());
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(-1.0f);  // the lines are made here: ImGui must not wrap them again
+  // Lines of one paragraph as close as ImGui's own wrapped lines; the group keeps the spacing
+  // after it.
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+  const char* s = text;
+  for (const char* e : lineEnds(text, end, width)) {
+    ImGui::TextUnformatted(s, e);
+    s = e;
+    if (s < end && *s == '\n')
+      ++s;
+    else
+      while (s < end && *s == ' ')
+        ++s;
+  }
+  if (text == end) ImGui::TextUnformatted("");
+  ImGui::PopStyleVar();
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+}
+
+void textWrapped(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  // "%s" alone: the text itself, without a copy.
+  if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') {
+    const char* t = va_arg(args, const char*);
+    va_end(args);
+    return wrappedText(t ? t : "");
+  }
+  static std::vector<char> buf(1024);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(buf.data(), buf.size(), fmt, args);
+  va_end(args);
+  if (n >= static_cast<int>(buf.size())) {
+    buf.resize(static_cast<size_t>(n) + 1);
+    std::vsnprintf(buf.data(), buf.size(), fmt, again);
+  }
+  va_end(again);
+  if (n < 0) return;
+  wrappedText(buf.data(), buf.data() + std::min<size_t>(size_t(n), buf.size() - 1));
+}
+
+std::vector<int> wrapPoints(const char* text, float width) {
+  std::vector<int> out;
+  for (const char* e : lineEnds(text, text + std::strlen(text), width))
+    out.push_back(static_cast<int>(e - text));
+  return out;
+}
+
 void helpTooltip(const char* text) {
   if (text && *text && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(tr(text));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + ImGui::GetFontSize() * 30.0f);
+    wrappedText(tr(text));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -138,14 +290,14 @@ void colourSwatch(int paletteIndex) {
 
 void mutedText(const Theme& theme, const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-  ImGui::TextWrapped("%s", tr(text));
+  wrappedText(tr(text));
   ImGui::PopStyleColor();
 }
 
 void errorText(const Theme& theme, const Status& s) {
   if (s.ok()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
-  ImGui::TextWrapped("%s", s.sentence().c_str());
+  textWrapped("%s", s.sentence().c_str());
   ImGui::PopStyleColor();
 }
 

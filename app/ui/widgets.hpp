@@ -54,6 +54,16 @@ enum PanelFlags : int {
 bool beginPanel(LessonContext& ctx, const char* id, const char* title, int flags = kPanelNone);
 void endPanel(LessonContext& ctx);
 
+// Text wrapped at the panel's edge (or at the wrap position pushed), as ImGui::TextWrapped does,
+// but broken only at spaces and between Chinese or Japanese characters: ImGui's own wrapping also
+// breaks after '.' and ',', which cut numbers in two ("2670.", "00024"; "4,", "096"), and never
+// breaks a run of Chinese without spaces. The lines are one item (a tooltip after it covers all).
+void textWrapped(const char* fmt, ...) IM_FMTARGS(1);
+void wrappedText(const char* text, const char* end = nullptr);
+// Where wrappedText would end each line of `text` in `width` pixels of the current font (the
+// offsets of the lines' ends): for tests.
+std::vector<int> wrapPoints(const char* text, float width);
+
 // Shows `text` as a wrapped tooltip when the previous item is hovered.
 void helpTooltip(const char* text);
 // A muted "(?)" whose tooltip is `text`.

@@ -22,6 +22,7 @@
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
 #include "ui/theme.hpp"
+#include "ui/widgets.hpp"
 
 namespace cudalab {
 namespace {
@@ -170,6 +171,62 @@ TEST(I18n, EveryLessonRendersInEveryLanguage) {
     for (const auto& lesson : shell.lessons())
       lesson->cancelAll();
   }
+}
+
+}  // namespace
+}  // namespace cudalab
+
+namespace cudalab {
+namespace {
+
+// The wrapping every paragraph goes through (ui/widgets.hpp, wrappedText): lines end at spaces
+// and between Chinese characters, never inside a number, never before closing punctuation; a
+// word wider than the line is cut; a newline ends a line.
+TEST(Wrapping, NumbersStayWholeAndChineseWraps) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(800, 600);
+  io.Fonts->AddFontDefault();
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ImGui::NewFrame();
+  const float em = ImGui::CalcTextSize("M").x;
+  auto lines = [](const char* text, float width) {
+    std::vector<std::string> out;
+    int from = 0;
+    for (int end : wrapPoints(text, width)) {
+      out.emplace_back(text + from, text + end);
+      from = end;
+      while (text[from] == ' ' || text[from] == '\n')
+        ++from;
+    }
+    return out;
+  };
+  // ImGui's own wrapping ends a line after '.' or ','; here a line ends only at a space (when
+  // every word fits the line), so numbers stay whole.
+  for (const char* text : {"Exact sum 3477.833680753181 (accumulated in double-double)",
+                           "32 blocks of 128 threads for 4,096 elements, and no guard"})
+    for (float width = 18 * em; width < 40 * em; width += em) {
+      const std::string t = text;
+      for (int end : wrapPoints(text, width))
+        EXPECT_TRUE(end == int(t.size()) || t[size_t(end)] == ' ')
+            << "a line ends inside \"" << t.substr(size_t(std::max(0, end - 4)), 8) << "\" at "
+            << width;
+      for (const std::string& line : lines(text, width))
+        EXPECT_LE(ImGui::CalcTextSize(line.c_str()).x, width + 0.5f) << line;
+    }
+  // Chinese without spaces wraps between characters, not before "？".
+  const char* zh = "每个元素都恰好被写入一次吗？";
+  const std::vector<std::string> zhLines = lines(zh, 5 * em);
+  EXPECT_GT(zhLines.size(), 1u);
+  for (size_t i = 1; i < zhLines.size(); ++i)
+    EXPECT_NE(zhLines[i].rfind("？", 0), 0u) << "a line starts with the question mark";
+  // A word wider than the line is cut; a newline ends a line.
+  EXPECT_GT(lines("Supercalifragilisticexpialidocious", 5 * em).size(), 1u);
+  EXPECT_EQ(lines("one\ntwo", 40 * em), (std::vector<std::string>{"one", "two"}));
+  ImGui::EndFrame();
+  ImGui::DestroyContext();
 }
 
 }  // namespace
