@@ -166,21 +166,21 @@ class AtomicsLesson final : public Lesson {
     paramSlider(kRaceBlocks, race_.blocks);
     paramSlider(kRaceThreads, race_.threads);
     paramSlider(kRaceRepeats, race_.repeats);
-    if (ImGui::SmallButton(tr("course: 64 x 64"))) {
+    if (smallButton(tr("course: 64 x 64"))) {
       race_.blocks = kCourseBlocks;
       race_.threads = kCourseThreads;
     }
     sameLineIfFits(smallButtonWidth("1,000 x 1,024"));
-    if (ImGui::SmallButton("1,000 x 1,024")) {
+    if (smallButton("1,000 x 1,024")) {
       race_.blocks = 1000;
       race_.threads = 1024;
     }
-    textWrapped(tr("%s threads: the counter should reach %s."),
-                       thousands(race_.expected()).c_str(), thousands(race_.expected()).c_str());
+    textWrapped(tr("%s threads: the counter should reach %s."), thousands(race_.expected()).c_str(),
+                thousands(race_.expected()).c_str());
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Run the race"))) startRace();
+    if (button(tr("Run the race"))) startRace();
     helpTooltip("Each variant runs the chosen number of times, from a counter of 0 each time.");
-    if (ImGui::Button(tr("Contention curves"))) startContention();
+    if (button(tr("Contention curves"))) startContention();
     helpTooltip(
         "Time for 2^10 to 2^24 threads all adding to one counter (each variant), and for 2^22 "
         "threads spread over 1 to 2^22 counters (global atomicAdd).");
@@ -189,7 +189,7 @@ class AtomicsLesson final : public Lesson {
     ImGui::Separator();
     ImGui::TextUnformatted(tr("The histogram"));
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    if (ImGui::BeginCombo("##source", sourceInfo(hist_.source).label)) {
+    if (beginCombo("##source", sourceInfo(hist_.source).label)) {
       for (const SourceInfo& s : sources())
         if (ImGui::Selectable(s.label, s.id == hist_.source)) hist_.source = s.id;
       ImGui::EndCombo();
@@ -201,16 +201,16 @@ class AtomicsLesson final : public Lesson {
     if (hist_.source == Source::Uniform) paramSlider(kSkew, hist_.skew);
     if (hist_.source == Source::Normal)
       textWrapped(tr("Range [%g, %g): bins of %g."), hist_.xmin, hist_.xmax,
-                         double((hist_.xmax - hist_.xmin) / float(hist_.bins)));
+                  double((hist_.xmax - hist_.xmin) / float(hist_.bins)));
     else
       textWrapped(tr("Range 0..255 (one byte per value)."));
-    if (ImGui::SmallButton(tr("course: 10,000 in 10 bins"))) {
+    if (smallButton(tr("course: 10,000 in 10 bins"))) {
       hist_.source = Source::Normal;
       hist_.n = 10000;
       hist_.bins = 10;
     }
     sameLineIfFits(smallButtonWidth("benchmark: 2^28, 256"));
-    if (ImGui::SmallButton(tr("benchmark: 2^28, 256"))) {
+    if (smallButton(tr("benchmark: 2^28, 256"))) {
       hist_.n = 1LL << 28;
       hist_.bins = 256;
       if (hist_.source == Source::Normal) hist_.source = Source::Uniform;
@@ -221,17 +221,17 @@ class AtomicsLesson final : public Lesson {
                 "for an H100's grid, and the race is told on the model. Timings of kernels need a "
                 "GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure the ladder"))) startLadder(false);
+    if (button(tr("Measure the ladder"))) startLadder(false);
     helpTooltip(
         "Fresh random values; every step's output poisoned, then compared bin by bin with the "
         "CPU's histogram, then timed (median of 10 runs).");
-    if (ImGui::Button(tr("Time against skew"))) startSkew();
+    if (button(tr("Time against skew"))) startSkew();
     helpTooltip(
         "Uniform bytes with 0% to 100% of them in one bin, every GPU step at each (5 runs): "
         "where atomics on one counter collapse and privatised histograms hold.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(tr("CPU histograms only"))) startLadder(true);
+    if (button(tr("CPU histograms only"))) startLadder(true);
     ImGui::EndDisabled();
     helpTooltip("Fresh values and the CPU's histograms (one thread, all cores): no GPU needed.");
     if (working()) {
@@ -240,12 +240,12 @@ class AtomicsLesson final : public Lesson {
                              : ladderJob_.running()     ? ladderJob_.progress()
                                                         : skewJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -282,9 +282,9 @@ class AtomicsLesson final : public Lesson {
           thousands(p.expected()).c_str());
     else
       textWrapped("%s", raceJob_.running() ? "Running..."
-                               : gpu_             ? "Not run yet: press \"Run the race\"."
-                                      : "No GPU: nothing runs. The atomics each variant issues "
-                                        "are computed for the chosen launch.");
+                        : gpu_             ? "Not run yet: press \"Run the race\"."
+                               : "No GPU: nothing runs. The atomics each variant issues "
+                                 "are computed for the chosen launch.");
     // Short headers, readable on a projector; the text under the table says what each holds.
     // The counts and what was lost carry the lesson; the time gives way first.
     static const TableColumn kColumns[] = {
@@ -445,8 +445,8 @@ class AtomicsLesson final : public Lesson {
       return endPanel(ctx);
     if (!contention_) {
       textWrapped("%s", contentionJob_.running() ? "Measuring..."
-                               : gpu_                   ? "Press \"Contention curves\" to measure."
-                                                        : "No GPU: nothing is measured.");
+                        : gpu_                   ? "Press \"Contention curves\" to measure."
+                                                 : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     if (plot::BeginPlot("atomics_threads", "All threads on one counter##threads", ImVec2(-1, 0))) {
@@ -559,8 +559,8 @@ class AtomicsLesson final : public Lesson {
                : "");
     } else {
       textWrapped("%s", ladderJob_.running() ? "Measuring..."
-                               : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
-                                      : "Computing the CPU's histograms...");
+                        : gpu_               ? "Not measured yet: press \"Measure the ladder\"."
+                                             : "Computing the CPU's histograms...");
     }
     // On a projector the step, its speed, its atomics and whether every bin is right carry the
     // lesson; the copy ratio and the grid give way first (the tooltips and the text still give
@@ -719,8 +719,8 @@ class AtomicsLesson final : public Lesson {
       return endPanel(ctx);
     if (!skew_) {
       textWrapped("%s", skewJob_.running() ? "Measuring..."
-                               : gpu_             ? "Press \"Time against skew\" to measure."
-                                                  : "No GPU: nothing is measured.");
+                        : gpu_             ? "Press \"Time against skew\" to measure."
+                                           : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     if (plot::BeginPlot("atomics_skew", "##skew", ImVec2(-1, 0))) {

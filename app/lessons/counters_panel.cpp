@@ -117,7 +117,7 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
   if (last_ && !job_.running()) lastContext_ = context_;
   if (!beginPanel(ctx, spec.id, spec.title, kPanelCollapsible)) return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
-  if (!ctx.exporting && ImGui::Button(spec.button) && onButton) onButton();
+  if (!ctx.exporting && button(spec.button) && onButton) onButton();
   ImGui::EndDisabled();
   helpTooltip(spec.buttonHelp);
   if (!gpu) {

@@ -97,7 +97,7 @@ class DeviceLesson final : public Lesson {
       std::vector<std::string> names;
       for (const DeviceInfo& d : devices_)
         names.push_back(std::to_string(d.index) + ": " + d.name);
-      if (ImGui::BeginCombo(tr("Device"), names[static_cast<size_t>(selected_)].c_str())) {
+      if (beginCombo(tr("Device"), names[static_cast<size_t>(selected_)].c_str())) {
         for (size_t i = 0; i < names.size(); ++i)
           if (ImGui::Selectable(names[i].c_str(), static_cast<int>(i) == selected_)) {
             selected_ = static_cast<int>(i);
@@ -120,10 +120,10 @@ class DeviceLesson final : public Lesson {
     if (measure_.running()) {
       const JobProgress p = measure_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) cancelAll();
+      if (button(tr("Cancel"))) cancelAll();
     } else {
       ImGui::BeginDisabled(!valid || devices_.empty());
-      if (ImGui::Button(tr("Measure"))) startMeasure();
+      if (button(tr("Measure"))) startMeasure();
       ImGui::EndDisabled();
       helpTooltip(kWhyMeasure);
     }

@@ -212,7 +212,7 @@ class LaunchConfigLesson final : public Lesson {
     for (long long preset : {4096LL, 100000LL, 30000000LL}) {
       if (preset != 4096) ImGui::SameLine();
       const std::string label = preset == 30000000 ? "30M" : thousands(preset);
-      if (ImGui::SmallButton(label.c_str())) {
+      if (smallButton(label.c_str())) {
         cfg_.n = preset;
         changed = true;
       }
@@ -305,14 +305,14 @@ class LaunchConfigLesson final : public Lesson {
     }
     const bool running = measureJob_.running() || sweepJob_.running();
     ImGui::BeginDisabled(running || !valid_ || limitsJob_.running());
-    if (ImGui::Button(tr("Run and time"))) startMeasure();
+    if (button(tr("Run and time"))) startMeasure();
     helpTooltip(
         "Copies the input to the GPU, runs the kernel and copies the result back, 10 "
         "times after 2 warm-ups, each phase timed with CUDA events; every run's output is "
         "poisoned first and checked element by element against the CPU.");
-    if (ImGui::Button(tr("Sweep threads per block"))) launchSweep(kSweepThreads);
+    if (button(tr("Sweep threads per block"))) launchSweep(kSweepThreads);
     helpTooltip("Kernel time for 32, 64, ... 1024 threads per block, blocks automatic.");
-    if (ImGui::Button(tr("Sweep blocks (grid-stride)"))) launchSweep(kSweepBlocks);
+    if (button(tr("Sweep blocks (grid-stride)"))) launchSweep(kSweepBlocks);
     helpTooltip(
         "Kernel time for 1, 2, 4, ... blocks with a grid-stride loop; the course's 2-4 "
         "blocks per SM are marked.");
@@ -320,12 +320,12 @@ class LaunchConfigLesson final : public Lesson {
     if (running) {
       const JobProgress p = sweepJob_.running() ? sweepJob_.progress() : measureJob_.progress();
       ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) cancelAll();
+      if (button(tr("Cancel"))) cancelAll();
     }
     ImGui::BeginDisabled(history_.empty() && sweep_.empty());
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (or, without one, the measurements so far) with every phase's "
@@ -542,7 +542,7 @@ class LaunchConfigLesson final : public Lesson {
             thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
       else
         textWrapped(tr("All %s elements equal the CPU reference in every run."),
-                           thousands(static_cast<long long>(c.checked)).c_str());
+                    thousands(static_cast<long long>(c.checked)).c_str());
       ImGui::PopStyleColor();
     }
     endPanel(ctx);

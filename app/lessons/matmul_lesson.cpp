@@ -141,26 +141,25 @@ class MatmulLesson final : public Lesson {
                    {"257x129x511", 257, 129, 511}};
     for (size_t i = 0; i < std::size(presets); ++i) {
       if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
-      if (ImGui::SmallButton(presets[i].label))
-        M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
+      if (smallButton(presets[i].label)) M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
     }
     if (!gpu_)
       mutedText(ctx.theme,
                 "No GPU: the tiling pictures and the sector view are computed on the CPU, and the "
                 "course's comparison runs its CPU rows. GFLOP/s of the kernels need a GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure the ladder"))) startLadder();
+    if (button(tr("Measure the ladder"))) startLadder();
     helpTooltip(
         "Every step on fresh random M x K and K x N matrices: output poisoned, checked "
         "against the float64 CPU product, then timed (median of 10 runs; slow steps at "
         "large sizes get fewer).");
-    if (ImGui::Button(tr("GFLOP/s against size"))) startSweep();
+    if (button(tr("GFLOP/s against size"))) startSweep();
     helpTooltip("The float32 steps and cuBLAS on square matrices of 128 to 4096, 3 runs each.");
     ImGui::EndDisabled();
     ImGui::Spacing();
     paramSlider(kCourseSize, courseN_);
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(tr("Run the course's comparison"))) startCourse();
+    if (button(tr("Run the course's comparison"))) startCourse();
     ImGui::EndDisabled();
     helpTooltip(
         "The same n x n matrices on the CPU (one thread, then all cores), the naive "
@@ -170,14 +169,14 @@ class MatmulLesson final : public Lesson {
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : courseJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -225,9 +224,9 @@ class MatmulLesson final : public Lesson {
           t16 ? rate(t16->gflops).c_str() : "-");
     } else {
       textWrapped("%s", ladderJob_.running() ? "Measuring..."
-                               : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
-                                      : "No GPU: nothing is measured. The table shows each step's "
-                                        "launch for the chosen sizes.");
+                        : gpu_               ? "Not measured yet: press \"Measure the ladder\"."
+                               : "No GPU: nothing is measured. The table shows each step's "
+                                 "launch for the chosen sizes.");
     }
     const int M = r ? r->p.M : M_, N = r ? r->p.N : N_, K = r ? r->p.K : K_;
     // On a projector the step, its speed and whether it is right matter most; the launch shape
@@ -332,9 +331,9 @@ class MatmulLesson final : public Lesson {
     if (!beginPanel(ctx, "sweep", "GFLOP/s against size")) return endPanel(ctx);
     if (!sweep_) {
       textWrapped("%s", sweepJob_.running() ? "Measuring..."
-                               : gpu_ ? "Press \"GFLOP/s against size\" to measure square "
-                                        "matrices from 128 to 4096."
-                                      : "No GPU: nothing is measured.");
+                        : gpu_              ? "Press \"GFLOP/s against size\" to measure square "
+                                              "matrices from 128 to 4096."
+                                            : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     if (plot::BeginPlot("matmul_sweep", "##sweep", ImVec2(-1, 0))) {
@@ -369,8 +368,8 @@ class MatmulLesson final : public Lesson {
       return endPanel(ctx);
     if (!ladder_ || !ladder_->ceilings) {
       textWrapped("%s", gpu_ ? "Measure the ladder first: the roofline needs the measured "
-                                      "copy bandwidth and FMA rate of this GPU."
-                                    : "No GPU: nothing is measured.");
+                               "copy bandwidth and FMA rate of this GPU."
+                             : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     const Ceilings& c = *ladder_->ceilings;
@@ -412,9 +411,9 @@ class MatmulLesson final : public Lesson {
     if (!beginPanel(ctx, "errors", "Error against the float64 CPU product")) return endPanel(ctx);
     if (!ladder_) {
       textWrapped("%s", gpu_ ? "Measure the ladder first."
-                                    : "No GPU: nothing is measured. "
-                                      "The course's comparison "
-                                      "below shows the CPU's error.");
+                             : "No GPU: nothing is measured. "
+                               "The course's comparison "
+                               "below shows the CPU's error.");
       return endPanel(ctx);
     }
     const LadderReport& r = ladder_->report;

@@ -69,8 +69,8 @@ struct MatmulPicturesPanel::Impl {
     const std::vector<const StepInfo*>& hw = handWrittenSteps();
     ImGui::SetNextItemWidth(260 * s);
     const bool chooseTile = hw[size_t(pictureIndex_)]->id == StepId::Tiled16;
-    if (ImGui::BeginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
-                                                     : hw[size_t(pictureIndex_)]->label)) {
+    if (beginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
+                                              : hw[size_t(pictureIndex_)]->label)) {
       for (int i = 0; i < int(hw.size()); ++i) {
         if (hw[size_t(i)]->id == StepId::Tiled8 || hw[size_t(i)]->id == StepId::Tiled32) continue;
         const bool tiled = hw[size_t(i)]->id == StepId::Tiled16;
@@ -84,8 +84,7 @@ struct MatmulPicturesPanel::Impl {
     if (st.family == Family::Tiled && st.precision == Precision::Float32) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(110 * s);
-      if (ImGui::BeginCombo(tr("Tile"),
-                            (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
+      if (beginCombo(tr("Tile"), (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
         for (int t : kTileChoices)
           if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
                                 t == tile_))

@@ -126,7 +126,7 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
   if (!beginPanel(ctx, "counters", "Measured by the GPU's counters", kPanelCollapsible))
     return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
-  if (!ctx.exporting && ImGui::Button(tr("Read the counters"))) start(global, gp, shared, sp);
+  if (!ctx.exporting && button(tr("Read the counters"))) start(global, gp, shared, sp);
   ImGui::EndDisabled();
   helpTooltip(
       "Runs the two patterns' kernels once more under the profiler (CUPTI, the library Nsight "

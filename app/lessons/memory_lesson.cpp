@@ -263,9 +263,9 @@ class MemoryLesson final : public Lesson {
     ImGui::TextUnformatted(tr("Measured on the GPU"));
     paramSlider(kMatrixRows, rows_);
     paramSlider(kMatrixCols, cols_);
-    if (ImGui::SmallButton("8192 x 8192")) rows_ = cols_ = 8192;
+    if (smallButton("8192 x 8192")) rows_ = cols_ = 8192;
     ImGui::SameLine();
-    if (ImGui::SmallButton("1000 x 17")) rows_ = 1000, cols_ = 17;
+    if (smallButton("1000 x 17")) rows_ = 1000, cols_ = 17;
     paramSlider(kCopyCount, stridedParams_.count);
     if (paramSlider(kOffset, stridedParams_.offset))
       stridedModel_ = modelEfficiencies(kMaxStride.max, stridedParams_.offset);
@@ -274,28 +274,28 @@ class MemoryLesson final : public Lesson {
                 "No GPU: the pictures, the heat map and the model's columns are computed on the "
                 "CPU; bandwidths need a GPU.");
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(gpu_ ? "Measure the transpose ladder" : "Model the transpose ladder"))
+    if (button(gpu_ ? "Measure the transpose ladder" : "Model the transpose ladder"))
       startTranspose();
     helpTooltip(gpu_ ? "Every step on a fresh random rows x columns matrix, checked against the "
                        "CPU's transpose, then timed."
                      : "The model's sectors and wavefronts for each step at this size.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure the strided copy"))) startStrided();
+    if (button(tr("Measure the strided copy"))) startStrided();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Strides 1 to 32, each copy checked and timed." : "Needs a GPU.");
     if (working()) {
       const JobProgress pr =
           stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -332,7 +332,7 @@ class MemoryLesson final : public Lesson {
 
   void patternCombo(const char* id, PatternId& current, Space space) {
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo(id, patternInfo(current).label)) {
+    if (beginCombo(id, patternInfo(current).label)) {
       for (const PatternInfo& p : patterns()) {
         if (patternSpace(p.id) != space) continue;
         if (ImGui::Selectable(p.label, p.id == current)) current = p.id;
@@ -352,8 +352,7 @@ class MemoryLesson final : public Lesson {
     if (u.stride) paramSlider(kStride, p.stride);
     if (u.offset) paramSlider(kOffset, p.offset);
     if (u.element) {
-      if (ImGui::BeginCombo(halfWidthLabel("Element size"),
-                            count(p.elementBytes, "byte").c_str())) {
+      if (beginCombo(halfWidthLabel("Element size"), count(p.elementBytes, "byte").c_str())) {
         for (int e : kElementSizes)
           if (ImGui::Selectable(count(e, "byte").c_str(), p.elementBytes == e)) p.elementBytes = e;
         ImGui::EndCombo();
@@ -406,9 +405,8 @@ class MemoryLesson final : public Lesson {
                           ", warp " + std::to_string(globalWarp_) + ")")
                              .c_str());
     if (r.activeMask == 0) {
-      textWrapped(
-          tr("Warp %d has no lane inside the array at this step: it makes no request."),
-          globalWarp_);
+      textWrapped(tr("Warp %d has no lane inside the array at this step: it makes no request."),
+                  globalWarp_);
       return endPanel(ctx);
     }
     const int ideal = static_cast<int>(
@@ -554,12 +552,11 @@ class MemoryLesson final : public Lesson {
     const bool shared = patternSpace(v.pattern) == Space::Shared;
     const LaunchShape& sh = v.map.shape;
     const char* unit = shared ? "wavefronts (passes)" : "sectors";
-    textWrapped(
-        "%s: %d x %d blocks of %d x %d threads, %s; %s. On average %.2f %s per request%s.",
-        patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
-        count(sh.warps(), "warp").c_str(), count(v.map.totals.requests, "request").c_str(),
-        shared ? v.map.totals.wavefrontsPerRequest() : v.map.totals.sectorsPerRequest(), unit,
-        shared ? "" : (", efficiency " + percent(v.map.totals.efficiency())).c_str());
+    textWrapped("%s: %d x %d blocks of %d x %d threads, %s; %s. On average %.2f %s per request%s.",
+                patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
+                count(sh.warps(), "warp").c_str(), count(v.map.totals.requests, "request").c_str(),
+                shared ? v.map.totals.wavefrontsPerRequest() : v.map.totals.sectorsPerRequest(),
+                unit, shared ? "" : (", efficiency " + percent(v.map.totals.efficiency())).c_str());
     const std::string title = std::string(unit) + " per request, one cell per warp";
     if (plot::BeginPlot("memory_map", title.c_str(), ImVec2(-1, 0))) {
       const bool rowsOfWarps = sh.blockX == kWarpSize;

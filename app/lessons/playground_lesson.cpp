@@ -180,7 +180,7 @@ class PlaygroundLesson final : public Lesson {
     ImGui::SetNextItemWidth(-1);
     // Not while a job runs: its result belongs to the exercise it started with.
     ImGui::BeginDisabled(job_.running());
-    const bool comboOpen = ImGui::BeginCombo("##exercise", ex_->title);
+    const bool comboOpen = beginCombo("##exercise", ex_->title);
     ImGui::EndDisabled();
     if (comboOpen) {
       for (const Exercise& e : exercises())
@@ -259,15 +259,15 @@ class PlaygroundLesson final : public Lesson {
     if (working) {
       ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..."
                                                           : job_.progress().what.c_str());
-      if (ImGui::Button(tr("Cancel"))) cancelAll();
+      if (button(tr("Cancel"))) cancelAll();
     } else {
-      if (ImGui::Button(tr("Compile"))) startJob(false);
+      if (button(tr("Compile"))) startJob(false);
       helpTooltip(
           "NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
           "warnings appear on their lines, with the registers and shared memory used.");
       sameLineIfFits("Compile and run");
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
-      if (ImGui::Button(tr("Compile and run"))) startJob(true);
+      if (button(tr("Compile and run"))) startJob(true);
       ImGui::EndDisabled();
       if (!gpu_)
         mutedText(ctx.theme,
@@ -499,13 +499,12 @@ class PlaygroundLesson final : public Lesson {
     if (!last_ || !last_->compiled.ok) return;
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-      textWrapped(
-          last_->compiled.cached
-              ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
-                   "result).")
-              : tr("Compiled in %s ms for sm_%d with NVRTC %s."),
-          trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
-          last_->compiled.nvrtcVersion.c_str());
+      textWrapped(last_->compiled.cached
+                      ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
+                           "result).")
+                      : tr("Compiled in %s ms for sm_%d with NVRTC %s."),
+                  trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
+                  last_->compiled.nvrtcVersion.c_str());
       // The options, so the same compilation can be repeated with nvcc; the include folders are
       // the toolkit's own and would only make the line long.
       std::string options;
@@ -592,9 +591,9 @@ class PlaygroundLesson final : public Lesson {
     ImGui::TextUnformatted(tr("File"));
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##path", &filePath_);
-    if (ImGui::Button(tr("Save .cu"))) fileStatus_ = saveFile(filePath_, editor_.text());
+    if (button(tr("Save .cu"))) fileStatus_ = saveFile(filePath_, editor_.text());
     sameLineIfFits("Load .cu");
-    if (ImGui::Button(tr("Load .cu"))) {
+    if (button(tr("Load .cu"))) {
       std::ifstream in(filePath_);
       if (!in) {
         fileStatus_ = Status::error("Could not open " + filePath_ + ".");
@@ -610,7 +609,7 @@ class PlaygroundLesson final : public Lesson {
       }
     }
     sameLineIfFits("Starting kernel");
-    if (ImGui::Button(tr("Starting kernel"))) {
+    if (button(tr("Starting kernel"))) {
       editor_.setText(std::string(starterSource(*ex_)));
       lint_ = lint(editor_.text());
       textDirty_ = true;
@@ -629,14 +628,14 @@ class PlaygroundLesson final : public Lesson {
     if (hintsShown_ < total) {
       const std::string label =
           "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " + std::to_string(total) + ")";
-      if (ImGui::Button(label.c_str())) ++hintsShown_;
+      if (button(label.c_str())) ++hintsShown_;
     }
     if (!beforeSolution_) {
-      if (ImGui::Button(tr("Show the solution"))) showSolution();
+      if (button(tr("Show the solution"))) showSolution();
       helpTooltip(
           "Replaces your code with a course-style solution; \"Back to my code\" returns "
           "to yours.");
-    } else if (ImGui::Button(tr("Back to my code"))) {
+    } else if (button(tr("Back to my code"))) {
       editor_.setText(*beforeSolution_);
       beforeSolution_.reset();
       lint_ = lint(editor_.text());

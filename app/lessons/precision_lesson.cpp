@@ -308,18 +308,18 @@ class PrecisionLesson final : public Lesson {
     }
     ImGui::Spacing();
     paramSlider(kChosenX, x_);
-    if (ImGui::SmallButton(tr("1e-8 (course)"))) x_ = 1e-8;
+    if (smallButton(tr("1e-8 (course)"))) x_ = 1e-8;
     ImGui::SameLine();
-    if (ImGui::SmallButton("1e-4")) x_ = 1e-4;
+    if (smallButton("1e-4")) x_ = 1e-4;
     ImGui::SameLine();
-    if (ImGui::SmallButton("1")) x_ = 1.0;
+    if (smallButton("1")) x_ = 1.0;
     ImGui::SameLine();
-    if (ImGui::SmallButton("100")) x_ = 100.0;
+    if (smallButton("100")) x_ = 100.0;
     if (paramSlider(kPointsPerDecade, perDecade_)) startSweep();
     paramSlider(kSumCount, sumN_);
-    if (ImGui::SmallButton(tr("2^27 - 157 (course)"))) sumN_ = kCourseSumCount;
+    if (smallButton(tr("2^27 - 157 (course)"))) sumN_ = kCourseSumCount;
     ImGui::SameLine();
-    if (ImGui::SmallButton("2^20")) sumN_ = size_t{1} << 20;
+    if (smallButton("2^20")) sumN_ = size_t{1} << 20;
 
     ImGui::Spacing();
     ImGui::Separator();
@@ -329,15 +329,15 @@ class PrecisionLesson final : public Lesson {
                 "in half, bfloat16, float32 and float64. Fused multiply-add and fast math exist "
                 "only on the GPU, so those two variants are not shown.");
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(tr("Evaluate again"))) startSweep();
+    if (button(tr("Evaluate again"))) startSweep();
     helpTooltip(gpu_ ? "Every expression and formula in every precision on the GPU, at every x "
                        "of the sweep, against the exact value."
                      : "Every expression and formula on the CPU in each precision.");
-    if (ImGui::Button(tr("Sum N numbers"))) startSum();
+    if (button(tr("Sum N numbers"))) startSum();
     helpTooltip("N random normal numbers summed five ways, and the same for growing N.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure FMA throughput"))) startFma();
+    if (button(tr("Measure FMA throughput"))) startFma();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Fused multiply-adds per second in float32, float64 and half."
                      : "Needs a GPU.");
@@ -346,14 +346,14 @@ class PrecisionLesson final : public Lesson {
                              : fmaJob_.running() ? fmaJob_.progress()
                                                  : sweepJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::BeginDisabled(!sweep_);
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (every expression, formula and precision), the sums and the "
@@ -751,14 +751,13 @@ class PrecisionLesson final : public Lesson {
           "to its nearest value.");
       for (const char* s : {"0.1", "1e-8", "65504", "16777217"}) {
         sameLineIfFits(ImGui::CalcTextSize(s).x + 2 * ImGui::GetStyle().FramePadding.x);
-        if (ImGui::SmallButton(s)) std::snprintf(explorerText_, sizeof explorerText_, "%s", s);
+        if (smallButton(s)) std::snprintf(explorerText_, sizeof explorerText_, "%s", s);
       }
       char* end = nullptr;
       const long double v = std::strtold(explorerText_, &end);
       if (end == explorerText_ || (end && *end != '\0' && *end != ' ')) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        textWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."),
-                           explorerText_);
+        textWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."), explorerText_);
         ImGui::PopStyleColor();
       } else {
         static const TableColumn kExplorer[] = {

@@ -156,7 +156,7 @@ class ReductionLesson final : public Lesson {
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
     ImGui::TextUnformatted(tr("sum = x[0] + x[1] + ... + x[N-1]"));
-    if (ImGui::BeginCombo(halfWidthLabel("Type"), typeLabel(type_))) {
+    if (beginCombo(halfWidthLabel("Type"), typeLabel(type_))) {
       for (DataType t : kTypes)
         if (ImGui::Selectable(typeLabel(t), t == type_)) type_ = t;
       ImGui::EndCombo();
@@ -173,9 +173,9 @@ class ReductionLesson final : public Lesson {
         {"course: 2^27 - 157", kCourseN}, {"2^28", 1LL << 28}, {"1,000,003", 1000003}, {"33", 33}};
     for (size_t i = 0; i < std::size(presets); ++i) {
       if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
-      if (ImGui::SmallButton(presets[i].label)) n_ = presets[i].n;
+      if (smallButton(presets[i].label)) n_ = presets[i].n;
     }
-    if (ImGui::BeginCombo(halfWidthLabel("Threads per block"), std::to_string(block_).c_str())) {
+    if (beginCombo(halfWidthLabel("Threads per block"), std::to_string(block_).c_str())) {
       for (int b : kBlocks)
         if (ImGui::Selectable(std::to_string(b).c_str(), b == block_)) block_ = b;
       ImGui::EndCombo();
@@ -194,15 +194,15 @@ class ReductionLesson final : public Lesson {
                 "No GPU: the tree pictures are computed on the CPU, and the accuracy panel shows "
                 "the exact sum and the CPU's sums. Kernel timings need a GPU.");
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure the ladder"))) startLadder();
+    if (button(tr("Measure the ladder"))) startLadder();
     helpTooltip(
         "Every step on fresh random numbers: output and partial sums poisoned, the sum checked "
         "against the exact sum, then timed (median of 10 runs).");
-    if (ImGui::Button(tr("GB/s against N"))) startSweep();
+    if (button(tr("GB/s against N"))) startSweep();
     helpTooltip("The main steps and CUB for N = 2^10 to 2^28 (every 2 octaves), 5 runs each.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(tr("CPU sums only"))) startCpu();
+    if (button(tr("CPU sums only"))) startCpu();
     ImGui::EndDisabled();
     helpTooltip("Fresh numbers, their exact sum and the CPU's float sums: no GPU needed.");
     if (working()) {
@@ -210,14 +210,14 @@ class ReductionLesson final : public Lesson {
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
@@ -255,9 +255,9 @@ class ReductionLesson final : public Lesson {
               : "");
     } else {
       textWrapped("%s", ladderJob_.running() ? "Measuring..."
-                               : gpu_ ? "Not measured yet: press \"Measure the ladder\"."
-                                      : "No GPU: nothing is measured. The table shows how many "
-                                        "passes each step makes for the chosen N.");
+                        : gpu_               ? "Not measured yet: press \"Measure the ladder\"."
+                               : "No GPU: nothing is measured. The table shows how many "
+                                 "passes each step makes for the chosen N.");
     }
     // On a projector the step, its speed and whether it is right matter most; the launch plan
     // and the speedups give way first.
@@ -369,8 +369,8 @@ class ReductionLesson final : public Lesson {
     if (!beginPanel(ctx, "sweep", "GB/s against N")) return endPanel(ctx);
     if (!sweep_) {
       textWrapped("%s", sweepJob_.running() ? "Measuring..."
-                               : gpu_ ? "Press \"GB/s against N\" to measure N = 2^10 to 2^28."
-                                      : "No GPU: nothing is measured.");
+                        : gpu_ ? "Press \"GB/s against N\" to measure N = 2^10 to 2^28."
+                               : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     if (plot::BeginPlot("reduction_sweep", "##sweep", ImVec2(-1, 0))) {

@@ -48,7 +48,7 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   pictureStep_ = std::clamp(pictureStep_, 0, int(list.size()) - 1);
   const StepInfo& st = *list[size_t(pictureStep_)];
   ImGui::SetNextItemWidth(260 * s);
-  if (ImGui::BeginCombo("step##tree", st.label)) {
+  if (beginCombo("step##tree", st.label)) {
     for (int i = 0; i < int(list.size()); ++i)
       if (ImGui::Selectable(list[size_t(i)]->label, i == pictureStep_)) {
         pictureStep_ = i;
@@ -61,7 +61,7 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   sameLineIfFits(90 * s, "threads");
   ImGui::SetNextItemWidth(90 * s);
   ImGui::BeginDisabled(course);
-  if (ImGui::BeginCombo("threads##tree", std::to_string(pictureBlock_).c_str())) {
+  if (beginCombo("threads##tree", std::to_string(pictureBlock_).c_str())) {
     for (int b : kPictureBlocks)
       if (ImGui::Selectable(std::to_string(b).c_str(), b == pictureBlock_)) {
         pictureBlock_ = b;
@@ -89,7 +89,7 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   level_ = std::clamp(level_, 0, levels);  // a typed value may lie outside
   if (!ctx.exporting) {
     sameLineIfFits(ImGui::CalcTextSize("Pause").x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button(playing_ ? "Pause##tree" : "Play##tree")) {
+    if (button(playing_ ? "Pause##tree" : "Play##tree")) {
       playing_ = !playing_;
       if (playing_ && level_ == levels) level_ = 0;
       lastTick_ = ImGui::GetTime();

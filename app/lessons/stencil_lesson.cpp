@@ -189,7 +189,7 @@ class StencilLesson final : public Lesson {
     // A frame that failed is not tried again every frame; touching a control tries again.
     if (ImGui::IsAnyItemActive()) frameError_ = false;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    if (ImGui::BeginCombo(tr("Frame"), kFrameSizes[sizeIndex_].label)) {
+    if (beginCombo(tr("Frame"), kFrameSizes[sizeIndex_].label)) {
       for (int i = 0; i < int(std::size(kFrameSizes)); ++i)
         if (ImGui::Selectable(kFrameSizes[i].label, i == sizeIndex_)) {
           sizeIndex_ = i;
@@ -204,9 +204,9 @@ class StencilLesson final : public Lesson {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     ImGui::InputTextWithHint("##image", tr("a PNG or JPEG file instead of the scene"), file_,
                              sizeof file_);
-    if (ImGui::Button(tr("Open picture"))) loadPicture(ctx);
+    if (button(tr("Open picture"))) loadPicture(ctx);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Scene"))) {
+    if (button(tr("Scene"))) {
       still_.clear();
       stillName_.clear();
       ++stillVersion_;
@@ -216,7 +216,7 @@ class StencilLesson final : public Lesson {
     ImGui::Separator();
     ImGui::Checkbox(tr("Blur"), &pipe_.blur);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    if (ImGui::BeginCombo("##blur", blurInfo(pipe_.blurId).label)) {
+    if (beginCombo("##blur", blurInfo(pipe_.blurId).label)) {
       for (const BlurInfo& b : blurs())
         if (ImGui::Selectable(b.label, b.id == pipe_.blurId)) pipe_.blurId = b.id;
       ImGui::EndCombo();
@@ -224,9 +224,8 @@ class StencilLesson final : public Lesson {
     helpTooltip(blurInfo(pipe_.blurId).help);
     paramSlider(kRadius, pipe_.radius);
     if (usesTile(pipe_.blurId)) {
-      if (ImGui::BeginCombo(
-              halfWidthLabel("Tile"),
-              (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
+      if (beginCombo(halfWidthLabel("Tile"),
+                     (std::to_string(pipe_.tile) + " x " + std::to_string(pipe_.tile)).c_str())) {
         for (int t : kTiles)
           if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
                                 t == pipe_.tile))
@@ -256,19 +255,19 @@ class StencilLesson final : public Lesson {
     }
     ImGui::Separator();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure the kernels"))) startMeasure();
+    if (button(tr("Measure the kernels"))) startMeasure();
     helpTooltip(
         "Every blur variant at radius 1 to 15 on this frame size (each checked against "
         "the CPU first), the other stages and a device copy of the frame.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (ImGui::Button(tr("Time the CPU"))) startCpu();
+    if (button(tr("Time the CPU"))) startCpu();
     ImGui::EndDisabled();
     helpTooltip("The same pipeline on the CPU, one core and all cores, on this frame.");
     if (working()) {
       const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
@@ -321,8 +320,7 @@ class StencilLesson final : public Lesson {
       }
       ImGui::Image(image_.textureId(), ImVec2(w, h));
     } else {
-      textWrapped("%s",
-                         cpuJob_.running() ? "The CPU is filtering the frame..." : "No frame yet.");
+      textWrapped("%s", cpuJob_.running() ? "The CPU is filtering the frame..." : "No frame yet.");
     }
     if (!gpu_ && shownCpu_)
       mutedText(ctx.theme, "No GPU: this frame was filtered by the CPU (all cores).");
@@ -476,8 +474,8 @@ class StencilLesson final : public Lesson {
     if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
     if (!report_) {
       textWrapped("%s", measureJob_.running() ? "Measuring..."
-                               : gpu_                ? "Press \"Measure the kernels\"."
-                                                     : "No GPU: nothing is measured.");
+                        : gpu_                ? "Press \"Measure the kernels\"."
+                                              : "No GPU: nothing is measured.");
       return endPanel(ctx);
     }
     const KernelReport& r = *report_;

@@ -246,7 +246,7 @@ class TransfersLesson final : public Lesson {
     const char* names[] = {"2^10", "2^20", "30M", "2^26"};
     for (int i = 0; i < 4; ++i) {
       if (i) sameLineIfFits(smallButtonWidth(names[i]));
-      if (ImGui::SmallButton(names[i])) p_.n = presets[i];
+      if (smallButton(names[i])) p_.n = presets[i];
     }
     paramSlider(kTransferCalls, p_.calls);
     paramSlider(kTransferStreams, p_.streams);
@@ -272,7 +272,7 @@ class TransfersLesson final : public Lesson {
                 "No GPU: the CPU's times are measured; the GPU's come from a model of the copy "
                 "engines with an H200's measured bandwidths, labelled as such.");
     ImGui::BeginDisabled(working() || !valid);
-    if (ImGui::Button(tr("Measure all modes"))) startModes();
+    if (button(tr("Measure all modes"))) startModes();
     helpTooltip(
         gpu_ ? "Runs the kernel `calls` times in every transfer mode, 5 times after a warm-up, "
                "with a CUDA event around every copy and kernel; poisons the output first and "
@@ -280,17 +280,17 @@ class TransfersLesson final : public Lesson {
                "same work."
              : "Without a GPU: every transfer mode from the model of the copy engines, and the "
                "CPU doing the same work, measured and checked against a float64 reference.");
-    if (ImGui::Button(tr("Sweep sizes up to N"))) startSweep();
+    if (button(tr("Sweep sizes up to N"))) startSweep();
     helpTooltip(
         "Every mode and the CPU at N = 2^10, 2^12, ... up to the chosen N: where does the GPU "
         "start to pay off?");
-    if (ImGui::Button(tr("Chain of k kernels"))) startChain();
+    if (button(tr("Chain of k kernels"))) startChain();
     helpTooltip(
         "The course's foo (x * 2), bar (x + 1) and baz (x * x), k of them in a row, with a round "
         "trip through the host around each, and without.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (ImGui::Button(tr("Measure link bandwidth"))) startLink();
+    if (button(tr("Measure link bandwidth"))) startLink();
     ImGui::EndDisabled();
     helpTooltip(gpu_ ? "Pageable and pinned copies both ways, and a device-to-device copy: the "
                        "ceilings drawn on the charts."
@@ -301,14 +301,14 @@ class TransfersLesson final : public Lesson {
                        : chainJob_.running() ? chainJob_.progress()
                                              : linkJob_.progress();
       ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (ImGui::Button(tr("Cancel"))) {
+      if (button(tr("Cancel"))) {
         cancelAll();
       }
     }
     ImGui::BeginDisabled(!modes_ && sweep_.empty());
-    if (ImGui::Button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (ImGui::Button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip("Saves the modes' phases and the size sweep.");
   }
@@ -336,13 +336,12 @@ class TransfersLesson final : public Lesson {
     if (modelled) return;
     ImGui::PushStyleColor(ImGuiCol_Text, c.ok() ? ctx.theme.goodColour() : ctx.theme.errorColour());
     if (c.ok())
-      textWrapped(
-          "Output checked: %s of %s elements equal the float64 reference in every run.",
-          thousands(static_cast<long long>(c.checked)).c_str(), thousands(n).c_str());
+      textWrapped("Output checked: %s of %s elements equal the float64 reference in every run.",
+                  thousands(static_cast<long long>(c.checked)).c_str(), thousands(n).c_str());
     else
       textWrapped(tr("%s of %s elements wrong (first at %zu)."),
-                         thousands(static_cast<long long>(c.wrong)).c_str(),
-                         thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
+                  thousands(static_cast<long long>(c.wrong)).c_str(),
+                  thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
     ImGui::PopStyleColor();
   }
 

@@ -183,21 +183,21 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(tags[i].c_str());
     ImGui::SameLine();
-    if (!ctx.exporting && ImGui::SmallButton("x")) remove = int(i);
+    if (!ctx.exporting && smallButton("x")) remove = int(i);
     if (!ctx.exporting) helpTooltip("Unpin this run");
     ImGui::PopID();
   }
   if (remove >= 0) unpin(id, remove);
   if (!ctx.exporting) {
-    if (ImGui::SmallButton(tr("Unpin all"))) clear(id);
+    if (smallButton(tr("Unpin all"))) clear(id);
     sameLineIfFits(smallButtonWidth("Export CSV"));
-    if (ImGui::SmallButton(tr("Export CSV"))) {
+    if (smallButton(tr("Export CSV"))) {
       const std::string path = ctx.exportPath("side-by-side", "csv");
       const Status s = writeText(path, comparisonCsv(lesson));
       s ? ctx.info("Saved " + path) : ctx.error(s);
     }
     sameLineIfFits(smallButtonWidth("Export JSON"));
-    if (ImGui::SmallButton(tr("Export JSON"))) {
+    if (smallButton(tr("Export JSON"))) {
       const std::string path = ctx.exportPath("side-by-side", "json");
       const Status s = writeText(path, comparisonJson(lesson).dump(2) + "\n");
       s ? ctx.info("Saved " + path) : ctx.error(s);
@@ -219,7 +219,7 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     metric_ = metrics.empty() ? "" : metrics.front();
   if (metrics.size() > 1 && !ctx.exporting) {
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 16 * ImGui::GetFontSize()));
-    if (ImGui::BeginCombo(tr("Compare"), metric_.c_str())) {
+    if (beginCombo(tr("Compare"), metric_.c_str())) {
       for (const std::string& m : metrics)
         if (ImGui::Selectable(m.c_str(), m == metric_)) metric_ = m;
       ImGui::EndCombo();

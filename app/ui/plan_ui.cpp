@@ -154,7 +154,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
     apply(lesson, *pick);
     chosen = applied_[currentLesson_];
   }
-  if (ImGui::SmallButton(tr("Save as preset..."))) {
+  if (smallButton(tr("Save as preset..."))) {
     openSave_ = true;
     saveError_ = {};
     std::snprintf(name_, sizeof name_, "%s", chosen ? chosen->name.c_str() : "");
@@ -170,10 +170,10 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
       if (!p->shipped && p->name == chosen->name) mine = p;
   if (mine) {
     sameLineIfFits(smallButtonWidth(tr("Delete")));
-    if (ImGui::SmallButton(tr("Delete"))) ImGui::OpenPopup("Delete this preset?");
+    if (smallButton(tr("Delete"))) ImGui::OpenPopup("Delete this preset?");
     if (ImGui::BeginPopup("Delete this preset?")) {
       ImGui::Text(tr("Delete \"%s\"?"), mine->name.c_str());
-      if (ImGui::Button(tr("Delete"))) {
+      if (button(tr("Delete"))) {
         const Preset gone = *mine;  // the store reloads: `mine` is not used after this
         if (Status s = presets_->remove(gone); !s)
           report_(s, "");
@@ -183,7 +183,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
         ImGui::CloseCurrentPopup();
       }
       ImGui::SameLine();
-      if (ImGui::Button(tr("Keep it"))) ImGui::CloseCurrentPopup();
+      if (button(tr("Keep it"))) ImGui::CloseCurrentPopup();
       ImGui::EndPopup();
     }
   }
@@ -205,7 +205,7 @@ void PlanUi::drawSavePopup(float scale) {
   if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   Lesson* lesson = current();
   textWrapped(tr("Every parameter of %s as it is now, under a name."),
-                     lesson ? lesson->info().title : "the lesson");
+              lesson ? lesson->info().title : "the lesson");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-1);
   const bool enter =
@@ -219,7 +219,7 @@ void PlanUi::drawSavePopup(float scale) {
     for (const Preset* p : presets_->of(lesson->info().id))
       exists |= !p->shipped && p->name == name_;
   if (!saveError_) textWrapped("%s", saveError_.sentence().c_str());
-  if (ImGui::Button(exists ? "Replace" : "Save") || enter) {
+  if (button(exists ? "Replace" : "Save") || enter) {
     if (!lesson) {
       ImGui::CloseCurrentPopup();
     } else {
@@ -233,7 +233,7 @@ void PlanUi::drawSavePopup(float scale) {
     }
   }
   ImGui::SameLine();
-  if (ImGui::Button(tr("Cancel"))) ImGui::CloseCurrentPopup();
+  if (button(tr("Cancel"))) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 
@@ -357,7 +357,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   if (!presenting) {
     const ImVec2 below = ImGui::GetCursorPos();
     ImGui::SetCursorPos(ImVec2(x0 + width - closeW, lineY));
-    if (ImGui::SmallButton("x##closeplan")) {
+    if (smallButton("x##closeplan")) {
       closePlan();
       ImGui::PopTextWrapPos();
       ImGui::EndGroup();
@@ -380,15 +380,14 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   // room; the class should not read it first anyway).
   if (!s.action.empty()) {
     const std::string label = std::string(ran_ ? tr("Run again:") : tr("Run:")) + " " + s.action;
-    if (ImGui::Button(label.c_str())) runStep();
+    if (button(label.c_str())) runStep();
     helpTooltip(("Presses the lesson's \"" + s.action +
                  "\" as its own button would (Page Down does it too, once).")
                     .c_str());
   }
   if (!presenting && !s.note.empty()) {
     if (!s.action.empty()) sameLineIfFits(smallButtonWidth(tr("Teacher's note")));
-    if (ImGui::SmallButton(showNote_ ? tr("Hide the note") : tr("Teacher's note")))
-      showNote_ = !showNote_;
+    if (smallButton(showNote_ ? tr("Hide the note") : tr("Teacher's note"))) showNote_ = !showNote_;
     if (!showNote_) helpTooltip(s.note.c_str());
     if (showNote_) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
@@ -441,10 +440,10 @@ void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size)
   ImGui::Spacing();
   ImGui::Spacing();
   const std::string run = std::string(tr("Run:")) + " " + s.action;
-  if (ImGui::Button(run.c_str())) runStep();
+  if (button(run.c_str())) runStep();
   helpTooltip(N_("Runs the step: Page Down does it too."));
   sameLineIfFits(smallButtonWidth(tr("Show the lesson first")));
-  if (ImGui::SmallButton(tr("Show the lesson first"))) revealed_ = true;
+  if (smallButton(tr("Show the lesson first"))) revealed_ = true;
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::End();
@@ -510,11 +509,11 @@ void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
   ImGui::SetNextItemWidth(-1);
   const bool enter = ImGui::InputTextWithHint("##path", tr("/path/to/plan.json"), path_,
                                               sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (ImGui::Button(tr("Open")) || enter) {
+  if (button(tr("Open")) || enter) {
     if (openPlan(path_)) ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button(tr("Cancel"))) ImGui::CloseCurrentPopup();
+  if (button(tr("Cancel"))) ImGui::CloseCurrentPopup();
   (void)theme;
   ImGui::EndPopup();
 }
@@ -534,7 +533,7 @@ void PlanUi::drawProblemsPopup(float scale) {
     textWrapped("%s", p.c_str());
   }
   ImGui::PopTextWrapPos();
-  if (ImGui::Button(tr("OK"))) ImGui::CloseCurrentPopup();
+  if (button(tr("OK"))) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }
 

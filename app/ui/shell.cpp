@@ -387,7 +387,7 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
   };
   if (listH > 0.4f * size.y) {
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##lesson", shortName(current().info(), name))) {
+    if (beginCombo("##lesson", shortName(current().info(), name))) {
       lessonList();
       ImGui::EndCombo();
     }
@@ -410,7 +410,7 @@ void Shell::drawSidebar(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 siz
     else
       std::snprintf(label, sizeof label, "%s", tr("Pin these results"));
     std::strncat(label, "###pin", sizeof label - std::strlen(label) - 1);
-    if (ImGui::SmallButton(label)) pinCurrent();
+    if (smallButton(label)) pinCurrent();
     helpTooltip(
         N_("Keeps what the lesson has measured, to compare with the next runs: change the "
            "parameters, run again, and the pinned runs show beside the new one in the \"Runs side "

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cfloat>
 #include <cstring>
 #include <cmath>
 #include <string>
@@ -251,6 +252,64 @@ std::vector<int> wrapPoints(const char* text, float width) {
   for (const char* e : lineEnds(text, text + std::strlen(text), width))
     out.push_back(static_cast<int>(e - text));
   return out;
+}
+
+namespace {
+
+// `label` with line breaks where it would pass `width` (the id part after "##" kept whole), for a
+// button: "shown\nlines###label".
+const char* fittedLabel(const char* label, float width) {
+  static std::string out;
+  const char* idStart = std::strstr(label, "##");
+  const char* shownEnd = idStart ? idStart : label + std::strlen(label);
+  const float full = ImGui::CalcTextSize(label, shownEnd).x;
+  if (full <= width || shownEnd == label) return label;
+  const std::string shown(label, shownEnd);
+  out.clear();
+  int from = 0;
+  for (int end : wrapPoints(shown.c_str(), std::max(width, ImGui::GetFontSize()))) {
+    if (!out.empty()) out += '\n';
+    out.append(shown, size_t(from), size_t(end - from));
+    from = end;
+    while (from < int(shown.size()) && (shown[size_t(from)] == ' ' || shown[size_t(from)] == '\n'))
+      ++from;
+  }
+  out.append("###").append(idStart && idStart[2] == '#' ? idStart + 3 : label);
+  return out.c_str();
+}
+
+}  // namespace
+
+bool button(const char* label) {
+  const float pad = 2 * ImGui::GetStyle().FramePadding.x;
+  return ImGui::Button(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
+}
+
+bool smallButton(const char* label) {
+  const float pad = 2 * ImGui::GetStyle().FramePadding.x;
+  return ImGui::SmallButton(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
+}
+
+bool beginCombo(const char* label, const char* preview, float listWidth) {
+  const float arrow = ImGui::GetFrameHeight();
+  const float itemW = ImGui::CalcItemWidth();
+  // A preview may carry an id after "##" (a list's entry reused as the preview): not shown.
+  const char* previewEnd = preview ? ImGui::FindRenderedTextEnd(preview) : nullptr;
+  const float previewW = preview ? ImGui::CalcTextSize(preview, previewEnd).x : 0.0f;
+  listWidth = std::max(listWidth, previewW + 4 * ImGui::GetStyle().WindowPadding.x);
+  ImGui::SetNextWindowSizeConstraints(
+      ImVec2(std::min(listWidth, ImGui::GetIO().DisplaySize.x * 0.9f), 0),
+      ImVec2(FLT_MAX, FLT_MAX));
+  if (!preview || previewW + arrow + 2 * ImGui::GetStyle().FramePadding.x <= itemW)
+    return ImGui::BeginCombo(label, preview);
+  // Too long for the combo: the arrow alone, then (once the list is closed, as the list is the
+  // current window while open) the preview wrapped beside it.
+  const bool open = ImGui::BeginCombo(label, nullptr, ImGuiComboFlags_NoPreview);
+  if (!open) {
+    ImGui::SameLine();
+    wrappedText(preview, previewEnd);
+  }
+  return open;
 }
 
 void helpTooltip(const char* text) {

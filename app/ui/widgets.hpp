@@ -64,6 +64,15 @@ void wrappedText(const char* text, const char* end = nullptr);
 // offsets of the lines' ends): for tests.
 std::vector<int> wrapPoints(const char* text, float width);
 
+// Buttons whose label would not fit the width left (a translated label, a projector's scale in a
+// narrow sidebar) break it over lines instead of running past the panel; the id stays the label.
+bool button(const char* label);
+bool smallButton(const char* label);
+// A combo whose preview would be cut: only its arrow, with the preview wrapped beside it (a
+// sentence-long choice at a projector's scale); otherwise ImGui's combo. The list opens as wide as
+// its longest entry needs (at least `listWidth`).
+bool beginCombo(const char* label, const char* preview, float listWidth = 0);
+
 // Shows `text` as a wrapped tooltip when the previous item is hovered.
 void helpTooltip(const char* text);
 // A muted "(?)" whose tooltip is `text`.
