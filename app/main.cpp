@@ -160,19 +160,9 @@ int runHeadless(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
-  if (firstPictureWatched()) {
-    // The GPU may have stopped drawing beside CUDA after a fault (restart.hpp): show it draws.
-    Result<Image> first = renderer.capture(640, 400, 1, false, "", 3, 0);
-    if (restartNeeded(shell)) return restartAfterFault(shell);
-    if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
-  }
-  if (!o.plan.empty() && o.screenshot.empty())
-    return runPlanExport(
-        shell, renderer,
-        PlanExportOptions{
-            o.plan, o.planOut, o.width, o.height, o.scale, o.waitSeconds,
-            rt.hasDevice() ? rt.firstDeviceName : "without a GPU (" + rt.summary() + ")"});
-  if (!o.plan.empty()) {  // with --screenshot: the plan's first step
+  // A plan's first step or a preset is set before the first frame: the lesson starts its first
+  // work with those values (afterwards it would cancel that work and start nothing).
+  if (!o.plan.empty() && !o.screenshot.empty()) {  // the plan's first step, as a picture
     std::vector<std::string> problems;
     const Status s = shell.plans().openPlan(o.plan, &problems);
     for (const std::string& p : problems)
@@ -187,6 +177,18 @@ int runHeadless(const CliOptions& o) {
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
       return 2;
     }
+  if (firstPictureWatched()) {
+    // The GPU may have stopped drawing beside CUDA after a fault (restart.hpp): show it draws.
+    Result<Image> first = renderer.capture(640, 400, 1, false, "", 3, 0);
+    if (restartNeeded(shell)) return restartAfterFault(shell);
+    if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
+  }
+  if (!o.plan.empty() && o.screenshot.empty())
+    return runPlanExport(
+        shell, renderer,
+        PlanExportOptions{
+            o.plan, o.planOut, o.width, o.height, o.scale, o.waitSeconds,
+            rt.hasDevice() ? rt.firstDeviceName : "without a GPU (" + rt.summary() + ")"});
   if (!o.action.empty()) {
     // Let the lesson settle (device limits, first picture), press its button, then capture below
     // once the work has finished.
