@@ -295,6 +295,15 @@ class Soak {
     shell_.selectLesson(id);
     frames(3);
     if (!waitIdle(60)) cancelAndWait(id + " (its first measurement)");
+    // Sometimes one of the lesson's presets first, as its chooser applies it.
+    if (const std::vector<const Preset*> presets = shell_.plans().presets().of(id);
+        !presets.empty() && rng_() % 3 == 0) {
+      const std::string name = presets[rng_() % presets.size()]->name;
+      if (Status s = shell_.plans().applyPreset(shell_.current(), name); !s)
+        problem(id + ": the course's preset \"" + name + "\" was refused: " + s.sentence());
+      ++presetsApplied_;
+      frames(2);
+    }
     randomParameters(id);
     std::vector<std::string> actions = shell_.current().actionIds();
     std::shuffle(actions.begin(), actions.end(), rng_);
@@ -322,6 +331,14 @@ class Soak {
         problem(where + ": the GPU faulted (" + lastStickyError().sentence() + ")");
         return;
       }
+    }
+    // Pin what was measured, draw the comparison and the plots with the pinned series, and
+    // unpin: two at most here, so that what the pins hold (bounded, four runs a lesson) is not
+    // taken for a leak by the memory check.
+    if (!shell_.current().comparable().empty()) {
+      if (shell_.pins().count(id) >= 2) shell_.pins().unpin(id, static_cast<int>(rng_() % 2));
+      if (shell_.pins().pin(shell_.current()).ok()) ++pinned_;
+      frames(2);
     }
     // Leave nothing running behind: a lesson takes its results only while it is shown.
     if (shell_.current().busy()) cancelAndWait(id + " (leaving it)");
@@ -420,6 +437,8 @@ class Soak {
             "log).\n",
             cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
             stallWatch_.stalls(), kSoakStallSeconds);
+    md += fmt("%d of the course's presets applied, %d runs pinned side by side.\n",
+              presetsApplied_, pinned_);
     if (!lessonRssMiB_.empty()) {
       md += "Host RSS change over each lesson's visits after the baseline, summed:";
       for (const auto& [id, mib] : lessonRssMiB_) {
@@ -459,6 +478,8 @@ class Soak {
       md += "- " + p + "\n";
     j["cycles"] = cycles_;
     j["actions"] = actions_;
+    j["presets_applied"] = presetsApplied_;
+    j["runs_pinned"] = pinned_;
     j["cancels"] = cancels_;
     j["slowest_cancel_s"] = worstCancel_;
     j["stalled_frames"] = stallWatch_.stalls();
@@ -483,6 +504,7 @@ class Soak {
   bool baselineTaken_ = false;
   std::vector<std::string> problems_;
   int cycles_ = 0, actions_ = 0, cancels_ = 0, refusedActions_ = 0;
+  int presetsApplied_ = 0, pinned_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
   std::map<std::string, double> lessonRssMiB_;
