@@ -18,6 +18,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -389,38 +390,56 @@ class AtomicsLesson final : public Lesson {
   void drawStory(LessonContext& ctx) {
     if (!beginPanel(ctx, "story", "How an update is lost: two warps, step by step"))
       return endPanel(ctx);
-    ImGui::Checkbox(tr("Warp B reads before warp A writes"), &interleaved_);
+    checkbox(tr("Warp B reads before warp A writes"), &interleaved_);
     const RaceStory st = raceStory(interleaved_);
     const float s = ctx.scale;
-    const float colW = std::min(320.0f * s, (ImGui::GetContentRegionAvail().x - 140 * s) / 2);
-    const float rowH = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+    // Two warps' columns and the counter's, as wide as the panel allows: every label wraps inside
+    // its box and every box is as tall as its text (at a projector's scale the lines would
+    // otherwise run over the next column).
+    ImFont* font = ImGui::GetFont();
+    const float fs = ImGui::GetFontSize(), pad = 6 * s, gap = 10 * s;
+    const char* counterHead = tr("counter");
+    const float counterW =
+        std::max(ImGui::CalcTextSize(counterHead).x, ImGui::CalcTextSize("0000").x) + 2 * pad;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float colW = std::max(3 * fs, std::min(320.0f * s, (avail - counterW - 3 * gap) / 2));
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
-    const float counterX = o.x + 2 * colW + 30 * s;
-    dl->AddText(ImVec2(o.x, o.y), text, "warp A (32 threads)");
-    dl->AddText(ImVec2(o.x + colW + 10 * s, o.y), text, "warp B (32 threads)");
-    dl->AddText(ImVec2(counterX, o.y), text, "counter");
+    const float counterX = o.x + 2 * colW + 2 * gap;
+    auto wrappedHeight = [&](const char* t, float width) {
+      return font->CalcTextSizeA(fs, FLT_MAX, width, t).y;
+    };
+    const char* headA = tr("warp A (32 threads)");
+    const char* headB = tr("warp B (32 threads)");
+    const float headH = std::max({wrappedHeight(headA, colW), wrappedHeight(headB, colW),
+                                  wrappedHeight(counterHead, counterW)});
+    dl->AddText(font, fs, ImVec2(o.x, o.y), text, headA, nullptr, colW);
+    dl->AddText(font, fs, ImVec2(o.x + colW + gap, o.y), text, headB, nullptr, colW);
+    dl->AddText(font, fs, ImVec2(counterX, o.y), text, counterHead, nullptr, counterW);
     long long counter = 0;
-    float y = o.y + ImGui::GetTextLineHeightWithSpacing() * 1.3f;
+    float y = o.y + headH + pad;
     for (size_t i = 0; i < st.events.size(); ++i) {
       const RaceEvent& e = st.events[i];
-      const float x = o.x + float(e.warp) * (colW + 10 * s);
+      const float x = o.x + float(e.warp) * (colW + gap);
+      char what[96];
+      std::snprintf(what, sizeof what, e.write ? tr("write %lld") : tr("read %lld"),
+                    static_cast<long long>(e.value));
+      const std::string label = std::string(what) + "\n" +
+                                (e.write ? tr("each thread: its read + 1") : tr("all 32 the same"));
+      const float boxH = wrappedHeight(label.c_str(), colW - 2 * pad) + 2 * pad;
       const ImU32 fill = paletteColour(e.warp == 0 ? 0 : 2, e.write ? 0.55f : 0.25f);
-      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + colW, y + rowH - 6 * s), fill, 4 * s);
-      dl->AddRect(ImVec2(x, y), ImVec2(x + colW, y + rowH - 6 * s), border, 4 * s);
-      const std::string label = std::string(e.write ? "write " : "read ") +
-                                std::to_string(e.value) +
-                                (e.write ? "  (each thread: its read + 1)" : "  (all 32 the same)");
-      dl->AddText(ImVec2(x + 8 * s, y + 6 * s), text, label.c_str());
+      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + colW, y + boxH), fill, 4 * s);
+      dl->AddRect(ImVec2(x, y), ImVec2(x + colW, y + boxH), border, 4 * s);
+      dl->AddText(font, fs, ImVec2(x + pad, y + pad), text, label.c_str(), nullptr, colW - 2 * pad);
       if (e.write) counter = e.value;
       const std::string c = std::to_string(counter);
-      dl->AddRect(ImVec2(counterX, y), ImVec2(counterX + 70 * s, y + rowH - 6 * s), border, 4 * s);
-      dl->AddText(ImVec2(counterX + 10 * s, y + 6 * s), text, c.c_str());
-      y += rowH;
+      dl->AddRect(ImVec2(counterX, y), ImVec2(counterX + counterW, y + boxH), border, 4 * s);
+      dl->AddText(ImVec2(counterX + pad, y + pad), text, c.c_str());
+      y += boxH + pad;
     }
-    ImGui::Dummy(ImVec2(2 * colW + 110 * s, y - o.y));
+    ImGui::Dummy(ImVec2(counterX + counterW - o.x, y - o.y));
     textWrapped(
         "Result %lld, for %lld additions: %lld lost. %s", st.result, st.expected,
         st.expected - st.result,

@@ -222,7 +222,7 @@ class LaunchConfigLesson final : public Lesson {
       cfg_.threadsPerBlock = static_cast<int>(tpb);
       changed = true;
     }
-    changed |= ImGui::Checkbox(tr("Blocks: automatic"), &cfg_.autoBlocks);
+    changed |= checkbox(tr("Blocks: automatic"), &cfg_.autoBlocks);
     helpTooltip(
         "Automatic: just enough blocks to give every element a thread, ceil(N / threads per "
         "block) (with a grid-stride loop: a few blocks per SM). Off: choose the grid yourself.");
@@ -254,7 +254,7 @@ class LaunchConfigLesson final : public Lesson {
           "The kernel writes device memory, which is copied to the host and uploaded to "
           "the texture again: what a program without interop does every frame.");
       if (path != static_cast<int>(path_)) keysDirty_ = true;
-      ImGui::Checkbox(tr("Redraw every frame"), &animate_);
+      checkbox(tr("Redraw every frame"), &animate_);
       helpTooltip(
           "Runs the picture kernel and its upload every frame, so the per-frame cost of "
           "each path can be compared live.");

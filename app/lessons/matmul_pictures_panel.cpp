@@ -125,7 +125,7 @@ struct MatmulPicturesPanel::Impl {
                          std::max(steps - 1, 0) + first))
       m_ = shown - first;
     ImGui::SameLine();
-    if (!ctx.exporting) ImGui::Checkbox(tr("Play"), &playing_);
+    if (!ctx.exporting) checkbox(tr("Play"), &playing_);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140 * s);
     ImGui::SliderInt("thread", &thread_, 0, threads - 1);
@@ -352,7 +352,7 @@ struct MatmulPicturesPanel::Impl {
       return endPanel(ctx);
     const float s = ctx.scale;
     ImGui::RadioButton(tr("1. the course's mapping (i on x)"), &sectorCourse_, 1);
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight(), tr("2. swapped (j on x)"));
     ImGui::RadioButton(tr("2. swapped (j on x)"), &sectorCourse_, 0);
     mem::PatternParams p;
     p.rows = M;
@@ -370,7 +370,7 @@ struct MatmulPicturesPanel::Impl {
     k_ = std::clamp(k_, 0, K - 1);
     ImGui::SetNextItemWidth(160 * s);
     ImGui::SliderInt("warp##sectors", &warp_, 0, maxWarp);
-    ImGui::SameLine();
+    sameLineIfFits(160 * s, "k");
     ImGui::SetNextItemWidth(160 * s);
     ImGui::SliderInt("k##sectors", &k_, 0, K - 1);
     for (auto [id, what] : {std::pair{a, "A[i, k]"}, std::pair{b, "B[k, j]"}}) {

@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -253,7 +254,7 @@ class MemoryLesson final : public Lesson {
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Shared memory: the pattern"));
     patternCombo("##shared", shared_, Space::Shared);
-    if (isTile(shared_)) ImGui::Checkbox(tr("Pad the tile (33 columns)"), &sharedP_.padded);
+    if (isTile(shared_)) checkbox(tr("Pad the tile (33 columns)"), &sharedP_.padded);
     helpTooltip(
         "One unused float at the end of every row of the 32x32 tile, so row r starts r banks "
         "further on.");
@@ -436,7 +437,7 @@ class MemoryLesson final : public Lesson {
     const PatternInfo& info = patternInfo(shared_);
     const KernelInfo& k = kernelInfo(info.kernel);
     if (isTile(shared_)) {
-      ImGui::Checkbox(tr("Pad the tile to 33 columns"), &sharedP_.padded);
+      checkbox(tr("Pad the tile to 33 columns"), &sharedP_.padded);
       helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
     }
     ImGui::PushFont(ctx.theme.fonts().mono);
@@ -479,7 +480,9 @@ class MemoryLesson final : public Lesson {
     const float width = ImGui::GetContentRegionAvail().x;
     const float fontH = ImGui::GetTextLineHeight();
     const float labelW = ImGui::CalcTextSize("lane 31 ").x;
-    const float cell = std::clamp((width - labelW) / kBanks, 8.0f * s, 15.0f * s);
+    // The grid fits the panel: 32 banks of at most 15 px (scaled), fewer pixels when the panel
+    // is narrow (a projector's scale), never wider than the panel.
+    const float cell = std::max(3.0f, std::min((width - labelW) / kBanks, 15.0f * s));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -488,17 +491,25 @@ class MemoryLesson final : public Lesson {
     const int size = std::clamp(r.elementBytes, 1, kMaxElementBytes);
     const float gridX = o.x + labelW;
     const float headY = o.y;
-    const float gridY = headY + 2 * fontH + 6 * s;
-    dl->AddText(ImVec2(gridX, headY), text,
-                "banks 0-31; the number: distinct words asked of it in one phase");
+    // The caption wraps over the grid's width; the counts above the banks shrink to a bank's
+    // width when two digits are wider.
+    ImFont* font = ImGui::GetFont();
+    const float fs = ImGui::GetFontSize();
+    const char* caption = tr("banks 0-31; the number: distinct words asked of it in one phase");
+    const float captionW = std::max(kBanks * cell, 8 * fs);
+    const float captionH = font->CalcTextSizeA(fs, FLT_MAX, captionW, caption).y;
+    dl->AddText(font, fs, ImVec2(gridX, headY), text, caption, nullptr, captionW);
+    const float numberFs = std::min(fs, fs * cell / ImGui::CalcTextSize("32").x);
+    const float gridY = headY + captionH + numberFs + 6 * s;
     for (int b = 0; b < kBanks; ++b) {
       int worst = 0;
       for (int ph = 0; ph < sh.phases; ++ph)
         worst = std::max(worst, sh.phaseBankWords[size_t(ph)][size_t(b)]);
       if (worst == 0) continue;
       const std::string n = std::to_string(worst);
-      const float tw = ImGui::CalcTextSize(n.c_str()).x;
-      dl->AddText(ImVec2(gridX + (float(b) + 0.5f) * cell - tw / 2, headY + fontH + 2 * s),
+      const float tw = font->CalcTextSizeA(numberFs, FLT_MAX, 0, n.c_str()).x;
+      dl->AddText(font, numberFs,
+                  ImVec2(gridX + (float(b) + 0.5f) * cell - tw / 2, headY + captionH + 2 * s),
                   worst > 1 ? paletteColour(5) : text, n.c_str());
     }
     for (int l = 0; l < kWarpSize; ++l) {
@@ -529,11 +540,11 @@ class MemoryLesson final : public Lesson {
     const struct {
       int colour;
       const char* text;
-    } legend[] = {{2, "one word from its bank"},
-                  {4, "a word other lanes read too (broadcast)"},
-                  {5, "a bank asked for several words: conflict"}};
+    } legend[] = {{2, N_("one word from its bank")},
+                  {4, N_("a word other lanes read too (broadcast)")},
+                  {5, N_("a bank asked for several words: conflict")}};
     for (const auto& e : legend)
-      legendItem(paletteColour(e.colour), e.text, &e == &legend[0]);
+      legendItem(paletteColour(e.colour), tr(e.text), &e == &legend[0]);
   }
 
   // [SECTION] every warp of the kernel: the heat map

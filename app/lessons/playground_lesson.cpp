@@ -212,7 +212,7 @@ class PlaygroundLesson final : public Lesson {
     helpTooltip(kBlockDimSpec.help);
     dimInputs("##block", params_.launch.block, 2048);
     if (ex_->kind != Kind::Counter) {  // the counter has no N to cover
-      ImGui::Checkbox(tr("Grid from N"), &params_.autoGrid);
+      checkbox(tr("Grid from N"), &params_.autoGrid);
       helpTooltip(
           "On: as many blocks as N needs at this block size (rounded up). Off: the grid "
           "below, as you set it.");
@@ -229,7 +229,7 @@ class PlaygroundLesson final : public Lesson {
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
     ImGui::BeginDisabled(sanitizerPath_.empty() || job_.running() || helloJob_.running());
-    if (ImGui::Checkbox(tr("Check accesses"), &sanitize_)) {
+    if (checkbox(tr("Check accesses"), &sanitize_)) {
       worker_.reset();  // the next run starts a worker with the other command
     }
     ImGui::EndDisabled();
@@ -239,12 +239,12 @@ class PlaygroundLesson final : public Lesson {
                       "your kernel is checked, and a bad one is reported with its source line "
                       "and thread instead of faulting on the GPU. Tens of times slower, so the "
                       "times are not meaningful then.");
-    ImGui::Checkbox(tr("Compare"), &params_.compare);
+    checkbox(tr("Compare"), &params_.compare);
     helpTooltip(
         "Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
         "problem, for the Time panel.");
     ImGui::BeginDisabled(sanitize_);
-    ImGui::Checkbox(tr("Counters per line"), &params_.lineCounters);
+    checkbox(tr("Counters per line"), &params_.lineCounters);
     ImGui::EndDisabled();
     helpTooltip(
         "Also read the GPU's counters for every line of your kernel (CUPTI's SASS metrics, what "

@@ -301,7 +301,7 @@ class PrecisionLesson final : public Lesson {
       ImGui::BeginDisabled(!can);
       bool on = shown_[static_cast<size_t>(p.precision)] && can;
       ImGui::PushStyleColor(ImGuiCol_CheckMark, paletteColour(p.colour));
-      if (ImGui::Checkbox(p.label, &on)) shown_[static_cast<size_t>(p.precision)] = on;
+      if (checkbox(p.label, &on)) shown_[static_cast<size_t>(p.precision)] = on;
       ImGui::PopStyleColor();
       ImGui::EndDisabled();
       helpTooltip(p.help);

@@ -199,7 +199,7 @@ class StencilLesson final : public Lesson {
         }
       ImGui::EndCombo();
     }
-    ImGui::Checkbox(tr("Play"), &playing_);
+    checkbox(tr("Play"), &playing_);
     helpTooltip("A new frame of the moving scene every time the window draws.");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     ImGui::InputTextWithHint("##image", tr("a PNG or JPEG file instead of the scene"), file_,
@@ -214,7 +214,7 @@ class StencilLesson final : public Lesson {
     if (!stillName_.empty()) textWrapped(tr("Input: %s"), stillName_.c_str());
 
     ImGui::Separator();
-    ImGui::Checkbox(tr("Blur"), &pipe_.blur);
+    checkbox(tr("Blur"), &pipe_.blur);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (beginCombo("##blur", blurInfo(pipe_.blurId).label)) {
       for (const BlurInfo& b : blurs())
@@ -233,8 +233,8 @@ class StencilLesson final : public Lesson {
         ImGui::EndCombo();
       }
     }
-    ImGui::Checkbox(tr("Sobel edges"), &pipe_.sobel);
-    ImGui::Checkbox(tr("Threshold"), &pipe_.threshold);
+    checkbox(tr("Sobel edges"), &pipe_.sobel);
+    checkbox(tr("Threshold"), &pipe_.threshold);
     if (pipe_.threshold) {
       ImGui::SliderFloat(halfWidthLabel("Edge level"), &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
     }
@@ -247,7 +247,7 @@ class StencilLesson final : public Lesson {
     helpTooltip("Left of the split the input, right of it the chosen stage.");
     if (gpu_) {
       bool hostCopy = path_ == InteropPath::HostCopy;
-      if (ImGui::Checkbox(tr("Copy through host memory"), &hostCopy))
+      if (checkbox(tr("Copy through host memory"), &hostCopy))
         path_ = hostCopy ? InteropPath::HostCopy : InteropPath::Interop;
       helpTooltip(
           "Off: the kernel writes into OpenGL's pixel buffer directly (CUDA-OpenGL interop). "

@@ -567,7 +567,7 @@ class TransfersLesson final : public Lesson {
       ImGui::Combo("mode##timeline", &timelineMode_, names.data(), kModeCount);
       if (!r.modelled) {
         ImGui::SameLine();
-        ImGui::Checkbox(tr("show the model's prediction"), &showModel_);
+        checkbox(tr("show the model's prediction"), &showModel_);
         helpTooltip(
             "The same plan replayed on the model: one copy engine each way, one kernel at a "
             "time, pageable copies holding the host. Where the measurement differs, the model "

@@ -88,6 +88,7 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   shell_.draw(theme_, target);
   ImGui::PopStyleColor(pushed);
   ImGui::Render();
+  if (!rasterize_) return;
   const ImVec4 bg = transparent ? ImVec4(0, 0, 0, 0) : ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImVec2 fbSize(io.DisplaySize.x * io.DisplayFramebufferScale.x,
                       io.DisplaySize.y * io.DisplayFramebufferScale.y);
@@ -95,6 +96,13 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   glClearColor(bg.x, bg.y, bg.z, bg.w);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void UiRenderer::layoutOnly(int logicalW, int logicalH, int frames) {
+  rasterize_ = false;
+  for (int i = 0; i < frames; ++i)
+    frame(logicalW, logicalH, 1.0f, true, false, 1.0f / 60.0f);
+  rasterize_ = true;
 }
 
 Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bool transparent,

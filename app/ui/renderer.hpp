@@ -43,6 +43,11 @@ class UiRenderer {
   // `panelId` when it is not empty.
   Result<Image> capture(int logicalW, int logicalH, int pixelScale, bool transparent,
                         const std::string& panelId, int frames, double maxWaitSeconds);
+  // Lays the UI out for `frames` frames at `logicalW` x `logicalH` (scale 1) without drawing a
+  // pixel: what the frames decide (which columns a table shows, what it cuts) is reported as
+  // usual. A canvas taller than any screen puts every panel in view at the width a screen has:
+  // the layout tests check every table of a lesson at once, in milliseconds.
+  void layoutOnly(int logicalW, int logicalH, int frames);
   const Theme& theme() const { return theme_; }
 
  private:
@@ -54,6 +59,7 @@ class UiRenderer {
   Framebuffer fb_;
   bool imgui_ = false, glfw_ = false, gl_ = false;
   bool exportingPanel_ = false;  // a panel figure leaves out its buttons
+  bool rasterize_ = true;        // false: layoutOnly's frames draw nothing
 };
 
 }  // namespace cudalab

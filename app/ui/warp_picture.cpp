@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/format.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -33,7 +34,7 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
   const float lanesX = o.x + (width - laneW * kWarpSize) / 2;
   const float laneH = fontH + 6 * s;
   const float laneY = o.y + fontH + 4 * s;
-  dl->AddText(ImVec2(lanesX, o.y), text, "lanes of the warp");
+  dl->AddText(ImVec2(lanesX, o.y), text, tr("lanes of the warp"));
   // Every lane's number, in a smaller type where two digits are wider than a box (a projector's
   // scale), and never wider than its box: it would read as the neighbour's.
   const float fit = std::min(1.0f, (laneW - 4) / ImGui::CalcTextSize("31").x);
@@ -58,9 +59,11 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
   int gaps = 0;
   for (int i = 1; i < n; ++i)
     gaps += g.lines[size_t(i)] != g.lines[size_t(i - 1)] + 1;
-  const float gapW = 16 * s;
-  const float lineW =
-      std::clamp((width - float(gaps) * gapW) / float(std::max(n, 1)), 12.0f * s, 220.0f * s);
+  // Never wider than the panel: at a projector's scale sixteen lines share its width, each at
+  // least a few pixels.
+  const float gapW = std::min(16 * s, width / 40);
+  const float lineW = std::clamp((width - float(gaps) * gapW) / float(std::max(n, 1)), 4.0f,
+                                 220.0f * s);
   const float total = float(n) * lineW + float(gaps) * gapW;
   float x = o.x + std::max(0.0f, (width - total) / 2);
   const float memY = laneY + laneH + 70 * s;

@@ -285,6 +285,26 @@ bool button(const char* label) {
   return ImGui::Button(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
 }
 
+bool checkbox(const char* label, bool* v) {
+  const char* shownEnd = ImGui::FindRenderedTextEnd(label);
+  const float boxW = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  if (boxW + ImGui::CalcTextSize(label, shownEnd).x <= ImGui::GetContentRegionAvail().x)
+    return ImGui::Checkbox(label, v);
+  // Too long: the box alone, its label wrapped beside it and clickable.
+  ImGui::PushID(label);
+  bool changed = ImGui::Checkbox("##box", v);
+  ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+  const float y = ImGui::GetCursorPosY();
+  ImGui::SetCursorPosY(y + ImGui::GetStyle().FramePadding.y);
+  wrappedText(label, shownEnd);
+  if (ImGui::IsItemClicked()) {
+    *v = !*v;
+    changed = true;
+  }
+  ImGui::PopID();
+  return changed;
+}
+
 bool smallButton(const char* label) {
   const float pad = 2 * ImGui::GetStyle().FramePadding.x;
   return ImGui::SmallButton(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));

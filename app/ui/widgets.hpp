@@ -67,6 +67,9 @@ std::vector<int> wrapPoints(const char* text, float width);
 // Buttons whose label would not fit the width left (a translated label, a projector's scale in a
 // narrow sidebar) break it over lines instead of running past the panel; the id stays the label.
 bool button(const char* label);
+// A check box whose label wraps beside it when it would run past the panel (clicking the label
+// toggles it too).
+bool checkbox(const char* label, bool* v);
 bool smallButton(const char* label);
 // A combo whose preview would be cut: only its arrow, with the preview wrapped beside it (a
 // sentence-long choice at a projector's scale); otherwise ImGui's combo. The list opens as wide as

@@ -249,6 +249,17 @@ TEST(Preset, TheStoreKeepsTheUsersPresetsBesideTheCourses) {
 
   PresetStore nowhere(lessons.lookup(), "");
   EXPECT_FALSE(nowhere.save(capturePreset(l, "x", ""), l).ok()) << "a run that keeps nothing";
+  // A folder that cannot be made (a file is in its way): a sentence, and the store still lists
+  // the course's presets.
+  const fs::path blocked = dir.string() + "-file";
+  std::ofstream(blocked) << "not a folder";
+  PresetStore unwritable(lessons.lookup(), (blocked / "presets").string());
+  const Status refused = unwritable.save(capturePreset(l, "x", ""), l);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("Could not save the preset"), std::string::npos)
+      << refused.sentence();
+  EXPECT_EQ(unwritable.of("reduction").size(), shipped);
+  fs::remove(blocked);
   fs::remove_all(dir);
 }
 

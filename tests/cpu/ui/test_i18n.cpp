@@ -124,6 +124,7 @@ TEST(I18n, EveryTranslatedCharacterHasAGlyph) {
     SCOPED_TRACE(l.code);
     setLanguage(l.code);
     ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini where the tests run
     Theme theme;
     theme.apply("light", 1.0f, l.code);
     const Fonts& f = theme.fonts();
@@ -185,6 +186,7 @@ namespace {
 TEST(Wrapping, NumbersStayWholeAndChineseWraps) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini where the tests run
   io.DisplaySize = ImVec2(800, 600);
   io.Fonts->AddFontDefault();
   unsigned char* pixels = nullptr;
