@@ -437,8 +437,8 @@ class Soak {
             "log).\n",
             cycles_, actions_, cancels_, worstCancel_, refusedActions_, validSet_, invalidRefused_,
             stallWatch_.stalls(), kSoakStallSeconds);
-    md += fmt("%d of the course's presets applied, %d runs pinned side by side.\n",
-              presetsApplied_, pinned_);
+    md += fmt("%d of the course's presets applied, %d runs pinned side by side.\n", presetsApplied_,
+              pinned_);
     if (!lessonRssMiB_.empty()) {
       md += "Host RSS change over each lesson's visits after the baseline, summed:";
       for (const auto& [id, mib] : lessonRssMiB_) {

@@ -140,6 +140,19 @@ def table_columns(root):
     return out
 
 
+def message(lines, c_literal):
+    """One message for xgettext: tr() on a C string literal, whose '%' is no format."""
+    lines.append("// xgettext:no-c-format")
+    lines.append(f"tr({c_literal});")
+
+
+def json_messages(lines, obj, keys):
+    """The messages of a JSON object's text fields `keys` (those present and not empty)."""
+    for key in keys:
+        if isinstance(obj.get(key), str) and obj[key]:
+            message(lines, literal(obj[key]))
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     assets = root / "assets"
@@ -147,33 +160,21 @@ def main():
     for f, texts in table_columns(root):
         lines.append(f"// {f}")
         for t in texts:
-            lines.append("// xgettext:no-c-format")
-            lines.append(f"tr(\"{t}\");")
+            message(lines, f'"{t}"')
     for f, label, help_ in param_specs(root):
         lines.append(f"// {f}")
         for t in (label, help_):
             if t:
-                lines.append("// xgettext:no-c-format")
-                lines.append(f"tr(\"{t}\");")
+                message(lines, f'"{t}"')
     for f in sorted((assets / "presets").glob("*.json")):
-        p = json.loads(f.read_text(encoding="utf-8"))
         lines.append(f"// assets/presets/{f.name}")
-        for key in ("name", "description"):
-            if isinstance(p.get(key), str) and p[key]:
-                lines.append("// xgettext:no-c-format")
-                lines.append(f"tr({literal(p[key])});")
+        json_messages(lines, json.loads(f.read_text(encoding="utf-8")), ("name", "description"))
     for f in sorted((assets / "plans").glob("*.json")):
         p = json.loads(f.read_text(encoding="utf-8"))
         lines.append(f"// assets/plans/{f.name}")
-        for key in ("title", "description"):
-            if isinstance(p.get(key), str) and p[key]:
-                lines.append("// xgettext:no-c-format")
-                lines.append(f"tr({literal(p[key])});")
+        json_messages(lines, p, ("title", "description"))
         for step in p.get("steps", []):
-            for key in ("title", "question", "note"):
-                if isinstance(step.get(key), str) and step[key]:
-                    lines.append("// xgettext:no-c-format")
-                    lines.append(f"tr({literal(step[key])});")
+            json_messages(lines, step, ("title", "question", "note"))
     text = "\n".join(lines) + "\n"
     if not out.exists() or out.read_text(encoding="utf-8") != text:
         out.write_text(text, encoding="utf-8")

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <set>
 
 #include "common/embedded.hpp"
+#include "plans/json_file.hpp"
 
 namespace cudalab::embedded {
 extern const EmbeddedFile kPlanFiles[];
@@ -29,14 +29,6 @@ std::string textField(const nlohmann::json& j, const char* key, const std::strin
   return {};
 }
 
-void warnUnknown(const nlohmann::json& j, const std::set<std::string>& known,
-                 const std::string& where, std::vector<std::string>& warnings) {
-  for (const auto& [key, v] : j.items())
-    if (!known.count(key))
-      warnings.push_back(where + ": the field \"" + key + "\" means nothing to cudalab's plans " +
-                         std::to_string(kPlanVersion) + ", so it is ignored.");
-}
-
 }  // namespace
 
 PlanRead readPlan(const std::string& text, const std::string& file, PresetStore& presets,
@@ -48,30 +40,18 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
     out.plan.reset();
     return out;
   };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    return refuse(std::string("it is not JSON (") + e.what() + ").");
-  }
-  if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
-  if (j.value("format", std::string()) != kPlanFormat)
-    return refuse(std::string("its \"format\" is not \"") + kPlanFormat + "\".");
-  if (!j.contains("version") || !j["version"].is_number_integer() ||
-      j["version"].get<long long>() < 1)
-    return refuse("its \"version\" is missing or not a whole number from 1.");
-  if (j["version"].get<long long>() > kPlanVersion)
-    return refuse("it is version " + std::to_string(j["version"].get<long long>()) +
-                  ", from a newer cudalab; this one opens version " + std::to_string(kPlanVersion) +
-                  ".");
+  Result<nlohmann::json> parsed = readVersionedJson(text, kPlanFormat, kPlanVersion);
+  if (!parsed) return refuse(parsed.status().message());
+  const nlohmann::json& j = *parsed;
   LessonPlan plan;
   plan.file = file;
   plan.title = textField(j, "title", "the plan", out.problems);
   if (plan.title.empty()) plan.title = fs::path(file).stem().string();
   plan.course = textField(j, "course", "the plan", out.problems);
   plan.description = textField(j, "description", "the plan", out.problems);
-  warnUnknown(j, {"format", "version", "title", "course", "description", "steps"}, "the plan",
-              out.warnings);
+  const std::string reader = "cudalab's plans " + std::to_string(kPlanVersion);
+  warnUnknownFields(j, {"format", "version", "title", "course", "description", "steps"}, "the plan",
+                    reader, out.warnings);
   if (!j.contains("steps") || !j["steps"].is_array()) return refuse("it has no list of steps.");
   int number = 0;
   for (const nlohmann::json& s : j["steps"]) {
@@ -143,9 +123,9 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
     step.panel = textField(s, "panel", where, out.problems);
     step.question = textField(s, "question", where, out.problems);
     step.note = textField(s, "note", where, out.problems);
-    warnUnknown(s,
-                {"title", "lesson", "preset", "parameters", "action", "panel", "question", "note"},
-                where, out.warnings);
+    warnUnknownFields(
+        s, {"title", "lesson", "preset", "parameters", "action", "panel", "question", "note"},
+        where, reader, out.warnings);
     plan.steps.push_back(std::move(step));
   }
   if (plan.steps.empty()) return refuse("none of its steps can be shown.");

@@ -71,7 +71,7 @@ int runPlanExport(Shell& shell, UiRenderer& renderer, const PlanExportOptions& o
     shell.plans().goToStep(int(i));
     // The lesson settles (its first measurement, its pictures), then the step's action runs and
     // is waited for, as a class would see it.
-    Result<Image> settled = renderer.capture(o.width, o.height, 1, false, "", 3, o.waitSeconds);
+    (void)renderer.capture(o.width, o.height, 1, false, "", 3, o.waitSeconds);  // only to settle
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (!step.action.empty()) {
       if (!shell.plans().runStep())
@@ -96,7 +96,6 @@ int runPlanExport(Shell& shell, UiRenderer& renderer, const PlanExportOptions& o
     save(renderer.capture(o.width, o.height, o.pixelScale, false, "", 3, o.waitSeconds),
          stem + ".png");
     if (restartNeeded(shell)) return restartAfterFault(shell);
-    (void)settled;
     if (!step.panel.empty()) {
       Result<Image> panel =
           renderer.capture(o.width, o.height, o.pixelScale, false, step.panel, 3, o.waitSeconds);

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <set>
 
 #include "common/embedded.hpp"
+#include "plans/json_file.hpp"
 
 namespace cudalab::embedded {
 extern const EmbeddedFile kPresetFiles[];
@@ -169,22 +169,9 @@ PresetRead readPreset(const std::string& text, const std::string& file, const Le
     out.problems.push_back(file + " is not a preset cudalab can read: " + why);
     return out;
   };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    return refuse(std::string("it is not JSON (") + e.what() + ").");
-  }
-  if (!j.is_object()) return refuse("it holds " + std::string(j.type_name()) + ", not an object.");
-  if (j.value("format", std::string()) != kPresetFormat)
-    return refuse(std::string("its \"format\" is not \"") + kPresetFormat + "\".");
-  if (!j.contains("version") || !j["version"].is_number_integer() ||
-      j["version"].get<long long>() < 1)
-    return refuse("its \"version\" is missing or not a whole number from 1.");
-  if (j["version"].get<long long>() > kPresetVersion)
-    return refuse("it is version " + std::to_string(j["version"].get<long long>()) +
-                  ", from a newer cudalab; this one reads version " +
-                  std::to_string(kPresetVersion) + ".");
+  Result<nlohmann::json> parsed = readVersionedJson(text, kPresetFormat, kPresetVersion);
+  if (!parsed) return refuse(parsed.status().message());
+  const nlohmann::json& j = *parsed;
   if (!j.contains("lesson") || !j["lesson"].is_string())
     return refuse("it names no lesson (\"lesson\": \"reduction\", say).");
   Preset p;
@@ -209,12 +196,8 @@ PresetRead readPreset(const std::string& text, const std::string& file, const Le
     for (std::string& s : r.warnings)
       out.warnings.push_back(std::move(s));
   }
-  static const std::set<std::string> kKnown = {"format", "version",     "lesson",
-                                               "name",   "description", "parameters"};
-  for (const auto& [key, v] : j.items())
-    if (!kKnown.count(key))
-      out.warnings.push_back(where + ": the field \"" + key + "\" means nothing to cudalab " +
-                             std::to_string(kPresetVersion) + ", so it is ignored.");
+  warnUnknownFields(j, {"format", "version", "lesson", "name", "description", "parameters"}, where,
+                    "cudalab's presets " + std::to_string(kPresetVersion), out.warnings);
   p.file = file;
   out.preset = std::move(p);
   return out;

@@ -26,9 +26,16 @@ constexpr Language kLanguages[] = {
     {"fr", "Français", "French", nullptr},
 };
 
+// Looked up by the text as it is (tr() gets a const char* every frame): no string is made.
+struct TextHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using Messages = std::unordered_map<std::string, std::string, TextHash, std::equal_to<>>;
+
 struct Catalogue {
   std::string code = "en";
-  std::unordered_map<std::string, std::string> messages;
+  Messages messages;
 };
 
 Catalogue& current() {
@@ -44,8 +51,8 @@ std::uint32_t read32(const unsigned char* p, bool swap) {
 
 // The messages of a .mo file (GNU gettext's binary catalogue: a header, then two tables of
 // (length, offset) pairs, the originals and their translations). Bad data gives what could be read.
-std::unordered_map<std::string, std::string> readMo(const unsigned char* data, unsigned long size) {
-  std::unordered_map<std::string, std::string> out;
+Messages readMo(const unsigned char* data, unsigned long size) {
+  Messages out;
   if (size < 28) return out;
   const std::uint32_t magic = read32(data, false);
   const bool swap = magic == 0xde120495u;
@@ -146,7 +153,7 @@ const char* tr(const char* english) {
   if (!english || !*english) return english;
   const Catalogue& c = current();
   if (c.messages.empty()) return english;
-  const auto it = c.messages.find(english);
+  const auto it = c.messages.find(std::string_view(english));
   return it == c.messages.end() ? english : it->second.c_str();
 }
 

@@ -25,8 +25,9 @@ namespace cudalab {
 
 // [SECTION] construction, the user's folder
 
-PlanUi::PlanUi(LessonLookup lessons, Select select, Select shown, Report report)
+PlanUi::PlanUi(LessonLookup lessons, Current current, Select select, Select shown, Report report)
     : lessons_(std::move(lessons)),
+      current_(std::move(current)),
       select_(std::move(select)),
       shown_(std::move(shown)),
       report_(std::move(report)) {
@@ -37,10 +38,6 @@ void PlanUi::setUserDir(const std::string& configDir) {
   presets_.emplace(lessons_, configDir.empty()
                                  ? std::string()
                                  : (std::filesystem::path(configDir) / "presets").string());
-}
-
-Lesson* PlanUi::current() {
-  return currentLesson_.empty() ? nullptr : lessons_(currentLesson_);
 }
 
 // [SECTION] presets: the chooser, Save, Delete
@@ -80,11 +77,11 @@ void PlanUi::apply(Lesson& lesson, const Preset& p) {
 }
 
 void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
-  currentLesson_ = lesson.info().id;
-  const std::vector<const Preset*> list = presets_->of(currentLesson_);
+  const std::string& id = lesson.info().id;
+  const std::vector<const Preset*> list = presets_->of(id);
   // The preset chosen last, by value: choosing or deleting below changes applied_.
   std::optional<Applied> chosen;
-  if (const auto it = applied_.find(currentLesson_); it != applied_.end()) chosen = it->second;
+  if (const auto it = applied_.find(id); it != applied_.end()) chosen = it->second;
   std::string preview = tr("(your own values)");
   if (chosen) {
     preview = tr(chosen->name);
@@ -147,12 +144,12 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   if (defaults) {
     lesson.cancelAll();
     applyParameters(lesson, {}, shown_(lesson.info().id));
-    applied_.erase(currentLesson_);
+    applied_.erase(id);
     chosen.reset();
     report_(Status{}, tr("Every parameter of this lesson is back to its default."));
   } else if (pick) {
     apply(lesson, *pick);
-    chosen = applied_[currentLesson_];
+    chosen = applied_[id];
   }
   if (smallButton(tr("Save as preset..."))) {
     openSave_ = true;
@@ -179,7 +176,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
           report_(s, "");
         else
           report_(Status{}, std::string(tr("Deleted the preset")) + " \"" + gone.name + "\".");
-        applied_.erase(currentLesson_);
+        applied_.erase(id);
         ImGui::CloseCurrentPopup();
       }
       ImGui::SameLine();
@@ -203,7 +200,7 @@ void PlanUi::drawSavePopup(float scale) {
   }
   ImGui::SetNextWindowSize(ImVec2(460 * scale, 0), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-  Lesson* lesson = current();
+  Lesson* lesson = current_();
   textWrapped(tr("Every parameter of %s as it is now, under a name."),
               lesson ? lesson->info().title : "the lesson");
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -278,7 +275,6 @@ void PlanUi::goToStep(int i) {
   report_(Status{}, std::string(where) + ": " + tr(s.title));
   Lesson* lesson = lessons_(s.lesson);
   if (!lesson || !select_(s.lesson)) return;
-  currentLesson_ = s.lesson;
   lesson->cancelAll();
   applyParameters(*lesson, s.values, shown_(s.lesson));
   if (!s.preset.empty())
@@ -410,10 +406,15 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   ImGui::Spacing();
 }
 
+bool PlanUi::showing(const std::string& lessonId) const {
+  const Lesson* l = current_();
+  return l && l->info().id == lessonId;
+}
+
 bool PlanUi::covering() const {
   if (!plan_ || revealed_ || tried_) return false;
   const LessonPlanStep& s = plan_->steps[size_t(step_)];
-  return !s.action.empty() && !s.question.empty() && currentLesson_ == s.lesson;
+  return !s.action.empty() && !s.question.empty() && showing(s.lesson);
 }
 
 void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size) {
@@ -484,7 +485,7 @@ void PlanUi::handleKeys() {
   const int count = int(plan_->steps.size());
   if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) {
     const LessonPlanStep& s = plan_->steps[size_t(step_)];
-    if (currentLesson_ != s.lesson)
+    if (!showing(s.lesson))
       goToStep(step_);  // the teacher looked at another lesson: back to the step first
     else if (!s.action.empty() && !tried_)
       runStep();  // predict, then run: the second press runs; a refusal stays on the step

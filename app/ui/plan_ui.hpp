@@ -3,7 +3,7 @@
 // one and calls it every frame; the data (reading, checking, applying) is plans/preset.hpp and
 // plans/plan.hpp.
 //
-//   PlanUi ui(lookup, selectLesson, report);
+//   PlanUi ui(lookup, currentLesson, selectLesson, wasShown, report);
 //   ui.setUserDir(configDir);              // the user's presets: configDir/presets
 //   ui.openPlan("course-002");             // --plan, File > Open lesson plan
 //   ... each frame: ui.drawPresets(theme, lesson) in the sidebar, ui.drawPlanBar(...) over the
@@ -32,9 +32,11 @@ class PlanUi {
  public:
   using Report = std::function<void(const Status&, const std::string&)>;
   using Select = std::function<bool(const std::string& lessonId)>;
-  // `shown`: whether a lesson has been shown (a lesson not shown yet takes values without
-  // reacting, and starts its first work with them).
-  PlanUi(LessonLookup lessons, Select select, Select shown, Report report);
+  using Current = std::function<Lesson*()>;
+  // `current`: the lesson the shell shows; `select`: shows another; `shown`: whether a lesson
+  // has been shown (a lesson not shown yet takes values without reacting, and starts its first
+  // work with them).
+  PlanUi(LessonLookup lessons, Current current, Select select, Select shown, Report report);
 
   // Where the user's presets are kept: `configDir`/presets ("" keeps nothing on disk).
   void setUserDir(const std::string& configDir);
@@ -74,13 +76,14 @@ class PlanUi {
   void drawPopups(const Theme& theme, float scale);
 
  private:
-  Lesson* current();
+  bool showing(const std::string& lessonId) const;
   void apply(Lesson& lesson, const Preset& p);
   void drawSavePopup(float scale);
   void drawOpenPopup(const Theme& theme, float scale);
   void drawProblemsPopup(float scale);
 
   LessonLookup lessons_;
+  Current current_;
   Select select_, shown_;
   Report report_;
   std::optional<PresetStore> presets_;
@@ -90,7 +93,6 @@ class PlanUi {
     std::vector<ParamValue> values;
   };
   std::map<std::string, Applied> applied_;
-  std::string currentLesson_;
 
   std::optional<LessonPlan> plan_;
   int step_ = 0;

@@ -1554,6 +1554,16 @@ void drawInteraction(const Building& b, const std::vector<Hit>& hits, const Mapp
   ImGui::EndTooltip();
 }
 
+// This run's own line, scatter and bar series (not the pinned runs' copies), kept so that the run
+// can be pinned. Moved out: the plot is done with them.
+std::vector<Series> ownSeries(std::vector<Series>& series) {
+  std::vector<Series> out;
+  for (Series& s : series)
+    if (s.pin < 0 && (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars))
+      out.push_back(std::move(s));
+  return out;
+}
+
 void contextMenu(const std::string& id) {
   if (!ImGui::BeginPopup("##plotmenu")) return;
   const auto handler = context().exportHandler;  // a copy: the handler may replace itself
@@ -1576,17 +1586,14 @@ void EndPlot() {
   if (!g.cur) return;
   Building b = std::move(*g.cur);
   g.cur.reset();
-  // This run's own series, kept for a pin; then the pinned runs' series of this plot beside them.
-  std::vector<Series> data;
-  for (const Series& s : b.series)
-    if (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars) data.push_back(s);
   if (b.offScreen) {
     Record& kept = g.records[b.id];
     kept.id = b.id;
-    kept.data = std::move(data);
+    kept.data = ownSeries(b.series);
     kept.dataFrame = ImGui::GetFrameCount();
     return;
   }
+  // The pinned runs' series of this plot beside this run's.
   for (int k = 0; k < static_cast<int>(g.pinned.size()) && k < 4; ++k) {
     const PinnedRun& run = g.pinned[size_t(k)];
     if (!run.plots) continue;
@@ -1701,8 +1708,6 @@ void EndPlot() {
   rec.area = area;
   rec.legendBand = legendBand;
   rec.frame = ImGui::GetFrameCount();
-  rec.data = std::move(data);
-  rec.dataFrame = rec.frame;
   Recorder r{rec};
   r.rect(ImVec2(0, 0), b.size, st.background, 0, 0, false);
   rec.prims.back().screen = false;
@@ -1844,6 +1849,8 @@ void EndPlot() {
 
   drawRecord(rec, ImGui::GetWindowDrawList());
   drawInteraction(b, hits, xm, ym, area, st);
+  rec.data = ownSeries(b.series);
+  rec.dataFrame = rec.frame;
   g.records[b.id] = std::move(rec);
   contextMenu(b.id);
   ImGui::PopID();

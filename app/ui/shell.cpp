@@ -34,6 +34,7 @@ Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool h
       glInfo_(std::move(glInfo)),
       headless_(headless),
       planUi_([this](const std::string& id) { return lesson(id); },
+              [this]() -> Lesson* { return lessons_.empty() ? nullptr : &current(); },
               [this](const std::string& id) { return selectLesson(id); },
               [this](const std::string& id) {
                 for (size_t i = 0; i < lessons_.size(); ++i)

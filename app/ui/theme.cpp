@@ -26,38 +26,13 @@ ImU32 paletteColour(int i, float alpha) {
   return (c & ~IM_COL32_A_MASK) | (a << IM_COL32_A_SHIFT);
 }
 
-std::string findFontFile(const char* family, bool bold) {
-  if (!FcInit()) return "";
-  FcPattern* pat = FcPatternCreate();
-  FcPatternAddString(pat, FC_FAMILY, reinterpret_cast<const FcChar8*>(family));
-  FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
-  FcPatternAddBool(pat, FC_SCALABLE, FcTrue);
-  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
-  FcDefaultSubstitute(pat);
-  FcResult result = FcResultNoMatch;
-  FcPattern* match = FcFontMatch(nullptr, pat, &result);
-  std::string path;
-  if (match) {
-    FcChar8* file = nullptr;
-    FcBool scalable = FcFalse;
-    FcPatternGetBool(match, FC_SCALABLE, 0, &scalable);
-    if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch && scalable) {
-      path = reinterpret_cast<const char*>(file);
-      // ImGui's rasteriser reads TrueType outlines; skip other formats.
-      const auto dot = path.rfind('.');
-      std::string ext = dot == std::string::npos ? "" : path.substr(dot);
-      std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-      if (ext != ".ttf") path.clear();
-    }
-    FcPatternDestroy(match);
-  }
-  FcPatternDestroy(pat);
-  return path;
-}
+namespace {
 
-FontFace findFontFace(const char* family, bool bold) {
-  FontFace face;
-  if (!FcInit()) return face;
+// fontconfig's best scalable match for `family` and weight, as the file, the face's index in it,
+// the family it really is and whether it is scalable; `what` is given it (null: no match).
+template <class What>
+void matchFont(const char* family, bool bold, What what) {
+  if (!FcInit()) return;
   FcPattern* pat = FcPatternCreate();
   FcPatternAddString(pat, FC_FAMILY, reinterpret_cast<const FcChar8*>(family));
   FcPatternAddInteger(pat, FC_WEIGHT, bold ? FC_WEIGHT_BOLD : FC_WEIGHT_REGULAR);
@@ -68,17 +43,38 @@ FontFace findFontFace(const char* family, bool bold) {
   if (FcPattern* match = FcFontMatch(nullptr, pat, &result)) {
     FcChar8* file = nullptr;
     FcChar8* got = nullptr;
+    FcBool scalable = FcFalse;
     int index = 0;
+    FcPatternGetBool(match, FC_SCALABLE, 0, &scalable);
+    FcPatternGetInteger(match, FC_INDEX, 0, &index);
     if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
-        FcPatternGetString(match, FC_FAMILY, 0, &got) == FcResultMatch &&
-        std::string(reinterpret_cast<const char*>(got)) == family) {
-      FcPatternGetInteger(match, FC_INDEX, 0, &index);
-      face.path = reinterpret_cast<const char*>(file);
-      face.index = index;
-    }
+        FcPatternGetString(match, FC_FAMILY, 0, &got) == FcResultMatch && scalable)
+      what(std::string(reinterpret_cast<const char*>(file)), index,
+           std::string(reinterpret_cast<const char*>(got)));
     FcPatternDestroy(match);
   }
   FcPatternDestroy(pat);
+}
+
+}  // namespace
+
+std::string findFontFile(const char* family, bool bold) {
+  std::string path;
+  matchFont(family, bold, [&](const std::string& file, int, const std::string&) {
+    // ImGui's rasteriser reads TrueType outlines; skip other formats.
+    const auto dot = file.rfind('.');
+    std::string ext = dot == std::string::npos ? "" : file.substr(dot);
+    std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+    if (ext == ".ttf") path = file;
+  });
+  return path;
+}
+
+FontFace findFontFace(const char* family, bool bold) {
+  FontFace face;
+  matchFont(family, bold, [&](const std::string& file, int index, const std::string& got) {
+    if (got == family) face = {file, index};
+  });
   return face;
 }
 

@@ -62,8 +62,8 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
   // Never wider than the panel: at a projector's scale sixteen lines share its width, each at
   // least a few pixels.
   const float gapW = std::min(16 * s, width / 40);
-  const float lineW = std::clamp((width - float(gaps) * gapW) / float(std::max(n, 1)), 4.0f,
-                                 220.0f * s);
+  const float lineW =
+      std::clamp((width - float(gaps) * gapW) / float(std::max(n, 1)), 4.0f, 220.0f * s);
   const float total = float(n) * lineW + float(gaps) * gapW;
   float x = o.x + std::max(0.0f, (width - total) / 2);
   const float memY = laneY + laneH + 70 * s;

@@ -151,11 +151,11 @@ bool closes(unsigned c) {
 
 // The ends of the lines `text` takes in `width` pixels: breaks after a space (which the line
 // drops), between two CJK characters, at '\n'; a word wider than the line is cut where it
-// overflows.
-std::vector<const char*> lineEnds(const char* text, const char* end, float width) {
+// overflows. `out` is the caller's, kept between frames so that no line costs an allocation.
+void lineEnds(const char* text, const char* end, float width, std::vector<const char*>& out) {
   ImFont* font = ImGui::GetFont();
   const float scale = ImGui::GetFontSize() / font->FontSize;
-  std::vector<const char*> out;
+  out.clear();
   const char* s = text;
   while (s < end) {
     float x = 0;
@@ -189,7 +189,6 @@ std::vector<const char*> lineEnds(const char* text, const char* end, float width
       while (s < end && *s == ' ')
         ++s;
   }
-  return out;
 }
 
 }  // namespace
@@ -208,8 +207,10 @@ void wrappedText(const char* text, const char* end) {
   // Lines of one paragraph as close as ImGui's own wrapped lines; the group keeps the spacing
   // after it.
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+  static std::vector<const char*> ends;
+  lineEnds(text, end, width, ends);
   const char* s = text;
-  for (const char* e : lineEnds(text, end, width)) {
+  for (const char* e : ends) {
     ImGui::TextUnformatted(s, e);
     s = e;
     if (s < end && *s == '\n')
@@ -248,8 +249,10 @@ void textWrapped(const char* fmt, ...) {
 }
 
 std::vector<int> wrapPoints(const char* text, float width) {
+  std::vector<const char*> ends;
+  lineEnds(text, text + std::strlen(text), width, ends);
   std::vector<int> out;
-  for (const char* e : lineEnds(text, text + std::strlen(text), width))
+  for (const char* e : ends)
     out.push_back(static_cast<int>(e - text));
   return out;
 }

@@ -15,6 +15,7 @@
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
+#include "tests/without_gpu.hpp"
 
 namespace cudalab {
 namespace {
@@ -27,13 +28,6 @@ struct Ui {
       : settings(makeSettings(lesson)),
         shell(settings, withoutGpu(), "test", /*headless=*/true),
         renderer(shell, settings) {}
-  // Lessons then draw from their CPU models, so two renders are identical on any machine (with a
-  // GPU, measured numbers such as frame costs differ from run to run).
-  static RuntimeInfo withoutGpu() {
-    RuntimeInfo rt;
-    rt.status = Status::error("hidden from this test");
-    return rt;
-  }
   static Settings makeSettings(const char* lesson) {
     Settings s;
     s.lesson = lesson;

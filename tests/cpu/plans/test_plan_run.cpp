@@ -15,17 +15,12 @@
 #include "restart.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
+#include "tests/without_gpu.hpp"
 
 namespace cudalab {
 namespace {
 
 namespace fs = std::filesystem;
-
-RuntimeInfo withoutGpu() {
-  RuntimeInfo rt;
-  rt.status = Status::error("hidden from this test");
-  return rt;
-}
 
 double param(Lesson& l, const std::string& id) {
   for (const ParamBinding& b : l.bindings())

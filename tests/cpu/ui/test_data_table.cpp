@@ -13,15 +13,10 @@
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
+#include "tests/without_gpu.hpp"
 
 namespace cudalab {
 namespace {
-
-RuntimeInfo withoutGpu() {
-  RuntimeInfo rt;
-  rt.status = Status::error("hidden from this test");
-  return rt;
-}
 
 // The ladder table's report after rendering the matmul lesson at w x h and `scale`.
 DataTableReport ladderAt(int w, int h, float scale) {

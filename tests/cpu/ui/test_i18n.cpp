@@ -23,6 +23,7 @@
 #include "ui/shell.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
+#include "tests/without_gpu.hpp"
 
 namespace cudalab {
 namespace {
@@ -155,9 +156,7 @@ TEST(I18n, EveryLessonRendersInEveryLanguage) {
     Settings settings;
     settings.language = l.code;
     settings.uiScale = 1.5f;
-    RuntimeInfo rt;
-    rt.status = Status::error("hidden from this test");
-    Shell shell(settings, rt, "test", /*headless=*/true);
+    Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
     UiRenderer renderer(shell, settings);
     ASSERT_TRUE(renderer.init(nullptr).ok());
     for (const LessonEntry& e : lessonRegistry()) {

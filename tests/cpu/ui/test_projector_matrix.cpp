@@ -20,15 +20,10 @@
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
+#include "tests/without_gpu.hpp"
 
 namespace cudalab {
 namespace {
-
-RuntimeInfo withoutGpu() {
-  RuntimeInfo rt;
-  rt.status = Status::error("hidden from this test");
-  return rt;
-}
 
 TEST(ProjectorMatrix, NoTableCellIsClippedInAnyLessonAtAnySizeOrScale) {
   HeadlessContext gl;
