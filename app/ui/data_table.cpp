@@ -21,6 +21,7 @@ struct TableState {
   std::vector<int> order;           // the columns in the order they give way (kept: no allocation)
   float contentHeight = 0;          // the header and rows as drawn last frame (0: not yet drawn)
   bool scrolled = false;            // wider than its space last frame
+  int cutFrames = 0;                // frames in a row a shown column was narrower than its cells
   bool openMenu = false;
 };
 
@@ -158,17 +159,22 @@ void endDataTable() {
   report.hiddenByUser = cur.hiddenByUser;
   if (ImGuiTable* t = ImGui::GetCurrentTable()) {
     float total = 0;
+    bool cut = false;
     for (int i = 0; i < cur.count && i < t->ColumnsCount; ++i) {
       const ImGuiTableColumn& c = t->Columns[i];
       if (!c.IsEnabled) continue;
       // What this frame's cells and header asked for, against what the column was given.
       const float need = std::max(c.ContentMaxXUnfrozen, c.ContentMaxXHeadersIdeal) - c.WorkMinX;
       if (need > 0) st.need[i] = need;
-      if (need > c.WidthGiven + 1) report.clipped = true;
+      if (need > c.WidthGiven + 1) cut = true;
       total += c.WidthGiven + 2 * ImGui::GetStyle().CellPadding.x + 1;
       ++report.shown;
       if (i < 64) report.shownColumns |= 1ull << i;
     }
+    // Automatic widths follow the cells a frame late: a cell that just grew (a result arriving) is
+    // cut for that one frame. A cut that lasts is a real one.
+    st.cutFrames = cut ? st.cutFrames + 1 : 0;
+    report.clipped = st.cutFrames > 1;
     report.scrolls = total > cur.avail + 1;
     st.contentHeight = t->RowPosY2 - t->OuterRect.Min.y;
     st.scrolled = report.scrolls;

@@ -57,7 +57,7 @@ struct DataTableReport {
   std::string id;
   int shown = 0, hiddenToFit = 0, hiddenByUser = 0;
   unsigned long long shownColumns = 0;  // bit i: column i is shown (the first 64)
-  bool clipped = false;                 // a shown column narrower than its widest cell
+  bool clipped = false;                 // a shown column narrower than its widest cell (two frames)
   bool scrolls = false;                 // wider than the space it has
 };
 // Call once a frame before drawing (the renderer does); then read what this frame drew.

@@ -98,10 +98,34 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void UiRenderer::layoutOnly(int logicalW, int logicalH, int frames) {
+// Frames until the shown lesson's work has arrived (or `maxWaitSeconds` are over), at least
+// `frames`, then three more: a table that has just appeared (a result arriving) sizes its columns
+// over its first frames, and wrapped text needs a frame at a new font size. Only the shown lesson
+// is waited for: a hidden one may count as busy until it is drawn again. Returns false as soon as
+// the device faulted (no more GL in this process).
+bool UiRenderer::settle(const std::function<void()>& drawFrame, int frames,
+                        double maxWaitSeconds) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0;; ++i) {
+    drawFrame();
+    if (deviceFaulted()) return false;
+    const bool busy = shell_.current().busy();
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i + 1 >= frames && (!busy || waited > maxWaitSeconds)) break;
+    if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (int i = 0; i < 3; ++i) {
+    drawFrame();
+    if (deviceFaulted()) return false;
+  }
+  return true;
+}
+
+void UiRenderer::layoutOnly(int logicalW, int logicalH, int frames, double maxWaitSeconds) {
   rasterize_ = false;
-  for (int i = 0; i < frames; ++i)
-    frame(logicalW, logicalH, 1.0f, true, false, 1.0f / 60.0f);
+  settle([&] { frame(logicalW, logicalH, 1.0f, true, false, 1.0f / 60.0f); }, frames,
+         maxWaitSeconds);
   rasterize_ = true;
 }
 
@@ -109,22 +133,12 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
                                   const std::string& panelId, int frames, double maxWaitSeconds) {
   exportingPanel_ = !panelId.empty();
   const float ps = static_cast<float>(pixelScale);
-  // Renders until the lesson has finished its work (or the wait is over), then a few more frames:
-  // tables and wrapped text need frames at the new font size before their layout settles.
+  // Renders until the lesson has finished its work (or the wait is over): see settle.
   auto render = [&](int w, int h) -> Status {
     CUDALAB_TRY(fb_.resize(w, h));
     fb_.bind();
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0;; ++i) {
-      frame(w, h, ps, true, transparent, 1.0f / 60.0f);
-      if (deviceFaulted()) return {};  // below: no more GL in this process
-      const double waited =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (i + 1 >= std::max(frames, 3) && (!shell_.busy() || waited > maxWaitSeconds)) break;
-      if (shell_.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    for (int i = 0; i < 2 && !deviceFaulted(); ++i)
-      frame(w, h, ps, true, transparent, 1.0f / 60.0f);
+    settle([&] { frame(w, h, ps, true, transparent, 1.0f / 60.0f); }, std::max(frames, 3),
+           maxWaitSeconds);
     return {};
   };
   const int w = logicalW * pixelScale;

@@ -10,6 +10,7 @@
 //   Result<Image> img = r.capture(w, h, 2, false, "", 3, 30.0);  // a 2x figure
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "common/status.hpp"
@@ -46,8 +47,9 @@ class UiRenderer {
   // Lays the UI out for `frames` frames at `logicalW` x `logicalH` (scale 1) without drawing a
   // pixel: what the frames decide (which columns a table shows, what it cuts) is reported as
   // usual. A canvas taller than any screen puts every panel in view at the width a screen has:
-  // the layout tests check every table of a lesson at once, in milliseconds.
-  void layoutOnly(int logicalW, int logicalH, int frames);
+  // the layout tests check every table of a lesson at once, in milliseconds. Goes on (at most
+  // `maxWaitSeconds`) while the shown lesson's work is in flight, as capture does.
+  void layoutOnly(int logicalW, int logicalH, int frames, double maxWaitSeconds = 30);
   const Theme& theme() const { return theme_; }
 
  private:
@@ -60,6 +62,8 @@ class UiRenderer {
   bool imgui_ = false, glfw_ = false, gl_ = false;
   bool exportingPanel_ = false;  // a panel figure leaves out its buttons
   bool rasterize_ = true;        // false: layoutOnly's frames draw nothing
+
+  bool settle(const std::function<void()>& drawFrame, int frames, double maxWaitSeconds);
 };
 
 }  // namespace cudalab
