@@ -103,8 +103,7 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
 // over its first frames, and wrapped text needs a frame at a new font size. Only the shown lesson
 // is waited for: a hidden one may count as busy until it is drawn again. Returns false as soon as
 // the device faulted (no more GL in this process).
-bool UiRenderer::settle(const std::function<void()>& drawFrame, int frames,
-                        double maxWaitSeconds) {
+bool UiRenderer::settle(const std::function<void()>& drawFrame, int frames, double maxWaitSeconds) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0;; ++i) {
     drawFrame();
