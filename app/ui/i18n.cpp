@@ -1,6 +1,9 @@
 // The UI's languages: gettext catalogues compiled by msgfmt and embedded; see i18n.hpp.
 #include "ui/i18n.hpp"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -159,6 +162,29 @@ const char* tr(const char* english) {
 
 std::string tr(const std::string& english) {
   return tr(english.c_str());
+}
+
+std::string trf(const char* english_format, ...) {
+  const char* fmt = tr(english_format);
+  va_list args, again;
+  va_start(args, english_format);
+  va_copy(again, args);
+  char small[256];
+  // The translation's conversions match the English (msgfmt --check); the compiler checked those.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  const int n = std::vsnprintf(small, sizeof small, fmt, args);
+  std::string out;
+  if (n >= static_cast<int>(sizeof small)) {
+    out.resize(static_cast<size_t>(n));
+    std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+  } else if (n > 0) {
+    out.assign(small, static_cast<size_t>(n));
+  }
+#pragma GCC diagnostic pop
+  va_end(again);
+  va_end(args);
+  return out;
 }
 
 std::vector<std::uint32_t> translationCodepoints() {

@@ -8,6 +8,13 @@
 //   ImGui::Text(tr("Step %d of %d"), step, count);      // a format string keeps its arguments
 //   const char* kLabel = N_("Threads per block");       // a table: marked, translated where shown
 //   ImGui::TextUnformatted(tr(kLabel));
+//   std::string s = trf("%d of %d blocks", a, b);       // a sentence with numbers, translated
+//   whole
+//
+// Never build a sentence from pieces ("At x = " + v + ": values"): a translator cannot reorder
+// pieces, and tr() finds no entry for the joined text. Give trf the whole sentence with %s, %d
+// or %.3g where the values go (msgfmt checks that each translation keeps the same conversions);
+// numbers formatted beforehand (sciText, rate) go in as %s.
 //
 // tr() returns the English text itself when the catalogue has no translation of it. The
 // strings of the course's presets and plans (assets/) are in the same catalogue: the build lists
@@ -51,6 +58,8 @@ const std::string& currentLanguage();
 // valid until the language changes (translations are kept by the catalogue).
 const char* tr(const char* english);
 std::string tr(const std::string& english);
+// printf with the translation of `english_format` (same conversions, same order).
+std::string trf(const char* english_format, ...) __attribute__((format(printf, 1, 2)));
 
 // The code points the current language's translations use, for the font atlas (a CJK font is
 // rasterised for these alone, so start-up stays fast and the atlas small).

@@ -18,6 +18,7 @@
 // under the plot's id, from which the SVG is written.
 
 #include "ui/plot.hpp"
+#include "ui/i18n.hpp"
 
 #include "common/format.hpp"
 
@@ -394,7 +395,7 @@ Series* addSeries(Kind kind, const char* label, int colours) {
   if (!b) return nullptr;
   Series s;
   s.kind = kind;
-  s.label = label ? label : "";
+  s.label = label ? tr(label) : "";
   if (b->forcedColour >= 0) {
     s.colour = b->forcedColour;
     b->forcedColour = -1;
@@ -407,7 +408,7 @@ Series* addSeries(Kind kind, const char* label, int colours) {
 }
 
 void copyAxis(AxisState& st, const Axis& a) {
-  st.label = a.label ? a.label : "";
+  st.label = a.label ? tr(a.label) : "";
   st.hasFormat = a.format != nullptr;
   st.format = a.format ? a.format : "";
   st.scale = a.scale;
@@ -449,7 +450,7 @@ bool BeginPlot(const char* id, const char* title, ImVec2 size) {
   if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Right)) ImGui::OpenPopup("##plotmenu");
   Building& b = g.cur.emplace();
   b.id = id;
-  b.title = title ? title : "";
+  b.title = title ? tr(title) : "";
   b.origin = origin;
   b.size = ImVec2(w, h);
   b.hovered = hovered;
@@ -469,7 +470,7 @@ void SetupCategories(const char* const* names, int count, AxisId axis) {
   auto& cats = (axis == AxisId::X ? b->x : b->y).categories;
   cats.clear();
   for (int i = 0; i < count; ++i)
-    cats.emplace_back(names && names[i] ? names[i] : "");
+    cats.emplace_back(names && names[i] ? tr(names[i]) : "");
 }
 
 void SetupLegend(Legend where) {
@@ -507,7 +508,7 @@ void PlotStackedBars(const char* const* seriesLabels, int nSeries, const double*
   s->horizontal = horizontal;
   s->ys.assign(values, values + nSeries * nCat);
   for (int i = 0; i < nSeries; ++i)
-    s->parts.emplace_back(seriesLabels && seriesLabels[i] ? seriesLabels[i] : "");
+    s->parts.emplace_back(seriesLabels && seriesLabels[i] ? tr(seriesLabels[i]) : "");
 }
 
 void PlotSpans(const char* label, const int* rows, const double* x0s, const double* x1s, int n) {

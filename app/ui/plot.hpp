@@ -35,6 +35,9 @@
 // PNG (LastPlotRect). The hover read-out, cross-hair and context menu are drawn on screen only.
 //
 // Conventions:
+// - Titles, series labels, axis labels and category names are given in English and drawn (and
+//   exported) in the UI's language: xgettext knows BeginPlot's title and the Plot* labels; mark an
+//   Axis's label and category names with N_("...").
 // - Ids name the plot in exports and must be unique in the app; titles and labels may end in
 //   "##suffix" (hidden, as in ImGui), and a label that starts with "##" stays out of the legend.
 // - Data series (line, scatter, bars, stacked bars, spans) appear in the legend; reference marks

@@ -225,9 +225,11 @@ void wrappedText(const char* text, const char* end) {
   ImGui::EndGroup();
 }
 
-void textWrapped(const char* fmt, ...) {
+void textWrapped(const char* english_fmt, ...) {
   va_list args;
-  va_start(args, fmt);
+  va_start(args, english_fmt);
+  // The translation has the same conversions (msgfmt --check); the compiler checked the English.
+  const char* fmt = tr(english_fmt);
   // "%s" alone: the text itself, without a copy.
   if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') {
     const char* t = va_arg(args, const char*);
@@ -259,6 +261,19 @@ std::vector<int> wrapPoints(const char* text, float width) {
 
 namespace {
 
+// The label to show for an English `label` ("Run" or "Run##ladder"): its translation, with the
+// English label as the id ("Lancer###Run##ladder"), so that a control keeps its id in every
+// language. The text lives until the next call.
+const char* translatedLabel(const char* label) {
+  const char* t = tr(label);
+  if (t == label) return label;
+  static std::string out;
+  const char* idStart = std::strstr(t, "##");
+  out.assign(t, idStart ? idStart : t + std::strlen(t));
+  out.append("###").append(label);
+  return out.c_str();
+}
+
 // `label` with line breaks where it would pass `width` (the id part after "##" kept whole), for a
 // button: "shown\nlines###label".
 const char* fittedLabel(const char* label, float width) {
@@ -284,11 +299,13 @@ const char* fittedLabel(const char* label, float width) {
 }  // namespace
 
 bool button(const char* label) {
+  label = translatedLabel(label);
   const float pad = 2 * ImGui::GetStyle().FramePadding.x;
   return ImGui::Button(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
 }
 
 bool checkbox(const char* label, bool* v) {
+  label = translatedLabel(label);
   const char* shownEnd = ImGui::FindRenderedTextEnd(label);
   const float boxW = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
   if (boxW + ImGui::CalcTextSize(label, shownEnd).x <= ImGui::GetContentRegionAvail().x)
@@ -309,11 +326,30 @@ bool checkbox(const char* label, bool* v) {
 }
 
 bool smallButton(const char* label) {
+  label = translatedLabel(label);
   const float pad = 2 * ImGui::GetStyle().FramePadding.x;
   return ImGui::SmallButton(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
 }
 
+bool radioButton(const char* label, bool active) {
+  label = translatedLabel(label);
+  const char* shownEnd = ImGui::FindRenderedTextEnd(label);
+  const float dotW = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  if (dotW + ImGui::CalcTextSize(label, shownEnd).x <= ImGui::GetContentRegionAvail().x)
+    return ImGui::RadioButton(label, active);
+  // Too long: the button alone, its label wrapped beside it and clickable.
+  ImGui::PushID(label);
+  bool pressed = ImGui::RadioButton("##dot", active);
+  ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + ImGui::GetStyle().FramePadding.y);
+  wrappedText(label, shownEnd);
+  if (ImGui::IsItemClicked()) pressed = true;
+  ImGui::PopID();
+  return pressed;
+}
+
 bool beginCombo(const char* label, const char* preview, float listWidth) {
+  label = translatedLabel(label);
   const float arrow = ImGui::GetFrameHeight();
   const float itemW = ImGui::CalcItemWidth();
   // A preview may carry an id after "##" (a list's entry reused as the preview): not shown.
@@ -379,7 +415,7 @@ void mutedText(const Theme& theme, const char* text) {
 void errorText(const Theme& theme, const Status& s) {
   if (s.ok()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
-  textWrapped("%s", s.sentence().c_str());
+  textWrapped("%s", tr(s.sentence()).c_str());  // a fixed sentence marked N_() is translated
   ImGui::PopStyleColor();
 }
 

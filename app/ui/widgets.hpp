@@ -58,7 +58,8 @@ void endPanel(LessonContext& ctx);
 // but broken only at spaces and between Chinese or Japanese characters: ImGui's own wrapping also
 // breaks after '.' and ',', which cut numbers in two ("2670.", "00024"; "4,", "096"), and never
 // breaks a run of Chinese without spaces. The lines are one item (a tooltip after it covers all).
-void textWrapped(const char* fmt, ...) IM_FMTARGS(1);
+// textWrapped translates its format (marked for the catalogue; "%s" alone passes text through).
+void textWrapped(const char* english_fmt, ...) IM_FMTARGS(1);
 void wrappedText(const char* text, const char* end = nullptr);
 // Where wrappedText would end each line of `text` in `width` pixels of the current font (the
 // offsets of the lines' ends): for tests.
@@ -66,11 +67,16 @@ std::vector<int> wrapPoints(const char* text, float width);
 
 // Buttons whose label would not fit the width left (a translated label, a projector's scale in a
 // narrow sidebar) break it over lines instead of running past the panel; the id stays the label.
+// These controls take the English label, marked for the catalogue, and show its translation (the
+// id stays the English label in every language): button("Run##ladder").
 bool button(const char* label);
 // A check box whose label wraps beside it when it would run past the panel (clicking the label
 // toggles it too).
 bool checkbox(const char* label, bool* v);
 bool smallButton(const char* label);
+// A radio button (ImGui::RadioButton) whose label wraps beside it when it would run past the
+// panel; clicking the label presses it too.
+bool radioButton(const char* label, bool active);
 // A combo whose preview would be cut: only its arrow, with the preview wrapped beside it (a
 // sentence-long choice at a projector's scale); otherwise ImGui's combo. The list opens as wide as
 // its longest entry needs (at least `listWidth`).
