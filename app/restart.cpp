@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/device_fault.hpp"
+#include "common/translatable.hpp"
 #include "playground/worker.hpp"
 #include "ui/renderer.hpp"
 #include "ui/shell.hpp"
@@ -40,12 +41,13 @@ constexpr int kStartAgainCode = 75;
 // was drawn (one byte).
 constexpr const char* kFirstPictureFdVariable = "CUDALAB_FIRST_PICTURE_FD";
 // Why an app goes on without the GPU when the GPU does not draw beside CUDA (restart.hpp).
-constexpr const char* kStoppedDrawing =
+// Marked for the catalogue: the restarted app shows them translated.
+constexpr const char* kStoppedDrawing = N_(
     "because the GPU did not draw its first picture (a GPU error, here or in another program, can "
-    "leave it so until the GPU is reset)";
+    "leave it so until the GPU is reset)");
 constexpr const char* kStoppedDrawingLater =
-    "because the GPU stopped drawing after its first picture (a GPU error, here or in another "
-    "program, can leave it so until the GPU is reset)";
+    N_("because the GPU stopped drawing after its first picture (a GPU error, here or in another "
+       "program, can leave it so until the GPU is reset)");
 // For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
 // draws it blank, "blank-later" draws the first and finds the later ones blank. Dropped when the
 // supervisor starts the app without the GPU.
@@ -335,7 +337,7 @@ int restartAfterFault(Shell& shell) {
   nlohmann::json state = shell.relaunchState();
   const bool withoutGpu = shell.relaunches() >= 3;
   state["without_gpu"] = withoutGpu;
-  if (withoutGpu) state["without_gpu_why"] = "after three GPU errors in a row";
+  if (withoutGpu) state["without_gpu_why"] = N_("after three GPU errors in a row");
   return startAgain(state, withoutGpu, "the GPU stopped: " + lastStickyError().sentence());
 }
 

@@ -1,6 +1,7 @@
 #include "lessons/lesson.hpp"
 
 #include "common/measurement_export.hpp"
+#include "ui/i18n.hpp"
 
 namespace cudalab {
 
@@ -26,13 +27,14 @@ Status setThrough(Lesson& lesson, const std::string& id, double value, bool reac
 
 void exportLessonResults(LessonContext& ctx, const LessonResults& r, bool json) {
   if (json ? r.json.is_null() || r.json.empty() : r.csv.empty()) {
-    ctx.error(Status::error(json ? std::string("Nothing is measured yet.") : r.noCsv));
+    // noCsv: a fixed sentence the lesson marked for the catalogue.
+    ctx.error(Status::error(json ? tr("Nothing is measured yet.") : tr(r.noCsv)));
     return;
   }
   const std::string path = ctx.exportPath(json ? "results" : r.csvName, json ? "json" : "csv");
   const Status st = writeText(path, json ? r.json.dump(2) + "\n" : r.csv);
   if (st)
-    ctx.info("Saved " + path);
+    ctx.info(trf("Saved %s", path.c_str()));
   else
     ctx.error(st);
 }

@@ -193,6 +193,9 @@ class Lesson {
   // one as its button would. `cudalab --headless --action ID` uses this to draw figures with
   // results, and the benchmark command to time the UI while a sweep runs.
   virtual std::vector<std::string> actionIds() const { return {}; }
+  // The English label of the button that starts action `id` (marked for the catalogue, as the
+  // button's own label), for a lesson plan's "Run: ..." button; nullptr: the id is shown.
+  virtual const char* actionLabel(const std::string& /*id*/) const { return nullptr; }
   virtual bool startAction(const std::string& /*id*/) { return false; }
   // The parameters its panel's sliders edit (see ParamBinding); bound to this object's fields.
   virtual std::vector<ParamBinding> bindings() { return {}; }

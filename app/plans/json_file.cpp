@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ui/i18n.hpp"
+
 namespace cudalab {
 
 Result<nlohmann::json> readVersionedJson(const std::string& text, const char* format, int version) {
@@ -10,19 +12,17 @@ Result<nlohmann::json> readVersionedJson(const std::string& text, const char* fo
   try {
     j = nlohmann::json::parse(text);
   } catch (const std::exception& e) {
-    return Status::error(std::string("it is not JSON (") + e.what() + ").");
+    return Status::error(trf("it is not JSON (%s).", e.what()));
   }
-  if (!j.is_object())
-    return Status::error("it holds " + std::string(j.type_name()) + ", not an object.");
+  if (!j.is_object()) return Status::error(trf("it holds %s, not an object.", j.type_name()));
   if (j.value("format", std::string()) != format)
-    return Status::error(std::string("its \"format\" is not \"") + format + "\".");
+    return Status::error(trf("its \"format\" is not \"%s\".", format));
   if (!j.contains("version") || !j["version"].is_number_integer() ||
       j["version"].get<long long>() < 1)
-    return Status::error("its \"version\" is missing or not a whole number from 1.");
+    return Status::error(tr("its \"version\" is missing or not a whole number from 1."));
   if (j["version"].get<long long>() > version)
-    return Status::error("it is version " + std::to_string(j["version"].get<long long>()) +
-                         ", from a newer cudalab; this one reads version " +
-                         std::to_string(version) + ".");
+    return Status::error(trf("it is version %lld, from a newer cudalab; this one reads version %d.",
+                             j["version"].get<long long>(), version));
   return j;
 }
 
@@ -32,8 +32,8 @@ void warnUnknownFields(const nlohmann::json& j, std::initializer_list<const char
   for (const auto& [key, v] : j.items())
     if (std::none_of(known.begin(), known.end(),
                      [&](const char* k) { return std::strcmp(k, key.c_str()) == 0; }))
-      warnings.push_back(where + ": the field \"" + key + "\" means nothing to " + reader +
-                         ", so it is ignored.");
+      warnings.push_back(trf("%s: the field \"%s\" means nothing to %s, so it is ignored.",
+                             where.c_str(), key.c_str(), reader.c_str()));
 }
 
 }  // namespace cudalab

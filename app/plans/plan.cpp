@@ -8,6 +8,7 @@
 
 #include "common/embedded.hpp"
 #include "plans/json_file.hpp"
+#include "ui/i18n.hpp"
 
 namespace cudalab::embedded {
 extern const EmbeddedFile kPlanFiles[];
@@ -25,7 +26,7 @@ std::string textField(const nlohmann::json& j, const char* key, const std::strin
                       std::vector<std::string>& problems) {
   if (!j.contains(key)) return {};
   if (j[key].is_string()) return j[key].get<std::string>();
-  problems.push_back(where + ": \"" + key + "\" is not text, so it is left out.");
+  problems.push_back(trf("%s: \"%s\" is not text, so it is left out.", where.c_str(), key));
   return {};
 }
 
@@ -35,8 +36,8 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
                   const LessonLookup& find) {
   PlanRead out;
   auto refuse = [&](const std::string& why) {
-    out.problems.insert(out.problems.begin(),
-                        file + " is not a lesson plan cudalab can open: " + why);
+    out.problems.insert(out.problems.begin(), trf("%s is not a lesson plan cudalab can open: %s",
+                                                  file.c_str(), why.c_str()));
     out.plan.reset();
     return out;
   };
@@ -45,20 +46,21 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
   const nlohmann::json& j = *parsed;
   LessonPlan plan;
   plan.file = file;
-  plan.title = textField(j, "title", "the plan", out.problems);
+  const std::string thePlan = tr("the plan");
+  plan.title = textField(j, "title", thePlan, out.problems);
   if (plan.title.empty()) plan.title = fs::path(file).stem().string();
-  plan.course = textField(j, "course", "the plan", out.problems);
-  plan.description = textField(j, "description", "the plan", out.problems);
+  plan.course = textField(j, "course", thePlan, out.problems);
+  plan.description = textField(j, "description", thePlan, out.problems);
   const std::string reader = "cudalab's plans " + std::to_string(kPlanVersion);
   warnUnknownFields(j, {"format", "version", "title", "course", "description", "steps"}, "the plan",
                     reader, out.warnings);
-  if (!j.contains("steps") || !j["steps"].is_array()) return refuse("it has no list of steps.");
+  if (!j.contains("steps") || !j["steps"].is_array()) return refuse(tr("it has no list of steps."));
   int number = 0;
   for (const nlohmann::json& s : j["steps"]) {
     ++number;
-    std::string where = "step " + std::to_string(number);
+    std::string where = trf("step %d", number);
     if (!s.is_object()) {
-      out.problems.push_back(where + " is not an object, so it is left out.");
+      out.problems.push_back(trf("%s is not an object, so it is left out.", where.c_str()));
       continue;
     }
     LessonPlanStep step;
@@ -67,11 +69,12 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
     step.lesson = textField(s, "lesson", where, out.problems);
     Lesson* lesson = step.lesson.empty() ? nullptr : find(step.lesson);
     if (!lesson) {
-      out.problems.push_back(where + (step.lesson.empty()
-                                          ? " names no lesson, so it is left out."
-                                          : " is for the lesson \"" + step.lesson +
-                                                "\", which does not exist (see `cudalab list`); "
-                                                "it is left out."));
+      out.problems.push_back(
+          step.lesson.empty()
+              ? trf("%s names no lesson, so it is left out.", where.c_str())
+              : trf("%s is for the lesson \"%s\", which does not exist (see `cudalab list`); it "
+                    "is left out.",
+                    where.c_str(), step.lesson.c_str()));
       continue;
     }
     if (step.title.empty()) step.title = lesson->info().title;
@@ -113,10 +116,11 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
         std::string list;
         for (const std::string& a : ids)
           list += (list.empty() ? "" : ", ") + a;
-        out.problems.push_back(where + ": the lesson " + step.lesson + " has no action \"" +
-                               step.action +
-                               "\" (its actions: " + (list.empty() ? std::string("none") : list) +
-                               "), so the step runs nothing.");
+        out.problems.push_back(
+            trf("%s: the lesson %s has no action \"%s\" (its actions: %s), so "
+                "the step runs nothing.",
+                where.c_str(), step.lesson.c_str(), step.action.c_str(),
+                list.empty() ? tr("none") : list.c_str()));
         step.action.clear();
       }
     }
@@ -128,7 +132,7 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
         where, reader, out.warnings);
     plan.steps.push_back(std::move(step));
   }
-  if (plan.steps.empty()) return refuse("none of its steps can be shown.");
+  if (plan.steps.empty()) return refuse(tr("none of its steps can be shown."));
   out.plan = std::move(plan);
   return out;
 }
@@ -150,16 +154,20 @@ PlanRead loadPlan(const std::string& nameOrFile, PresetStore& presets, const Les
     std::string names;
     for (const ShippedFile& f : shippedPlanFiles())
       names += (names.empty() ? "" : ", ") + fs::path(f.name).stem().string();
-    out.problems.push_back("There is no lesson plan \"" + nameOrFile + "\": " +
-                           (fs::exists(nameOrFile, ec) ? "it is not a file" : "no such file") +
-                           ", and the course's plans are " + names + ".");
+    out.problems.push_back(fs::exists(nameOrFile, ec)
+                               ? trf("There is no lesson plan \"%s\": it is not a file, and the "
+                                     "course's plans are %s.",
+                                     nameOrFile.c_str(), names.c_str())
+                               : trf("There is no lesson plan \"%s\": no such file, and the "
+                                     "course's plans are %s.",
+                                     nameOrFile.c_str(), names.c_str()));
     return out;
   }
   std::ifstream in(nameOrFile);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   if (in.bad()) {
     PlanRead out;
-    out.problems.push_back("Could not read " + nameOrFile + ".");
+    out.problems.push_back(trf("Could not read %s.", nameOrFile.c_str()));
     return out;
   }
   return readPlan(text, nameOrFile, presets, find);

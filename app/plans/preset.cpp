@@ -10,6 +10,7 @@
 
 #include "common/embedded.hpp"
 #include "plans/json_file.hpp"
+#include "ui/i18n.hpp"
 
 namespace cudalab::embedded {
 extern const EmbeddedFile kPresetFiles[];
@@ -27,7 +28,7 @@ namespace {
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    out += (i == 0 ? "" : i + 1 == names.size() ? tr(" or ") : ", ") + names[i];
   return out;
 }
 
@@ -64,8 +65,19 @@ Result<double> choiceIndex(const ParamBinding& b, const nlohmann::json& v) {
   }
   for (size_t i = 0; i < b.choices.size(); ++i)
     if (b.choices[i] == name) return static_cast<double>(i);
-  return Status::error(std::string(b.spec->label) + " must be " + joined(b.choices) + "; " +
-                       shown(v) + " is not one of them.");
+  return Status::error(trf("%s must be %s; %s is not one of them.", tr(b.spec->label),
+                           joined(b.choices).c_str(), shown(v).c_str()));
+}
+
+// checkRange's sentences (kernels/common/params.hpp) in the UI's language.
+Status checkRangeTranslated(const ParamSpec& p, double v) {
+  if (!std::isfinite(v) || v < p.min || v > p.max)
+    return Status::error(trf("%s must be between %s and %s; %s is outside that range.", tr(p.label),
+                             formatParamValue(p, p.min).c_str(), formatParamValue(p, p.max).c_str(),
+                             formatParamValue(p, v).c_str()));
+  if (p.integer && std::floor(v) != v)
+    return Status::error(trf("%s must be a whole number; %g is not.", tr(p.label), v));
+  return {};
 }
 
 }  // namespace
@@ -73,8 +85,8 @@ Result<double> choiceIndex(const ParamBinding& b, const nlohmann::json& v) {
 ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std::string& where) {
   ParamRead out;
   if (!params.is_object()) {
-    out.problems.push_back(where + " must be an object of parameter names and values; it is " +
-                           std::string(params.type_name()) + ".");
+    out.problems.push_back(trf("%s must be an object of parameter names and values; it is %s.",
+                               where.c_str(), params.type_name()));
     return out;
   }
   const std::vector<ParamBinding> bindings = lesson.bindings();
@@ -85,8 +97,10 @@ ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std
     const auto it = std::find_if(bindings.begin(), bindings.end(),
                                  [&](const ParamBinding& b) { return id == b.spec->id; });
     if (it == bindings.end()) {
-      out.warnings.push_back(where + ": the lesson " + lesson.info().id + " has no parameter \"" +
-                             id + "\", so it is ignored (its parameters: " + joined(ids) + ").");
+      out.warnings.push_back(
+          trf("%s: the lesson %s has no parameter \"%s\", so it is ignored (its "
+              "parameters: %s).",
+              where.c_str(), lesson.info().id, id.c_str(), joined(ids).c_str()));
       continue;
     }
     const ParamBinding& b = *it;
@@ -100,11 +114,12 @@ ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std
       continue;
     }
     if (!v.is_number()) {
-      out.problems.push_back(field + b.spec->label + " must be a number; it is " + shown(v) + ".");
+      out.problems.push_back(
+          field + trf("%s must be a number; it is %s.", tr(b.spec->label), shown(v).c_str()));
       continue;
     }
     const double x = v.get<double>();
-    if (Status s = checkRange(*b.spec, x); !s) {
+    if (Status s = checkRangeTranslated(*b.spec, x); !s) {
       out.problems.push_back(field + s.message());
       continue;
     }
@@ -166,28 +181,31 @@ bool parametersAre(Lesson& lesson, const std::vector<ParamValue>& values) {
 PresetRead readPreset(const std::string& text, const std::string& file, const LessonLookup& find) {
   PresetRead out;
   auto refuse = [&](const std::string& why) {
-    out.problems.push_back(file + " is not a preset cudalab can read: " + why);
+    out.problems.push_back(
+        trf("%s is not a preset cudalab can read: %s", file.c_str(), why.c_str()));
     return out;
   };
   Result<nlohmann::json> parsed = readVersionedJson(text, kPresetFormat, kPresetVersion);
   if (!parsed) return refuse(parsed.status().message());
   const nlohmann::json& j = *parsed;
   if (!j.contains("lesson") || !j["lesson"].is_string())
-    return refuse("it names no lesson (\"lesson\": \"reduction\", say).");
+    return refuse(tr("it names no lesson (\"lesson\": \"reduction\", say)."));
   Preset p;
   p.lesson = j["lesson"].get<std::string>();
   Lesson* lesson = find(p.lesson);
-  if (!lesson) return refuse("there is no lesson \"" + p.lesson + "\" (see `cudalab list`).");
+  if (!lesson)
+    return refuse(trf("there is no lesson \"%s\" (see `cudalab list`).", p.lesson.c_str()));
   p.name = j.value("name", std::string());
   if (!j.contains("name") || !j["name"].is_string() || p.name.empty())
-    return refuse("it has no name.");
+    return refuse(tr("it has no name."));
   if (j.contains("description")) {
     if (j["description"].is_string())
       p.description = j["description"].get<std::string>();
     else
-      out.problems.push_back(file + ": its description is not text, so it is left out.");
+      out.problems.push_back(
+          trf("%s: its description is not text, so it is left out.", file.c_str()));
   }
-  const std::string where = "preset \"" + p.name + "\"";
+  const std::string where = trf("preset \"%s\"", p.name.c_str());
   if (j.contains("parameters")) {
     ParamRead r = readParameters(j["parameters"], *lesson, where);
     p.values = std::move(r.values);
@@ -286,9 +304,10 @@ void PresetStore::load() {
     if (!shipped)
       for (const Preset& c : shipped_)
         if (c.lesson == r.preset->lesson && c.name == r.preset->name) {
-          problems_.push_back(r.preset->file + " is left out: the course's presets of " + c.lesson +
-                              " already have one called \"" + c.name +
-                              "\"; rename it in the file.");
+          problems_.push_back(
+              trf("%s is left out: the course's presets of %s already have one "
+                  "called \"%s\"; rename it in the file.",
+                  r.preset->file.c_str(), c.lesson.c_str(), c.name.c_str()));
           return;
         }
     r.preset->shipped = shipped;
@@ -306,7 +325,7 @@ void PresetStore::load() {
     std::ifstream in(f);
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     if (!in.good() && !in.eof()) {
-      problems_.push_back("Could not read the preset " + f.string() + ".");
+      problems_.push_back(trf("Could not read the preset %s.", f.string().c_str()));
       continue;
     }
     take(readPreset(text, f.string(), find_), false, user_);
@@ -339,26 +358,29 @@ Result<Preset> PresetStore::find(const std::string& lesson, const std::string& n
       problems->insert(problems->end(), r.warnings.begin(), r.warnings.end());
     }
     if (r.preset->lesson != lesson)
-      return Status::error("The preset " + nameOrFile + " is for the lesson " + r.preset->lesson +
-                           ", not " + lesson + ".");
+      return Status::error(trf("The preset %s is for the lesson %s, not %s.", nameOrFile.c_str(),
+                               r.preset->lesson.c_str(), lesson.c_str()));
     return *r.preset;
   }
   std::vector<std::string> names;
   for (const Preset* p : of(lesson))
     names.push_back("\"" + p->name + "\"");
-  return Status::error("The lesson " + lesson + " has no preset \"" + nameOrFile +
-                       "\" and there is no such file; its presets are: " +
-                       (names.empty() ? std::string("none") : joined(names)) + ".");
+  return Status::error(
+      trf("The lesson %s has no preset \"%s\" and there is no such file; its "
+          "presets are: %s.",
+          lesson.c_str(), nameOrFile.c_str(), names.empty() ? tr("none") : joined(names).c_str()));
 }
 
 Status PresetStore::save(const Preset& p, Lesson& lesson) {
   if (userDir_.empty())
-    return Status::error("This run keeps nothing on disk, so presets cannot be saved.");
-  if (p.name.empty()) return Status::error("A preset needs a name.");
+    return Status::error(tr("This run keeps nothing on disk, so presets cannot be saved."));
+  if (p.name.empty()) return Status::error(tr("A preset needs a name."));
   for (const Preset* q : of(p.lesson))
     if (q->shipped && q->name == p.name)
-      return Status::error("The course's presets already have one called \"" + p.name +
-                           "\"; choose another name.");
+      return Status::error(
+          trf("The course's presets already have one called \"%s\"; choose "
+              "another name.",
+              p.name.c_str()));
   const fs::path dir = fs::path(userDir_) / p.lesson;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -378,21 +400,22 @@ Status PresetStore::save(const Preset& p, Lesson& lesson) {
   {
     std::ofstream out(tmp);
     out << presetText(p, lesson);
-    if (!out) return Status::error("Could not save the preset to " + path.string() + ".");
+    if (!out) return Status::error(trf("Could not save the preset to %s.", path.string().c_str()));
   }
   fs::rename(tmp, path, ec);
   if (ec)
-    return Status::error("Could not save the preset to " + path.string() + ": " + ec.message() +
-                         ".");
+    return Status::error(
+        trf("Could not save the preset to %s: %s.", path.string().c_str(), ec.message().c_str()));
   loaded_ = false;
   return {};
 }
 
 Status PresetStore::remove(const Preset& p) {
-  if (p.shipped) return Status::error("The course's presets cannot be deleted.");
+  if (p.shipped) return Status::error(tr("The course's presets cannot be deleted."));
   std::error_code ec;
   if (!fs::remove(p.file, ec) || ec)
-    return Status::error("Could not delete " + p.file + (ec ? ": " + ec.message() : "") + ".");
+    return ec ? Status::error(trf("Could not delete %s: %s.", p.file.c_str(), ec.message().c_str()))
+              : Status::error(trf("Could not delete %s.", p.file.c_str()));
   loaded_ = false;
   return {};
 }

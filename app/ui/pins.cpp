@@ -44,14 +44,14 @@ Status PinBoard::pin(Lesson& lesson) {
   std::vector<ComparedRow> rows = lesson.comparable();
   if (rows.empty())
     return Status::error(
-        "Nothing is measured yet in this lesson: run it first, then pin the "
-        "results to compare them with the next run.");
+        tr("Nothing is measured yet in this lesson: run it first, then pin the "
+           "results to compare them with the next run."));
   std::vector<PinnedRunData>* list = find(id);
   if (!list) list = &byLesson_.emplace_back(id, std::vector<PinnedRunData>{}).second;
   if (static_cast<int>(list->size()) >= kMaxPins)
     return Status::error(
-        "Four runs are pinned already: unpin one (its x in the \"Runs side by "
-        "side\" panel) to pin another.");
+        tr("Four runs are pinned already: unpin one (its x in the \"Runs side by "
+           "side\" panel) to pin another."));
   PinnedRunData run;
   run.values = currentValues(lesson);
   run.parameters = captureParameters(lesson);
@@ -194,13 +194,13 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     if (smallButton(tr("Export CSV"))) {
       const std::string path = ctx.exportPath("side-by-side", "csv");
       const Status s = writeText(path, comparisonCsv(lesson));
-      s ? ctx.info("Saved " + path) : ctx.error(s);
+      s ? ctx.info(trf("Saved %s", path.c_str())) : ctx.error(s);
     }
     sameLineIfFits(smallButtonWidth("Export JSON"));
     if (smallButton(tr("Export JSON"))) {
       const std::string path = ctx.exportPath("side-by-side", "json");
       const Status s = writeText(path, comparisonJson(lesson).dump(2) + "\n");
-      s ? ctx.info("Saved " + path) : ctx.error(s);
+      s ? ctx.info(trf("Saved %s", path.c_str())) : ctx.error(s);
     }
   }
   if (list->empty()) return endPanel(ctx);
@@ -243,7 +243,7 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
   std::vector<std::string> headers = {"", "now"};
   for (size_t i = 0; i < list->size(); ++i) {
     headers.push_back(tags[i]);
-    headers.push_back(std::string(1, char('A' + i)) + " to now");
+    headers.push_back(trf("%c to now", char('A' + i)));
   }
   std::vector<std::string> letters;
   for (size_t i = 0; i < list->size(); ++i)
@@ -263,7 +263,7 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     for (const ComparedRow* r : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r->label.c_str());
+      ImGui::TextUnformatted(tr(r->label.c_str()));  // a step's or a row's name from the lesson
       const ComparedValue* n = valueIn(now, r->key, metric_);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(n ? shownValue(n->value, n->unit).c_str() : "-");

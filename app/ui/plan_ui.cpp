@@ -159,7 +159,7 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   }
   helpTooltip(presets_->userDir().empty()
                   ? N_("This run keeps nothing on disk (a headless or scripted run).")
-                  : (std::string(tr("Saved in")) + " " + presets_->userDir()).c_str());
+                  : trf("Saved in %s", presets_->userDir().c_str()).c_str());
   // The user's own preset can be deleted.
   const Preset* mine = nullptr;
   if (chosen)
@@ -202,7 +202,7 @@ void PlanUi::drawSavePopup(float scale) {
   if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
   Lesson* lesson = current_();
   textWrapped(tr("Every parameter of %s as it is now, under a name."),
-              lesson ? lesson->info().title : "the lesson");
+              lesson ? tr(lesson->info().title) : tr("the lesson"));
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(-1);
   const bool enter =
@@ -216,7 +216,7 @@ void PlanUi::drawSavePopup(float scale) {
     for (const Preset* p : presets_->of(lesson->info().id))
       exists |= !p->shipped && p->name == name_;
   if (!saveError_) textWrapped("%s", saveError_.sentence().c_str());
-  if (button(exists ? "Replace" : "Save") || enter) {
+  if (button(exists ? N_("Replace") : N_("Save")) || enter) {
     if (!lesson) {
       ImGui::CloseCurrentPopup();
     } else {
@@ -224,7 +224,8 @@ void PlanUi::drawSavePopup(float scale) {
       saveError_ = presets_->save(p, *lesson);
       if (saveError_) {
         applied_[lesson->info().id] = {p.name, p.values};
-        report_(Status{}, "Saved the preset \"" + p.name + "\" in " + presets_->userDir() + ".");
+        report_(Status{},
+                trf("Saved the preset \"%s\" in %s.", p.name.c_str(), presets_->userDir().c_str()));
         ImGui::CloseCurrentPopup();
       }
     }
@@ -235,6 +236,17 @@ void PlanUi::drawSavePopup(float scale) {
 }
 
 // [SECTION] plans: open, step, run
+
+namespace {
+
+// What a step's action is called on its button in the lesson, translated (the id when the lesson
+// does not say).
+const char* actionName(const Lesson* lesson, const std::string& id) {
+  const char* label = lesson ? lesson->actionLabel(id) : nullptr;
+  return label ? tr(label) : id.c_str();
+}
+
+}  // namespace
 
 Status PlanUi::openPlan(const std::string& nameOrFile, std::vector<std::string>* problems) {
   PlanRead r = loadPlan(nameOrFile, *presets_, lessons_);
@@ -251,8 +263,10 @@ Status PlanUi::openPlan(const std::string& nameOrFile, std::vector<std::string>*
   if (problems) {
     *problems = problems_;
   } else if (!problems_.empty()) {
-    problemsTitle_ = "The plan opened, but " + std::to_string(problems_.size()) + " of its " +
-                     (problems_.size() == 1 ? "fields was" : "fields were") + " left out";
+    problemsTitle_ = problems_.size() == 1
+                         ? std::string(tr("The plan opened, but 1 of its fields was left out"))
+                         : trf("The plan opened, but %d of its fields were left out",
+                               static_cast<int>(problems_.size()));
     openProblems_ = true;
   }
   return {};
@@ -291,8 +305,9 @@ bool PlanUi::runStep() {
   if (!lesson || s.action.empty()) return false;
   tried_ = true;
   if (!lesson->startAction(s.action)) {
-    report_(Status::error("The step's action \"" + s.action +
-                          "\" cannot start now (it may need a GPU, or the lesson is busy)."),
+    report_(Status::error(trf("The step's action \"%s\" cannot start now (it may need a GPU, or "
+                              "the lesson is busy).",
+                              actionName(lesson, s.action))),
             "");
     return false;
   }
@@ -375,10 +390,12 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   // Line 3: run, and the teacher's note (folded: at a projector's scale it would take the view's
   // room; the class should not read it first anyway).
   if (!s.action.empty()) {
-    const std::string label = std::string(ran_ ? tr("Run again:") : tr("Run:")) + " " + s.action;
+    const char* name = actionName(lessons_(s.lesson), s.action);
+    const std::string label = (ran_ ? trf("Run again: %s", name) : trf("Run: %s", name)) + "###run";
     if (button(label.c_str())) runStep();
-    helpTooltip(("Presses the lesson's \"" + s.action +
-                 "\" as its own button would (Page Down does it too, once).")
+    helpTooltip(trf("Presses the lesson's \"%s\" button, as a click on it would (Page Down does it "
+                    "too, once).",
+                    name)
                     .c_str());
   }
   if (!presenting && !s.note.empty()) {
@@ -440,7 +457,7 @@ void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size)
   ImGui::PopFont();
   ImGui::Spacing();
   ImGui::Spacing();
-  const std::string run = std::string(tr("Run:")) + " " + s.action;
+  const std::string run = trf("Run: %s", actionName(lessons_(s.lesson), s.action)) + "###run";
   if (button(run.c_str())) runStep();
   helpTooltip(N_("Runs the step: Page Down does it too."));
   sameLineIfFits(smallButtonWidth(tr("Show the lesson first")));

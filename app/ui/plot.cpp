@@ -2023,10 +2023,12 @@ Status SaveSvg(const char* id, const std::string& path) {
                          "\" has not been drawn yet, so there is nothing to save.");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
-    return Status::error("Could not open " + path + " for writing: " + std::strerror(errno) + ".");
+    return Status::error(
+        trf("Could not open %s for writing: %s.", path.c_str(), std::strerror(errno)));
   out << svg;
   out.close();
-  if (!out) return Status::error("Could not write the plot to " + path + " (is the disk full?).");
+  if (!out)
+    return Status::error(trf("Could not write the plot to %s (is the disk full?).", path.c_str()));
   return {};
 }
 

@@ -158,12 +158,14 @@ Status saveSettings(const Settings& s, const std::string& path) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp);
-    if (!out) return Status::error("Could not save settings to " + path + ".");
+    if (!out) return Status::error(trf("Could not save settings to %s.", path.c_str()));
     out << j.dump(2) << "\n";
-    if (!out) return Status::error("Could not save settings to " + path + ".");
+    if (!out) return Status::error(trf("Could not save settings to %s.", path.c_str()));
   }
   fs::rename(tmp, path, ec);  // atomic: a crash never leaves half a file
-  if (ec) return Status::error("Could not save settings to " + path + ": " + ec.message() + ".");
+  if (ec)
+    return Status::error(
+        trf("Could not save settings to %s: %s.", path.c_str(), ec.message().c_str()));
   return {};
 }
 

@@ -25,6 +25,25 @@
 #include "ui/theme.hpp"
 
 namespace cudalab {
+namespace {
+
+// RuntimeInfo::summary in the UI's language (the command line prints the English one).
+std::string runtimeSentence(const RuntimeInfo& rt) {
+  if (!rt.hasDevice() && !rt.driverInstalled)
+    return tr(
+        "No CUDA device can be used: no NVIDIA driver is installed (libcuda.so.1 was not "
+        "found). Lessons show CPU references and analytic models instead, labelled as such.");
+  if (rt.hasDevice())
+    return trf("CUDA runtime %s, driver %s, %d device(s)",
+               cudaVersionString(rt.runtimeVersion).c_str(),
+               cudaVersionString(rt.driverVersion).c_str(), rt.deviceCount);
+  return trf(
+      "No CUDA device can be used (%s: %s). Lessons show CPU references and analytic models "
+      "instead, labelled as such.",
+      rt.status.cudaName().c_str(), rt.status.message().c_str());
+}
+
+}  // namespace
 
 // [SECTION] construction and lesson selection
 
@@ -82,10 +101,11 @@ void Shell::noticeDeviceFault() {
   for (const auto& l : lessons_)
     l->cancelAll();
   const Status cause = lastStickyError();
-  faultSentence_ = cause.ok() ? std::string("a sticky CUDA error.") : cause.sentence();
-  std::string msg = "The GPU stopped on an error that ends CUDA in this process: ";
-  msg.append(faultSentence_).append(" cudalab is starting again with your lesson and parameters.");
-  report(Status::error(msg), "");
+  faultSentence_ = cause.ok() ? std::string(tr("a sticky CUDA error.")) : cause.sentence();
+  report(Status::error(trf("The GPU stopped on an error that ends CUDA in this process: %s cudalab "
+                           "is starting again with your lesson and parameters.",
+                           faultSentence_.c_str())),
+         "");
   relaunch_ = true;
 }
 
@@ -111,24 +131,23 @@ void Shell::restore(const nlohmann::json& state) {
           if (v.is_number()) (void)restoreParameter(*l, id, v.get<double>());
       }
     selectLesson(state.value("lesson", std::string(current().info().id)));
-    faultSentence_ = state.value("fault", std::string("a sticky CUDA error."));
+    faultSentence_ = state.value("fault", std::string(tr("a sticky CUDA error.")));
     // What the learner must know first (the status bar shows three lines; the whole sentence is
     // in its tooltip), then the cause.
     std::string msg =
         state.value("without_gpu", false)
-            ? "cudalab started again without the GPU " +
-                  state.value("without_gpu_why", std::string("after a GPU error")) +
-                  ", with your lesson and parameters and the CPU references (start cudalab "
-                  "again to use the GPU). "
-            : "cudalab started again after a GPU error, with your lesson and parameters; "
-              "results measured before are gone. ";
+            ? trf("cudalab started again without the GPU %s, with your lesson and parameters and "
+                  "the CPU references (start cudalab again to use the GPU). ",
+                  tr(state.value("without_gpu_why", std::string(N_("after a GPU error")))).c_str())
+            : std::string(tr("cudalab started again after a GPU error, with your lesson and "
+                             "parameters; results measured before are gone. "));
     if (!faultSentence_.empty())
-      msg.append("The error, which ends CUDA in a process: ").append(faultSentence_);
+      msg += trf("The error, which ends CUDA in a process: %s", faultSentence_.c_str());
     report(Status::error(msg), "");
   } catch (const std::exception& e) {
-    report(Status::error(std::string("cudalab started again after a GPU error, but could not "
-                                     "restore your parameters (") +
-                         e.what() + ")."),
+    report(Status::error(trf("cudalab started again after a GPU error, but could not restore your "
+                             "parameters (%s).",
+                             e.what())),
            "");
   }
 }
@@ -280,9 +299,9 @@ void Shell::drawMenuBar(Theme& theme) {
       float scale;
     };
     for (const ScaleChoice& p :
-         {ScaleChoice{"Normal (1x)", 1.0f}, ScaleChoice{"Large (1.5x)", 1.5f},
-          ScaleChoice{"Projector (2x)", 2.0f}, ScaleChoice{"Lecture hall (2.5x)", 2.5f}}) {
-      if (ImGui::MenuItem(p.name, nullptr, std::abs(settings_.uiScale - p.scale) < 0.01f))
+         {ScaleChoice{N_("Normal (1x)"), 1.0f}, ScaleChoice{N_("Large (1.5x)"), 1.5f},
+          ScaleChoice{N_("Projector (2x)"), 2.0f}, ScaleChoice{N_("Lecture hall (2.5x)"), 2.5f}}) {
+      if (ImGui::MenuItem(tr(p.name), nullptr, std::abs(settings_.uiScale - p.scale) < 0.01f))
         settings_.uiScale = p.scale;
     }
     float s = settings_.uiScale;
@@ -451,7 +470,7 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   mutedText(theme, info.summary);
   if (!runtime_.hasDevice()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    textWrapped("%s", runtime_.summary().c_str());
+    textWrapped("%s", runtimeSentence(runtime_).c_str());
     ImGui::PopStyleColor();
   }
   ImGui::Spacing();
@@ -483,12 +502,12 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   // which is what the user is looking for after an action.
   char right[256];
   if (runtime_.hasDevice())
-    std::snprintf(right, sizeof right, "%s  |  driver %s, runtime %s  |  ",
+    std::snprintf(right, sizeof right, tr("%s  |  driver %s, runtime %s  |  "),
                   runtime_.firstDeviceName.c_str(),
                   cudaVersionString(runtime_.driverVersion).c_str(),
                   cudaVersionString(runtime_.runtimeVersion).c_str());
   else
-    std::snprintf(right, sizeof right, "No CUDA device (%s)  |  runtime %s  |  ",
+    std::snprintf(right, sizeof right, tr("No CUDA device (%s)  |  runtime %s  |  "),
                   runtime_.status.cudaName().c_str(),
                   cudaVersionString(runtime_.runtimeVersion).c_str());
   char fps[32];
@@ -556,7 +575,7 @@ void Shell::drawAbout(Theme& theme) {
         "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
         "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
     ImGui::Separator();
-    textWrapped(tr("CUDA: %s"), runtime_.summary().c_str());
+    textWrapped(tr("CUDA: %s"), runtimeSentence(runtime_).c_str());
     textWrapped(tr("Graphics: %s"), glInfo_.c_str());
     textWrapped(tr("Font: %s"), theme.fonts().source.c_str());
     textWrapped(tr("Settings: %s"), settingsPath().c_str());
@@ -594,8 +613,9 @@ void Shell::handleKeys() {
 void Shell::pinCurrent() {
   if (Status s = pins_.pin(current()); !s) return report(s, "");
   const std::vector<std::string> names = pins_.names(current());
-  report(Status{}, "Pinned as " + names.back() +
-                       ". Change the parameters and run again: the runs show side by side.");
+  report(Status{}, trf("Pinned as %s. Change the parameters and run again: the runs show side by "
+                       "side.",
+                       names.back().c_str()));
 }
 
 // [SECTION] figure export requests
@@ -639,7 +659,7 @@ std::string Shell::exportPath(const std::string& what, const std::string& extens
 
 void Shell::finishExport(const Status& s, const std::string& path) {
   if (s)
-    report(s, "Saved " + path);
+    report(s, trf("Saved %s", path.c_str()));
   else
     report(s, "");
 }
