@@ -68,6 +68,15 @@ TEST(I18n, EveryCatalogueIsCompleteAndCurrent) {
     }
     for (const auto& [id, e] : byId)
       if (!current.count(id)) stale.push_back(id);
+    // A label's hidden id ("Run##ladder") is the control's identity in ImGui: a translation keeps
+    // it byte for byte, or the control would change identity with the language.
+    for (const auto& [id, e] : byId) {
+      const auto hash = id.find("##");
+      if (hash == std::string::npos || e->msgstr.empty()) continue;
+      const auto tHash = e->msgstr.find("##");
+      EXPECT_TRUE(tHash != std::string::npos && e->msgstr.substr(tHash) == id.substr(hash))
+          << "\"" << id << "\" -> \"" << e->msgstr << "\" loses its id";
+    }
     // Run tools/i18n.sh to merge the template in, then translate what it lists.
     EXPECT_TRUE(untranslated.empty())
         << untranslated.size() << " untranslated (or fuzzy), the first: \"" << untranslated.front()
