@@ -219,13 +219,15 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     metric_ = metrics.empty() ? "" : metrics.front();
   if (metrics.size() > 1 && !ctx.exporting) {
     ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 16 * ImGui::GetFontSize()));
-    if (beginCombo(tr("Compare"), metric_.c_str())) {
+    // The measures' names are keys of the saved runs too: shown translated, kept in English.
+    if (beginCombo("Compare", tr(metric_.c_str()))) {
       for (const std::string& m : metrics)
-        if (ImGui::Selectable(m.c_str(), m == metric_)) metric_ = m;
+        if (ImGui::Selectable((std::string(tr(m.c_str())) + "##" + m).c_str(), m == metric_))
+          metric_ = m;
       ImGui::EndCombo();
     }
   } else {
-    ImGui::Text(tr("Compared: %s"), metric_.c_str());
+    ImGui::Text(tr("Compared: %s"), tr(metric_.c_str()));
   }
   if (now.empty())
     mutedText(ctx.theme,

@@ -443,7 +443,7 @@ void legendItem(ImU32 colour, const char* text, bool first) {
 }
 
 float smallButtonWidth(const char* label) {
-  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+  return ImGui::CalcTextSize(tr(label), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
 }
 
 const char* halfWidthLabel(const char* label) {

@@ -102,7 +102,7 @@ void sameLineIfFits(float itemWidth, const char* label = nullptr);
 //   for (...) legendItem(colour, name, /*first=*/i == 0);
 void legendItem(ImU32 colour, const char* text, bool first);
 
-// The width ImGui::SmallButton(label) takes, for sameLineIfFits.
+// The width smallButton(label) takes (translated), for sameLineIfFits.
 float smallButtonWidth(const char* label);
 
 // For a control with its label on the right (the sidebar's combos and sliders): sets the next
