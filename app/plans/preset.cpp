@@ -69,17 +69,6 @@ Result<double> choiceIndex(const ParamBinding& b, const nlohmann::json& v) {
                            joined(b.choices).c_str(), shown(v).c_str()));
 }
 
-// checkRange's sentences (kernels/common/params.hpp) in the UI's language.
-Status checkRangeTranslated(const ParamSpec& p, double v) {
-  if (!std::isfinite(v) || v < p.min || v > p.max)
-    return Status::error(trf("%s must be between %s and %s; %s is outside that range.", tr(p.label),
-                             formatParamValue(p, p.min).c_str(), formatParamValue(p, p.max).c_str(),
-                             formatParamValue(p, v).c_str()));
-  if (p.integer && std::floor(v) != v)
-    return Status::error(trf("%s must be a whole number; %g is not.", tr(p.label), v));
-  return {};
-}
-
 }  // namespace
 
 ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std::string& where) {
@@ -119,8 +108,8 @@ ParamRead readParameters(const nlohmann::json& params, Lesson& lesson, const std
       continue;
     }
     const double x = v.get<double>();
-    if (Status s = checkRangeTranslated(*b.spec, x); !s) {
-      out.problems.push_back(field + s.message());
+    if (Status s = checkRange(*b.spec, x); !s) {
+      out.problems.push_back(field + trStatus(s));
       continue;
     }
     out.values.push_back({id, x});

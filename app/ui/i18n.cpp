@@ -187,6 +187,19 @@ std::string trf(const char* english_format, ...) {
   return out;
 }
 
+std::string trStatus(const Status& s) {
+  if (s.ok() || !s.format()) return tr(s.sentence());
+  // A value that is itself a marked text (a parameter's label) is shown translated; numbers have
+  // no entry and stay as they are.
+  std::vector<std::string> values;
+  values.reserve(s.values().size());
+  for (const std::string& v : s.values())
+    values.push_back(tr(v));
+  std::string out = fillFormat(tr(s.format()), values);
+  if (!s.file().empty()) out += " (" + s.file() + ":" + std::to_string(s.line()) + ")";
+  return out;
+}
+
 std::vector<std::uint32_t> translationCodepoints() {
   std::set<std::uint32_t> all;
   for (const auto& [id, str] : current().messages)

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/status.hpp"
 #include "common/translatable.hpp"  // N_("...")
 
 namespace cudalab {
@@ -60,6 +61,10 @@ const char* tr(const char* english);
 std::string tr(const std::string& english);
 // printf with the translation of `english_format` (same conversions, same order).
 std::string trf(const char* english_format, ...) __attribute__((format(printf, 1, 2)));
+// A Status's sentence in the UI's language: an errorf() sentence through its translated format
+// (values that are marked texts, such as a parameter's label, translated too), a fixed sentence
+// marked N_() through the catalogue, anything else in English.
+std::string trStatus(const Status& s);
 
 // The code points the current language's translations use, for the font atlas (a CJK font is
 // rasterised for these alone, so start-up stays fast and the atlas small).

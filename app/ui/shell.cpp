@@ -165,7 +165,7 @@ void Shell::report(const Status& s, const std::string& info) {
   lastError_ = s.ok() ? Status{} : s;
   // The status bar's text, made here once rather than each frame.
   statusImportant_ = !s.ok() || !info.empty();
-  statusText_ = !s.ok() ? s.sentence() : !info.empty() ? info : std::string(kStatusHint);
+  statusText_ = !s.ok() ? trStatus(s) : !info.empty() ? info : std::string(tr(kStatusHint));
 }
 
 LessonContext Shell::makeContext(const Theme& theme, const FrameTarget& t) {
@@ -209,6 +209,7 @@ void Shell::drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget
   const float menuH = ImGui::GetFrameHeight();
   // A sentence longer than the window is wide gets up to three lines (a projector's scale makes
   // many sentences that long; the tooltip has all of it); the device's line gives way first.
+  if (!statusImportant_) statusText_ = tr(kStatusHint);  // in the language chosen since
   const std::string& message = statusText_;
   float extraLines = 0;
   if (statusImportant_) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/runtime_info.hpp"
+#include "common/translatable.hpp"
 #include "lessons/lesson.hpp"
 #include "ui/pins.hpp"
 #include "ui/plan_ui.hpp"
@@ -138,7 +139,7 @@ class Shell {
   // What the status bar says: the last error, else the last information (both important: they
   // may take three lines and push the device's line away), else a hint.
   static constexpr const char* kStatusHint =
-      "F12 saves the window as PNG; View > UI scale for projectors";
+      N_("F12 saves the window as PNG; View > UI scale for projectors");
   std::string statusText_ = kStatusHint;
   bool statusImportant_ = false;
   bool quit_ = false;

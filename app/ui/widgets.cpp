@@ -415,7 +415,7 @@ void mutedText(const Theme& theme, const char* text) {
 void errorText(const Theme& theme, const Status& s) {
   if (s.ok()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, theme.errorColour());
-  textWrapped("%s", tr(s.sentence()).c_str());  // a fixed sentence marked N_() is translated
+  wrappedText(trStatus(s).c_str());
   ImGui::PopStyleColor();
 }
 

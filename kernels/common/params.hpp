@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab {
 
@@ -45,14 +46,14 @@ inline std::string formatParamValue(const ParamSpec& p, double v) {
 // Refuses a value outside [min, max] (or not a whole number for integer parameters).
 inline Status checkRange(const ParamSpec& p, double v) {
   if (!std::isfinite(v) || v < p.min || v > p.max) {
-    return Status::error(std::string(p.label) + " must be between " + formatParamValue(p, p.min) +
-                         " and " + formatParamValue(p, p.max) + "; " + formatParamValue(p, v) +
-                         " is outside that range.");
+    return Status::errorf(
+        N_("%s must be between %s and %s; %s is outside that range."),
+        {p.label, formatParamValue(p, p.min), formatParamValue(p, p.max), formatParamValue(p, v)});
   }
   if (p.integer && std::floor(v) != v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%g", v);
-    return Status::error(std::string(p.label) + " must be a whole number; " + buf + " is not.");
+    return Status::errorf(N_("%s must be a whole number; %s is not."), {p.label, buf});
   }
   return {};
 }

@@ -11,6 +11,30 @@ Status Status::error(std::string message) {
   return s;
 }
 
+Status Status::errorf(const char* format, std::vector<std::string> values) {
+  Status s = error(fillFormat(format, values));
+  s.format_ = format;
+  s.values_ = std::move(values);
+  return s;
+}
+
+std::string fillFormat(const char* format, const std::vector<std::string>& values) {
+  std::string out;
+  size_t next = 0;
+  for (const char* p = format; *p; ++p) {
+    if (p[0] == '%' && p[1] == 's') {
+      if (next < values.size()) out += values[next++];
+      ++p;
+    } else if (p[0] == '%' && p[1] == '%') {
+      out += '%';
+      ++p;
+    } else {
+      out += *p;
+    }
+  }
+  return out;
+}
+
 Status Status::cuda(int code, std::string name, std::string message, std::string expr,
                     std::string file, int line, bool sticky) {
   Status s;
@@ -44,6 +68,8 @@ Status Status::context(const std::string& what) const {
   if (ok()) return *this;
   Status s = *this;
   s.message_ = code_ != 0 ? message_ : what + ": " + message_;
+  s.format_ = nullptr;  // the prefix is not in the format: shown in English
+  s.values_.clear();
   if (code_ != 0) s.expr_ = what + ": " + expr_;
   return s;
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace cudalab {
 
@@ -29,6 +30,11 @@ class Status {
 
   // A failure described by one sentence written for the user (validation, I/O, bad input).
   static Status error(std::string message);
+  // The same, for a sentence with values that the app can show translated: `format` is English,
+  // marked N_() for the catalogue, with "%s" where each of `values` goes (numbers formatted by the
+  // caller; "%%" is a percent sign). message() is the English sentence.
+  //   return Status::errorf(N_("%s bins do not fit a block of %s threads."), {bins, threads});
+  static Status errorf(const char* format, std::vector<std::string> values);
   // A failure returned by the CUDA runtime; `expr`, `file` and `line` locate the failing call.
   static Status cuda(int code, std::string name, std::string message, std::string expr,
                      std::string file, int line, bool sticky);
@@ -37,6 +43,9 @@ class Status {
   explicit operator bool() const { return ok(); }
 
   const std::string& message() const { return message_; }
+  // errorf's format and values (nullptr and none otherwise, and after context()).
+  const char* format() const { return format_; }
+  const std::vector<std::string>& values() const { return values_; }
   const std::string& expression() const { return expr_; }
   const std::string& file() const { return file_; }
   int line() const { return line_; }
@@ -58,7 +67,12 @@ class Status {
   int code_ = 0;
   int line_ = 0;
   std::string message_, name_, expr_, file_;
+  const char* format_ = nullptr;
+  std::vector<std::string> values_;
 };
+
+// `format` with "%s" replaced by each of `values` in turn and "%%" by "%" (errorf's sentences).
+std::string fillFormat(const char* format, const std::vector<std::string>& values);
 
 // A value or the Status that explains why there is none.
 template <class T>

@@ -28,6 +28,22 @@ Result<int> half(int v) {
   return v / 2;
 }
 
+// errorf keeps the format (for a translation) and says the English sentence.
+TEST(Status, ErrorfFillsItsValuesInOrderAndKeepsTheFormat) {
+  const Status s =
+      Status::errorf("%s must be between %s and %s; 100%% of %s", {"a", "1", "2", "x"});
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "a must be between 1 and 2; 100% of x");
+  EXPECT_EQ(s.sentence(), s.message());
+  EXPECT_STREQ(s.format(), "%s must be between %s and %s; 100%% of %s");
+  ASSERT_EQ(s.values().size(), 4u);
+  // Missing values leave nothing; a context prefix is English, so the format goes.
+  EXPECT_EQ(fillFormat("%s and %s", {"one"}), "one and ");
+  const Status c = s.context("measuring");
+  EXPECT_EQ(c.format(), nullptr);
+  EXPECT_EQ(c.message(), "measuring: " + s.message());
+}
+
 TEST(Status, DefaultIsOk) {
   Status s;
   EXPECT_TRUE(s.ok());
