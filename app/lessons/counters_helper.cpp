@@ -9,6 +9,7 @@
 #include <map>
 #include <thread>
 
+#include "common/translatable.hpp"
 #include "playground/worker.hpp"
 
 namespace cudalab {
@@ -98,7 +99,9 @@ Result<CountersReadings> measureInHelperBytes(const char* name, std::string para
   const Message request{{{"type", "counters"}, {"job", name}}, {std::move(params)}};
   Result<Message> reply = helper.call(request, kQuietSeconds, kQuietSeconds, cancel);
   if (!reply) {
-    if (cancel && cancel->load()) return Status::error("Cancelled: the counters were not read.");
+    // A fixed sentence, marked: the panel's errorText shows it translated.
+    if (cancel && cancel->load())
+      return Status::error(N_("Cancelled: the counters were not read."));
     // What the helper printed last (a crash inside CUPTI says so on stderr) tells more.
     std::string said = helper.output();
     while (!said.empty() && (said.back() == '\n' || said.back() == ' '))

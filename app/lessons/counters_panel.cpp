@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "common/format.hpp"
+#include "ui/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -54,11 +55,13 @@ std::optional<double> cellValue(const counters::StepReading& r, const CounterCol
   return v;
 }
 
+// In the UI's language: the spec's help and the metric tables' meanings are marked N_().
 std::string columnHelp(const CounterColumn& c) {
-  if (c.help) return c.help;
-  if (const counters::RatioInfo* r = counters::findRatio(c.key)) return r->meaning;
+  if (c.help) return tr(c.help);
+  if (const counters::RatioInfo* r = counters::findRatio(c.key)) return tr(r->meaning);
+  // The metric's meaning, then CUPTI's name of it in brackets.
   if (const counters::MetricInfo* m = counters::findMetric(c.key))
-    return std::string(m->meaning) + " (" + m->cupti + ")";
+    return trf("%s (%s)", tr(m->meaning), m->cupti);
   return c.key;
 }
 
@@ -124,9 +127,11 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
     mutedText(ctx.theme, spec.noGpu);
     return endPanel(ctx);
   }
-  if (job_.running())
-    ImGui::ProgressBar(job_.progress().fraction, ImVec2(-1, 0),
-                       ("profiling " + job_.progress().what).c_str());
+  if (job_.running()) {
+    // What is being profiled: a step's name (translated when the catalogue has it) or a launch.
+    const JobProgress p = job_.progress();
+    ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), trf("profiling %s", tr(p.what.c_str())).c_str());
+  }
   if (!error_.ok()) {
     // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.
     errorText(ctx.theme, error_);
@@ -135,19 +140,25 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
   if (!last_) return endPanel(ctx);
   // The step and whether the model agreed always show; the counters give way from the right
   // when the width is short (ui/data_table.hpp), each with its meaning in the header's tooltip.
-  // A panel always draws the same spec: its columns are made once.
+  // A panel always draws the same spec: its columns are made once, and again when the language
+  // changes (the tooltips are translated here; the data table translates headers itself).
+  if (columnsLanguage_ != currentLanguage()) {
+    columns_.clear();
+    helps_.clear();
+    columnsLanguage_ = currentLanguage();
+  }
   if (columns_.empty()) {
     helps_.reserve(spec.columns.size());
-    columns_.push_back({"step"});
+    columns_.push_back({N_("step")});
     for (size_t i = 0; i < spec.columns.size(); ++i) {
       helps_.push_back(columnHelp(spec.columns[i]));
       columns_.push_back(
           {spec.columns[i].header, nullptr, 1 + static_cast<int>(i), helps_.back().c_str()});
     }
     if (spec.agreement)
-      columns_.push_back({"agree", nullptr, 0,
-                          "Whether the model's totals (sectors, wavefronts) equal what the GPU "
-                          "counted."});
+      columns_.push_back({N_("agree"), nullptr, 0,
+                          N_("Whether the model's totals (sectors, wavefronts) equal what the GPU "
+                             "counted.")});
   }
   if (beginDataTable(spec.id, columns_.data(), static_cast<int>(columns_.size()),
                      static_cast<int>(last_->size()))) {
@@ -155,11 +166,10 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       colourSwatch(r.colour);
-      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TextUnformatted(spec.rowLabel ? spec.rowLabel(r).c_str() : tr(r.label.c_str()));
       if (r.launches > 1)
         helpTooltip(
-            ("The first of the step's " + std::to_string(r.launches) + " kernel launches is shown.")
-                .c_str());
+            trf("The first of the step's %d kernel launches is shown.", r.launches).c_str());
       for (const CounterColumn& c : spec.columns) {
         ImGui::TableNextColumn();
         const std::optional<double> got = cellValue(r, c, false);
@@ -172,9 +182,10 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
           ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.mutedColour());
           ImGui::TextUnformatted(bracket.c_str());
           ImGui::PopStyleColor();
-          helpTooltip((std::string("Counted by the GPU: ") +
-                       formatCounter(got.value_or(NAN), c.format) + "; " + spec.modelLabel + ": " +
-                       formatCounter(*model, c.format) + ".")
+          // "Counted by the GPU: 63%; the calculator: 100%."
+          helpTooltip(trf("Counted by the GPU: %s; %s: %s.",
+                          formatCounter(got.value_or(NAN), c.format).c_str(), tr(spec.modelLabel),
+                          formatCounter(*model, c.format).c_str())
                           .c_str());
         }
       }
@@ -182,12 +193,13 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
         ImGui::TableNextColumn();
         const bool ok = r.mismatches.empty();
         ImGui::PushStyleColor(ImGuiCol_Text, ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
-        ImGui::TextUnformatted(r.model.empty() ? "-" : ok ? "yes" : "NO");
+        ImGui::TextUnformatted(r.model.empty() ? "-" : ok ? tr("yes") : tr("NO"));
         ImGui::PopStyleColor();
         if (!ok) {
           std::string why;
+          // Each mismatch is a phrase of the lesson's kernels (translated when marked there).
           for (const std::string& m : r.mismatches)
-            why += m + ".\n";
+            why += tr(m) + ".\n";
           helpTooltip(why.c_str());
         }
       }

@@ -19,6 +19,7 @@
 
 #include "common/async_job.hpp"
 #include "counters/counters.hpp"
+#include "common/translatable.hpp"
 #include "lessons/lesson.hpp"
 #include "ui/data_table.hpp"
 
@@ -28,7 +29,7 @@ enum class CounterFormat { Ratio, Count, Percent, Bytes, Threads };
 
 struct CounterColumn {
   const char* key;     // a metric or ratio of counters::metrics() / ratios()
-  const char* header;  // short, for a projector: "sectors / load"
+  const char* header;  // short, for a projector: "sectors / load" (marked N_)
   CounterFormat format;
   // Optional: the tooltip (the metric table's meaning when null).
   const char* help = nullptr;
@@ -37,15 +38,19 @@ struct CounterColumn {
 };
 
 struct CountersPanelSpec {
+  // The texts are English, marked N_() where the spec is written, and translated where shown.
   const char* id;      // the panel's id (export, --panel)
   const char* title;   // "Measured by the GPU's counters"
   const char* button;  // "Read the counters"
   const char* buttonHelp;
   const char* noGpu;  // what to say without a GPU (what models the same thing)
   std::span<const CounterColumn> columns;
-  const char* note;                  // below the table: how to read it
-  bool agreement = false;            // a last column: the model's totals agree with the counters
-  const char* modelLabel = "model";  // what the model's value in a cell is called
+  const char* note;        // below the table: how to read it
+  bool agreement = false;  // a last column: the model's totals agree with the counters
+  const char* modelLabel = N_("model");  // what the model's value in a cell is called
+  // A row's name in the UI's language; null: the reading's label, translated (a ladder's step
+  // names are in the catalogue). For labels built with numbers ("yours: 128 threads x 8 blocks").
+  std::string (*rowLabel)(const counters::StepReading&) = nullptr;
 };
 
 class CountersPanel {
@@ -69,6 +74,7 @@ class CountersPanel {
   // The table's columns, made from the spec at the first draw (helps_ owns their tooltips).
   std::vector<std::string> helps_;
   std::vector<TableColumn> columns_;
+  std::string columnsLanguage_;  // the language the tooltips were made in
 };
 
 // A counter's value as the panel prints it ("32.9 M", "4.00", "63%", "12 MiB", "31.8").

@@ -34,9 +34,9 @@ const LessonInfo kDeviceLessonInfo{
 namespace {
 
 const char* kWhyMeasure =
-    "The peaks are what the hardware could do at best. The measurement copies real buffers and "
-    "times them with CUDA events: device memory is usually 20-100 times faster than the link to "
-    "the host, which is why data should stay on the GPU between kernels.";
+    N_("The peaks are what the hardware could do at best. The measurement copies real buffers and "
+       "times them with CUDA events: device memory is usually 20-100 times faster than the link "
+       "to the host, which is why data should stay on the GPU between kernels.");
 
 class DeviceLesson final : public Lesson {
  public:
@@ -79,7 +79,7 @@ class DeviceLesson final : public Lesson {
     // The first CUDA call creates a context, which can take a noticeable fraction of a second:
     // that happens on the worker, never on the UI thread.
     query_.start([](AsyncJob<std::vector<DeviceInfo>>::Control& c) {
-      c.progress(0.0f, "querying devices");
+      c.progress(0.0f, N_("querying devices"));
       return queryDevices();
     });
     autoMeasure_ = true;
@@ -114,12 +114,12 @@ class DeviceLesson final : public Lesson {
     const Status valid = validate(params_, currentFreeBytes());
     if (!valid) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      textWrapped("%s", valid.message().c_str());
+      textWrapped("%s", trStatus(valid).c_str());
       ImGui::PopStyleColor();
     }
     if (measure_.running()) {
       const JobProgress p = measure_.progress();
-      ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
+      ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), tr(p.what).c_str());
       if (button(tr("Cancel"))) cancelAll();
     } else {
       ImGui::BeginDisabled(!valid || devices_.empty());
@@ -186,7 +186,7 @@ class DeviceLesson final : public Lesson {
     if (auto r = query_.take()) {
       if (r->ok()) {
         devices_ = std::move(r->value());
-        if (devices_.empty()) queryError_ = Status::error("The CUDA runtime lists no device.");
+        if (devices_.empty()) queryError_ = Status::error(N_("The CUDA runtime lists no device."));
       } else {
         queryError_ = r->status();
         ctx.error(queryError_);
@@ -203,7 +203,7 @@ class DeviceLesson final : public Lesson {
     if (auto r = measure_.take()) {
       if (r->ok()) {
         report_ = std::move(r->value());
-        ctx.info("Measured copy bandwidths on device " + std::to_string(report_->device) + ".");
+        ctx.info(trf("Measured copy bandwidths on device %d.", report_->device));
       } else {
         measureError_ = r->status();
         ctx.error(measureError_);
@@ -219,42 +219,40 @@ class DeviceLesson final : public Lesson {
     ImGui::PopFont();
     const std::string cc = computeCapabilityString(d.major, d.minor);
     const std::string cores =
-        d.arch
-            ? std::to_string(d.sms) + " SMs x " + std::to_string(d.arch->fp32CoresPerSM) +
-                  " FP32 cores = " + std::to_string(d.sms * d.arch->fp32CoresPerSM) + " CUDA cores"
-            : std::to_string(d.sms) + " SMs (cores per SM unknown for this compute capability)";
-    ImGui::Text(tr("Compute capability %s (%s)  |  %s  |  %.1f GiB"), cc.c_str(),
-                d.arch ? d.arch->family : "unknown architecture", cores.c_str(),
+        d.arch ? trf("%d SMs x %d FP32 cores = %d CUDA cores", d.sms, d.arch->fp32CoresPerSM,
+                     d.sms * d.arch->fp32CoresPerSM)
+               : trf("%d SMs (cores per SM unknown for this compute capability)", d.sms);
+    textWrapped("Compute capability %s (%s)  |  %s  |  %.1f GiB", cc.c_str(),
+                d.arch ? d.arch->family : tr("unknown architecture"), cores.c_str(),
                 static_cast<double>(d.totalGlobalMem) / (1ull << 30));
   }
 
   void drawPeaks(LessonContext& ctx, const DeviceInfo& d) {
     if (beginPanel(ctx, "peaks", "Theoretical peaks (derived from the numbers below)")) {
-      if (ImGui::BeginTable("peaks", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("What");
-        ImGui::TableSetupColumn("Peak");
-        ImGui::TableSetupColumn("Formula", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableHeadersRow();
+      // The formula (the longest cell) gives way first on a projector.
+      static const TableColumn kColumns[] = {{"What"}, {"Peak"}, {"Formula", nullptr, 1}};
+      if (beginDataTable("peaks", kColumns, 3)) {
         struct Row {
           const char* what;
           const Peak& peak;
           const char* help;
         };
         const Row rows[] = {
-            {"Memory bandwidth", d.bandwidth,
-             "Bytes per second device memory can deliver: two transfers per clock (double data "
-             "rate) on a bus this many bits wide. Memory-bound kernels are judged against it."},
-            {"FP32 throughput", d.fp32,
-             "Single-precision operations per second if every FP32 core did one fused multiply-add "
-             "(2 operations) every clock. Compute-bound kernels are judged against it."},
-            {"FP64 throughput", d.fp64,
-             "The same for double precision. Data-centre GPUs have half the FP32 rate; gaming GPUs "
-             "often 1/32 or 1/64, which is why GPU code prefers float32."},
+            {N_("Memory bandwidth"), d.bandwidth,
+             N_("Bytes per second device memory can deliver: two transfers per clock (double data "
+                "rate) on a bus this many bits wide. Memory-bound kernels are judged against it.")},
+            {N_("FP32 throughput"), d.fp32,
+             N_("Single-precision operations per second if every FP32 core did one fused "
+                "multiply-add (2 operations) every clock. Compute-bound kernels are judged against "
+                "it.")},
+            {N_("FP64 throughput"), d.fp64,
+             N_("The same for double precision. Data-centre GPUs have half the FP32 rate; gaming "
+                "GPUs often 1/32 or 1/64, which is why GPU code prefers float32.")},
         };
         for (const Row& r : rows) {
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(r.what);
+          ImGui::TextUnformatted(tr(r.what));
           helpTooltip(r.help);
           ImGui::TableNextColumn();
           ImGui::PushFont(ctx.theme.fonts().mono);
@@ -264,9 +262,10 @@ class DeviceLesson final : public Lesson {
             ImGui::TextUnformatted(tr("unknown"));
           ImGui::PopFont();
           ImGui::TableNextColumn();
-          textWrapped("%s", r.peak.formula.c_str());
+          // One line: the table sizes the column to it (and hides or scrolls it when too wide).
+          ImGui::TextUnformatted(r.peak.formula.c_str());
         }
-        ImGui::EndTable();
+        endDataTable();
       }
     }
     endPanel(ctx);
@@ -276,7 +275,7 @@ class DeviceLesson final : public Lesson {
     if (beginPanel(ctx, "bandwidth", "Measured copy bandwidth (CUDA events, median)")) {
       if (measure_.running()) {
         const JobProgress p = measure_.progress();
-        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
+        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), tr(p.what).c_str());
       } else if (!measureError_.ok()) {
         drawError(ctx, measureError_);
       } else if (!report_ || report_->device != d.index) {
@@ -303,7 +302,7 @@ class DeviceLesson final : public Lesson {
     float barsX0 = -1, barsY0 = 0, barsY1 = 0;
     for (const CopyResult& r : rep.results) {
       const CopyVariant& v = copyVariant(r.kind);
-      ImGui::TextUnformatted(v.label);
+      ImGui::TextUnformatted(tr(v.label));
       helpTooltip(v.help);
       ImGui::SameLine(labelW);
       const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -358,22 +357,23 @@ class DeviceLesson final : public Lesson {
     const std::string id = "group_" + groupKey(g.title);
     if (beginPanel(ctx, id.c_str(), g.title.c_str(),
                    kPanelCollapsible | (open ? kPanelNone : kPanelClosed))) {
-      if (ImGui::BeginTable(id.c_str(), 2,
-                            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("Property", ImGuiTableColumnFlags_WidthStretch, 0.55f);
-        ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch, 0.45f);
+      static const TableColumn kColumns[] = {{"Property"}, {"Value"}};
+      if (beginDataTable(id.c_str(), kColumns, static_cast<int>(g.properties.size()))) {
         for (const DeviceProperty& p : g.properties) {
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(p.label.c_str());
+          ImGui::TextUnformatted(tr(p.label).c_str());
           helpTooltip(p.help.c_str());
           ImGui::TableNextColumn();
-          ImGui::PushFont(ctx.theme.fonts().mono);
-          ImGui::TextUnformatted(p.value.c_str());
+          // Words among the values ("yes", "not reported") are marked in the kernels' table;
+          // numbers and names have no entry and stay as they are.
+          const std::string value = tr(p.value);
+          ImGui::PushFont(value == p.value ? ctx.theme.fonts().mono : ImGui::GetFont());
+          ImGui::TextUnformatted(value.c_str());
           ImGui::PopFont();
           helpTooltip(p.help.c_str());
         }
-        ImGui::EndTable();
+        endDataTable();
       }
     }
     endPanel(ctx);

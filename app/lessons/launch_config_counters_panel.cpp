@@ -1,41 +1,62 @@
 #include "lessons/launch_config_counters_panel.hpp"
 
+#include <cstdio>
+#include <cstring>
+
 #include "lessons/counters_helper.hpp"
+#include "ui/i18n.hpp"
 
 namespace cudalab {
 
 namespace {
 
 constexpr CounterColumn kColumns[] = {
-    {"achieved_occupancy", "occupancy reached", CounterFormat::Percent,
-     "Warps resident on an SM on average, against the most it can hold; in brackets the "
-     "calculator's occupancy for this block size (what fits on an SM)."},
-    {"sm_busy", "SMs busy", CounterFormat::Percent,
-     "Share of the kernel's time an average SM had work; in brackets the share of SMs that get "
-     "at least one block."},
-    {"warp_efficiency", "threads / instruction", CounterFormat::Threads},
-    {"global_load_sectors_per_request", "sectors / load", CounterFormat::Ratio},
-    {"instructions", "warp instructions", CounterFormat::Count},
+    {"achieved_occupancy", N_("occupancy reached"), CounterFormat::Percent,
+     N_("Warps resident on an SM on average, against the most it can hold; in brackets the "
+        "calculator's occupancy for this block size (what fits on an SM).")},
+    {"sm_busy", N_("SMs busy"), CounterFormat::Percent,
+     N_("Share of the kernel's time an average SM had work; in brackets the share of SMs that get "
+        "at least one block.")},
+    {"warp_efficiency", N_("threads / instruction"), CounterFormat::Threads},
+    {"global_load_sectors_per_request", N_("sectors / load"), CounterFormat::Ratio},
+    {"instructions", N_("warp instructions"), CounterFormat::Count},
 };
+
+// A row's name in the UI's language. The helper process names each row in English, "yours: 128
+// threads x 8 blocks" or "256 threads x 4 blocks" (kernels/launch_config/
+// launch_config_counters.cpp), and the readings cross the pipe as they are: the numbers are read
+// back here and put into the whole translated sentence.
+std::string rowLabel(const counters::StepReading& r) {
+  const char* text = r.label.c_str();
+  const char* kYours = "yours: ";
+  const bool yours = std::strncmp(text, kYours, std::strlen(kYours)) == 0;
+  if (yours) text += std::strlen(kYours);
+  int threads = 0;
+  long long blocks = 0;
+  if (std::sscanf(text, "%d threads x %lld blocks", &threads, &blocks) != 2) return tr(r.label);
+  return yours ? trf("yours: %d threads x %lld blocks", threads, blocks)
+               : trf("%d threads x %lld blocks", threads, blocks);
+}
 
 constexpr CountersPanelSpec kSpec{
     "counters",
-    "Measured by the GPU's counters",
-    "Read the counters",
-    "Runs your launch, and the same work at 32 to 1024 threads per block, once more under the "
-    "profiler (CUPTI, the library Nsight Compute uses) and reads what the hardware counted. "
-    "Profiling replays kernels: these runs are separate from the timed ones.",
-    "No GPU: there are no counters to read; the launch in numbers above gives the calculator's "
-    "occupancy.",
+    N_("Measured by the GPU's counters"),
+    N_("Read the counters"),
+    N_("Runs your launch, and the same work at 32 to 1024 threads per block, once more under the "
+       "profiler (CUPTI, the library Nsight Compute uses) and reads what the hardware counted. "
+       "Profiling replays kernels: these runs are separate from the timed ones."),
+    N_("No GPU: there are no counters to read; the launch in numbers above gives the calculator's "
+       "occupancy."),
     kColumns,
-    "Occupancy reached against the calculator's (in brackets): the calculator says how many "
-    "warps fit on an SM; the counters say how many were there on average while the kernel ran. "
-    "A grid with fewer blocks than the GPU has slots, a last wave with few blocks, or blocks "
-    "that finish at different times leave slots empty. SMs busy: a grid smaller than the "
-    "number of SMs leaves some with nothing to do. Threads / instruction falls below 32 when "
-    "a block size is not a multiple of 32 or the guard idles threads.",
+    N_("Occupancy reached against the calculator's (in brackets): the calculator says how many "
+       "warps fit on an SM; the counters say how many were there on average while the kernel ran. "
+       "A grid with fewer blocks than the GPU has slots, a last wave with few blocks, or blocks "
+       "that finish at different times leave slots empty. SMs busy: a grid smaller than the "
+       "number of SMs leaves some with nothing to do. Threads / instruction falls below 32 when "
+       "a block size is not a multiple of 32 or the guard idles threads."),
     false,
-    "the calculator"};
+    N_("the calculator"),
+    rowLabel};
 
 // How the counters' helper process measures this panel (lessons/counters_helper.hpp).
 const bool kHelperJob = registerCountersJob<LaunchConfig>(
@@ -59,7 +80,8 @@ bool LaunchCountersPanel::start(const LaunchConfig& c) {
         return measureInHelper("launch-config", c, ctl.cancelFlag(),
                                [&ctl](float f, const std::string& what) { ctl.progress(f, what); });
       },
-      describe(c) + "; the other rows change only the threads per block.");
+      // describe() is the launch in CUDA's own terms, the same in every language.
+      trf("%s; the other rows change only the threads per block.", describe(c).c_str()));
 }
 
 void LaunchCountersPanel::draw(LessonContext& ctx, bool gpu, const LaunchConfig& c) {

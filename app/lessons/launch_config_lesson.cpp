@@ -113,10 +113,25 @@ struct SweepSummary {
 };
 
 struct MeasuredLaunch {
-  std::string label;
+  int run = 0;  // the run's number, for its name in the timing plot ("#3 1D, guarded, 128 thr")
   LaunchConfig config;
   Measurement m;
 };
+
+// A LaunchSentence of the kernels (a sentence with its numbers) in the UI's language.
+std::string translated(const LaunchSentence& s) {
+  return s.fill(tr(s.format));
+}
+
+// A paragraph of them, joined with spaces.
+std::string translated(const std::vector<LaunchSentence>& parts) {
+  std::string text;
+  for (const LaunchSentence& p : parts) {
+    if (!text.empty()) text += ' ';
+    text += translated(p);
+  }
+  return text;
+}
 
 double toD(long long v) {
   return static_cast<double>(v);
@@ -199,7 +214,7 @@ class LaunchConfigLesson final : public Lesson {
     const LaunchVariant& v = variantOf(cfg_);
     ImGui::TextUnformatted(tr("Kernel variant"));
     for (const LaunchVariant& lv : launchVariants()) {
-      if (ImGui::RadioButton(lv.label, &v == &lv)) {
+      if (radioButton(lv.label, &v == &lv)) {
         cfg_ = withVariant(cfg_, lv);
         changed = true;
       }
@@ -222,7 +237,7 @@ class LaunchConfigLesson final : public Lesson {
       cfg_.threadsPerBlock = static_cast<int>(tpb);
       changed = true;
     }
-    changed |= checkbox(tr("Blocks: automatic"), &cfg_.autoBlocks);
+    changed |= checkbox("Blocks: automatic", &cfg_.autoBlocks);
     helpTooltip(
         "Automatic: just enough blocks to give every element a thread, ceil(N / threads per "
         "block) (with a grid-stride loop: a few blocks per SM). Off: choose the grid yourself.");
@@ -233,28 +248,34 @@ class LaunchConfigLesson final : public Lesson {
     if (cfg_.grid2d) changed |= paramSlider(kLaunchWidth, cfg_.width);
 
     ImGui::Spacing();
-    int by = static_cast<int>(colourBy_);
-    if (ImGui::Combo(halfWidthLabel("Colour by"), &by, kColourByNames, 4)) {
-      colourBy_ = static_cast<ColourBy>(by);
-      keysDirty_ = true;
+    const int by = static_cast<int>(colourBy_);
+    if (beginCombo(halfWidthLabel("Colour by"), tr(kColourByNames[by]))) {
+      for (int i = 0; i < 4; ++i) {
+        if (ImGui::Selectable(tr(kColourByNames[i]), i == by) && i != by) {
+          colourBy_ = static_cast<ColourBy>(i);
+          keysDirty_ = true;
+        }
+      }
+      ImGui::EndCombo();
     }
     helpTooltip(
         "What each element's colour says: the block, warp or thread that wrote it, or how "
         "many times it was written.");
     if (gpu_) {
       ImGui::TextUnformatted(tr("Picture reaches the screen by"));
-      int path = static_cast<int>(path_);
-      if (ImGui::RadioButton(tr("CUDA-OpenGL interop"), &path, 0)) path_ = InteropPath::Interop;
+      const InteropPath was = path_;
+      if (radioButton("CUDA-OpenGL interop", path_ == InteropPath::Interop))
+        path_ = InteropPath::Interop;
       helpTooltip(
           "The kernel writes the picture into an OpenGL pixel buffer mapped into CUDA: it "
           "never leaves the GPU.");
-      if (ImGui::RadioButton(tr("copy through host memory"), &path, 1))
+      if (radioButton("copy through host memory", path_ == InteropPath::HostCopy))
         path_ = InteropPath::HostCopy;
       helpTooltip(
           "The kernel writes device memory, which is copied to the host and uploaded to "
           "the texture again: what a program without interop does every frame.");
-      if (path != static_cast<int>(path_)) keysDirty_ = true;
-      checkbox(tr("Redraw every frame"), &animate_);
+      if (was != path_) keysDirty_ = true;
+      checkbox("Redraw every frame", &animate_);
       helpTooltip(
           "Runs the picture kernel and its upload every frame, so the per-frame cost of "
           "each path can be compared live.");
@@ -262,14 +283,14 @@ class LaunchConfigLesson final : public Lesson {
     if (changed) onConfigChanged();
 
     ImGui::Spacing();
-    for (const std::string& w : warnings_) {
+    for (const LaunchSentence& w : warnings_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-      textWrapped("%s", w.c_str());
+      textWrapped("%s", translated(w).c_str());
       ImGui::PopStyleColor();
     }
     if (!valid_) {
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-      textWrapped("%s", valid_.message().c_str());
+      textWrapped("%s", validity().c_str());
       ImGui::PopStyleColor();
     }
     drawRunButtons(ctx);
@@ -289,9 +310,16 @@ class LaunchConfigLesson final : public Lesson {
  private:
   void onConfigChanged() {
     valid_ = validate(cfg_, limits_);
-    warnings_ = warnings(cfg_);
+    validWhy_ = validationPhrase(cfg_, limits_);
+    warnings_ = warningPhrases(cfg_);
     shape_ = valid_ ? shapeFor(cfg_, limits_) : Result<LaunchShape>(valid_);
     pictureDirty_ = true;
+  }
+
+  // Why the configuration is refused, in the UI's language (a number outside its range is
+  // refused in English by the shared parameter check).
+  std::string validity() const {
+    return validWhy_.format ? translated(validWhy_) : tr(valid_.message());
   }
 
   void drawRunButtons(LessonContext& ctx) {
@@ -305,27 +333,27 @@ class LaunchConfigLesson final : public Lesson {
     }
     const bool running = measureJob_.running() || sweepJob_.running();
     ImGui::BeginDisabled(running || !valid_ || limitsJob_.running());
-    if (button(tr("Run and time"))) startMeasure();
+    if (button("Run and time")) startMeasure();
     helpTooltip(
         "Copies the input to the GPU, runs the kernel and copies the result back, 10 "
         "times after 2 warm-ups, each phase timed with CUDA events; every run's output is "
         "poisoned first and checked element by element against the CPU.");
-    if (button(tr("Sweep threads per block"))) launchSweep(kSweepThreads);
+    if (button("Sweep threads per block")) launchSweep(kSweepThreads);
     helpTooltip("Kernel time for 32, 64, ... 1024 threads per block, blocks automatic.");
-    if (button(tr("Sweep blocks (grid-stride)"))) launchSweep(kSweepBlocks);
+    if (button("Sweep blocks (grid-stride)")) launchSweep(kSweepBlocks);
     helpTooltip(
         "Kernel time for 1, 2, 4, ... blocks with a grid-stride loop; the course's 2-4 "
         "blocks per SM are marked.");
     ImGui::EndDisabled();
     if (running) {
       const JobProgress p = sweepJob_.running() ? sweepJob_.progress() : measureJob_.progress();
-      ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
-      if (button(tr("Cancel"))) cancelAll();
+      ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), tr(p.what.c_str()));
+      if (button("Cancel")) cancelAll();
     }
     ImGui::BeginDisabled(history_.empty() && sweep_.empty());
-    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button("Export JSON")) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (or, without one, the measurements so far) with every phase's "
@@ -333,13 +361,13 @@ class LaunchConfigLesson final : public Lesson {
   }
 
   void drawPicture(LessonContext& ctx) {
-    const char* title = gpu_ ? "Who wrote each element (measured on the GPU)"
-                             : "Who wrote each element (CPU model of the index arithmetic)";
+    const char* title = gpu_ ? N_("Who wrote each element (measured on the GPU)")
+                             : N_("Who wrote each element (CPU model of the index arithmetic)");
     if (beginPanel(ctx, "picture", title)) {
       if (!valid_) {
-        textWrapped(tr("Nothing to draw: %s"), valid_.message().c_str());
+        textWrapped("Nothing to draw: %s", validity().c_str());
       } else if (!pictureError_.ok()) {
-        textWrapped("%s", pictureError_.message().c_str());
+        textWrapped("%s", pictureProblem().c_str());
       } else if (picture_) {
         refreshTexture(ctx);
         if (image_.width() > 0 && ids_.ready()) {
@@ -376,44 +404,53 @@ class LaunchConfigLesson final : public Lesson {
     endPanel(ctx);
   }
 
+  // Why there is no picture, in the UI's language where the sentence is the lesson's own.
+  std::string pictureProblem() const {
+    if (shape_) {
+      const LaunchSentence why = pictureLimitsPhrase(*shape_);
+      if (why.format && why.english() == pictureError_.message()) return translated(why);
+    }
+    return tr(pictureError_.message());
+  }
+
   void drawLegend(LessonContext& ctx, const PictureLayout& L) {
     bool first = true;
     auto swatch = [&](ImU32 c, const char* text) {
-      legendItem(c, text, first);
+      legendItem(c, tr(text), first);
       first = false;
     };
     if (colourBy_ == ColourBy::Writes) {
-      swatch(paletteColour(2), "written once");
-      swatch(paletteColour(1), "written twice or more");
+      swatch(paletteColour(2), N_("written once"));
+      swatch(paletteColour(1), N_("written twice or more"));
     } else {
       swatch(paletteColour(0), kColourByNames[static_cast<int>(colourBy_)]);
-      swatch(paletteColour(1), "the next one");
+      swatch(paletteColour(1), N_("the next one"));
     }
-    swatch(IM_COL32(200, 200, 200, 255), "never written");
-    swatch(IM_COL32(217, 13, 26, 255), "written past the end (canary)");
-    mutedText(ctx.theme, (std::string("Rows of ") + thousands(L.rowElements) + " elements" +
-                          (L.fx * L.fy > 1 ? "; each pixel shows " + std::to_string(L.fx * L.fy) +
-                                                 " elements and the most alarming of them"
-                                           : "; one pixel per element") +
-                          (gpu_ ? ". Display: " + std::string(image_.path() == InteropPath::Interop
-                                                                  ? "CUDA-OpenGL interop"
-                                                                  : "copy through host memory")
-                                : ""))
-                             .c_str());
+    swatch(IM_COL32(200, 200, 200, 255), N_("never written"));
+    swatch(IM_COL32(217, 13, 26, 255), N_("written past the end (canary)"));
+    std::string layout =
+        L.fx * L.fy > 1
+            ? trf("Rows of %s elements; each pixel shows %lld elements and the most alarming of "
+                  "them.",
+                  thousands(L.rowElements).c_str(), static_cast<long long>(L.fx * L.fy))
+            : trf("Rows of %s elements; one pixel per element.", thousands(L.rowElements).c_str());
+    if (gpu_)
+      layout += std::string(" ") + trf("Display: %s.", image_.path() == InteropPath::Interop
+                                                           ? tr("CUDA-OpenGL interop")
+                                                           : tr("copy through host memory"));
+    mutedText(ctx.theme, layout.c_str());
     if (gpu_) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "Last frame cost: interop %s, copy through host %s (picture kernel, copy and "
-                    "texture upload).",
-                    costText(costMs_[0]).c_str(), costText(costMs_[1]).c_str());
-      mutedText(ctx.theme, buf);
+      mutedText(ctx.theme, trf("Last frame cost: interop %s, copy through host %s (picture "
+                               "kernel, copy and texture upload).",
+                               costText(costMs_[0]).c_str(), costText(costMs_[1]).c_str())
+                               .c_str());
       if (!image_.interopAvailable() && !image_.interopProblem().empty())
         mutedText(ctx.theme, image_.interopProblem().c_str());
     }
   }
 
   static std::string costText(double ms) {
-    if (ms <= 0) return "not measured yet";
+    if (ms <= 0) return tr("not measured yet");
     char b[32];
     std::snprintf(b, sizeof b, "%.3f ms", ms);
     return b;
@@ -432,61 +469,64 @@ class LaunchConfigLesson final : public Lesson {
       if (ImGui::BeginTable("nums", twoPairs ? 4 : 2, ImGuiTableFlags_SizingStretchSame)) {
         auto cell = [](const char* label, const std::string& value, const char* help) {
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(label);
+          ImGui::TextUnformatted(tr(label));
           helpTooltip(help);
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(value.c_str());
         };
         ImGui::TableNextRow();
-        cell("Grid",
-             thousands(s.gridX) + (s.gridY > 1 ? " x " + thousands(s.gridY) : "") + " blocks",
-             "Blocks per grid (x, and y for a 2D grid).");
-        cell("Block",
-             std::to_string(s.blockX) + (s.blockY > 1 ? " x " + std::to_string(s.blockY) : "") +
-                 " threads",
-             "Threads per block (x, and y for 2D blocks).");
+        cell(N_("Grid"),
+             s.gridY > 1
+                 ? trf("%s x %s blocks", thousands(s.gridX).c_str(), thousands(s.gridY).c_str())
+                 : trf("%s blocks", thousands(s.gridX).c_str()),
+             N_("Blocks per grid (x, and y for a 2D grid)."));
+        cell(
+            N_("Block"),
+            s.blockY > 1 ? trf("%d x %d threads", s.blockX, s.blockY) : trf("%d threads", s.blockX),
+            N_("Threads per block (x, and y for 2D blocks)."));
         ImGui::TableNextRow();
-        cell("Total threads", thousands(s.totalThreads), "Blocks times threads per block.");
-        cell("Idle threads", thousands(s.idleThreads),
-             "Threads that find no element to work on (past the end, guarded).");
+        cell(N_("Total threads"), thousands(s.totalThreads), N_("Blocks times threads per block."));
+        cell(N_("Idle threads"), thousands(s.idleThreads),
+             N_("Threads that find no element to work on (past the end, guarded)."));
         ImGui::TableNextRow();
-        cell("Warps",
-             thousands(s.warps) +
-                 (s.partialWarps ? " (" + thousands(s.partialWarps) + " partly empty)" : ""),
-             "Groups of 32 threads the SM schedules together. A block that is not a multiple of "
-             "32 ends with a partly empty warp whose lanes are wasted.");
-        cell("Elements never written", thousands(s.unwrittenElements),
-             "Elements no thread reached: the grid is too small and there is no grid-stride loop.");
+        cell(N_("Warps"),
+             s.partialWarps ? trf("%s (%s partly empty)", thousands(s.warps).c_str(),
+                                  thousands(s.partialWarps).c_str())
+                            : thousands(s.warps),
+             N_("Groups of 32 threads the SM schedules together. A block that is not a multiple "
+                "of 32 ends with a partly empty warp whose lanes are wasted."));
+        cell(N_("Elements never written"), thousands(s.unwrittenElements),
+             N_("Elements no thread reached: the grid is too small and there is no grid-stride "
+                "loop."));
         ImGui::TableNextRow();
-        cell("Writes past the end", thousands(s.canaryWrites),
-             "Writes by unguarded threads beyond the array; here they land in a canary zone we "
-             "allocated, in a real program they corrupt other data or crash.");
-        cell("Elements written twice", thousands(s.extraWrites),
-             "Unguarded 2D threads past the row's end write into the next row.");
+        cell(N_("Writes past the end"), thousands(s.canaryWrites),
+             N_("Writes by unguarded threads beyond the array; here they land in a canary zone we "
+                "allocated, in a real program they corrupt other data or crash."));
+        cell(N_("Elements written twice"), thousands(s.extraWrites),
+             N_("Unguarded 2D threads past the row's end write into the next row."));
         if (picture_) {
           const OccupancyNumbers o = occupancyNumbers(s, limits_, picture_->blocksPerSM);
           ImGui::TableNextRow();
-          cell("Blocks per SM that fit",
-               std::to_string(o.blocksPerSM) +
-                   (picture_->blocksPerSMFromGpu ? " (CUDA occupancy API)" : " (model)"),
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor: how many blocks of this kernel one "
-               "SM holds at once, limited by threads, blocks, registers and shared memory.");
-          char waves[96];
-          std::snprintf(waves, sizeof waves, "%s (last %.0f%% full)", thousands(o.waves).c_str(),
-                        o.tailFraction * 100.0);
-          cell(
-              "Waves", waves,
-              "How many rounds of resident blocks the grid needs: blocks / (blocks per SM x SMs).");
+          cell(N_("Blocks per SM that fit"),
+               picture_->blocksPerSMFromGpu ? trf("%d (CUDA occupancy API)", o.blocksPerSM)
+                                            : trf("%d (model)", o.blocksPerSM),
+               N_("cudaOccupancyMaxActiveBlocksPerMultiprocessor: how many blocks of this kernel "
+                  "one SM holds at once, limited by threads, blocks, registers and shared "
+                  "memory."));
+          cell(N_("Waves"),
+               trf("%s (last %.0f%% full)", thousands(o.waves).c_str(), o.tailFraction * 100.0),
+               N_("How many rounds of resident blocks the grid needs: blocks / (blocks per SM x "
+                  "SMs)."));
           ImGui::EndTable();
           ImGui::Spacing();
-          textWrapped("%s", conclusion(cfg_, s, o, limits_).c_str());
+          textWrapped("%s", translated(conclusionPhrases(cfg_, s, o, limits_)).c_str());
         } else {
           ImGui::EndTable();
         }
       }
-      mutedText(ctx.theme, (std::string("Limits: ") + limits_.name + ", " +
-                            std::to_string(limits_.smCount) + " SMs.")
-                               .c_str());
+      // The GPU's name as the driver gives it; the model's name is in the catalogue.
+      mutedText(ctx.theme,
+                trf("Limits: %s, %d SMs.", tr(limits_.name.c_str()), limits_.smCount).c_str());
     } else {
       textWrapped("%s", shape_.status().message().c_str());
     }
@@ -510,10 +550,15 @@ class LaunchConfigLesson final : public Lesson {
           "compared with doubling them there? Then press Run and time.",
           thousands(cfg_.n).c_str());
     } else {
+      // Each run's name, made in the UI's language as it is drawn.
+      std::vector<std::string> names;
+      for (const MeasuredLaunch& h : history_)
+        names.push_back(
+            trf("#%d %s, %d thr", h.run, tr(variantOf(h.config).label), h.config.threadsPerBlock));
       std::vector<const char*> cats;
       std::vector<double> values(3 * history_.size());
       for (size_t i = 0; i < history_.size(); ++i) {
-        cats.push_back(history_[i].label.c_str());
+        cats.push_back(names[i].c_str());
         for (int p = 0; p < 3; ++p)
           values[p * history_.size() + i] = history_[i].m.phases[p].medianMs;
       }
@@ -523,7 +568,7 @@ class LaunchConfigLesson final : public Lesson {
       if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, plotH))) {
         plot::SetupCategories(cats.data(), static_cast<int>(cats.size()), plot::AxisId::Y);
         plot::SetupLegend(plot::Legend::Outside);  // inside, it would cover the bars
-        plot::SetupAxes({"milliseconds"}, {nullptr});
+        plot::SetupAxes({N_("milliseconds")}, {nullptr});
         plot::PlotStackedBars(kPhaseNames, 3, values.data(), static_cast<int>(cats.size()), true);
         plot::EndPlot();
       }
@@ -541,7 +586,7 @@ class LaunchConfigLesson final : public Lesson {
             thousands(static_cast<long long>(c.wrong)).c_str(),
             thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
       else
-        textWrapped(tr("All %s elements equal the CPU reference in every run."),
+        textWrapped("All %s elements equal the CPU reference in every run.",
                     thousands(static_cast<long long>(c.checked)).c_str());
       ImGui::PopStyleColor();
     }
@@ -552,8 +597,8 @@ class LaunchConfigLesson final : public Lesson {
     if (sweep_.empty() && !sweepJob_.running()) return;
     const bool blocks = sweepId_ == kSweepBlocks;
     if (beginPanel(ctx, "sweep",
-                   blocks ? "Kernel time against blocks per grid (grid-stride loop)"
-                          : "Kernel time against threads per block")) {
+                   blocks ? N_("Kernel time against blocks per grid (grid-stride loop)")
+                          : N_("Kernel time against threads per block"))) {
       std::vector<double> xs, ys;
       for (const SweepPoint& p : sweep_)
         if (p.m) {
@@ -561,9 +606,9 @@ class LaunchConfigLesson final : public Lesson {
           ys.push_back(p.m->kernel().medianMs);
         }
       if (plot::BeginPlot("sweep", nullptr, ImVec2(-1, 0))) {
-        plot::SetupAxes({blocks ? "blocks per grid" : "threads per block",
+        plot::SetupAxes({blocks ? N_("blocks per grid") : N_("threads per block"),
                          blocks ? plot::Scale::Log10 : plot::Scale::Linear},
-                        {"kernel time", plot::Scale::Log10, NAN, NAN, "s"});
+                        {N_("kernel time"), plot::Scale::Log10, NAN, NAN, "s"});
         if (blocks) {
           const double sms = limits_.smCount;
           plot::PlotVSpan("2-4 blocks per SM", kHeuristicBlocksPerSMLow * sms,
@@ -581,9 +626,9 @@ class LaunchConfigLesson final : public Lesson {
       }
       if (sweepJob_.running()) {
         const JobProgress p = sweepJob_.progress();
-        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), p.what.c_str());
+        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), tr(p.what.c_str()));
       } else if (!sweepError_.ok()) {
-        textWrapped("%s", sweepError_.message().c_str());
+        textWrapped("%s", tr(sweepError_.message()).c_str());
       }
     }
     endPanel(ctx);
@@ -599,7 +644,7 @@ class LaunchConfigLesson final : public Lesson {
     const bool gpu = gpu_;
     pictureJob_.start([c, lim,
                        gpu](AsyncJob<PictureResult>::Control& ctl) -> Result<PictureResult> {
-      ctl.progress(0, "which thread writes which element");
+      ctl.progress(0, N_("which thread writes which element"));
       PictureResult r;
       r.config = c;
       Result<LaunchShape> s = shapeFor(c, lim);
@@ -637,13 +682,13 @@ class LaunchConfigLesson final : public Lesson {
     // while it runs.
     return measureJob_.start(
         [c, s](AsyncJob<MeasuredLaunch>::Control& ctl) -> Result<MeasuredLaunch> {
-          ctl.progress(0.1f, "copying, doubling, copying back");
+          ctl.progress(0.1f, N_("copying, doubling, copying back"));
           StreamGuard stream;
           CUDALAB_TRY(stream.create());
           std::unique_ptr<Workload> w = makeDoublingWorkload(c, s);
           Result<Measurement> m = measure(*w, MeasureOptions{}, ctl.cancelFlag(), stream.get());
           if (!m) return m.status();
-          return MeasuredLaunch{"", c, *m};
+          return MeasuredLaunch{0, c, *m};
         });
   }
 
@@ -663,7 +708,7 @@ class LaunchConfigLesson final : public Lesson {
           CUDALAB_TRY(stream.create());
           SweepSummary sum;
           for (size_t i = 0; i < configs.size(); ++i) {
-            if (ctl.cancelled()) return Status::error("Sweep cancelled.");
+            if (ctl.cancelled()) return Status::error(N_("Sweep cancelled."));
             const LaunchConfig& c = configs[i];
             ctl.progress(static_cast<float>(i) / static_cast<float>(configs.size()), describe(c));
             SweepPoint p;
@@ -750,8 +795,7 @@ class LaunchConfigLesson final : public Lesson {
     if (auto r = measureJob_.take()) {
       if (r->ok()) {
         MeasuredLaunch& done = **r;
-        done.label = "#" + std::to_string(++runCount_) + " " + variantOf(done.config).label + ", " +
-                     std::to_string(done.config.threadsPerBlock) + " thr";
+        done.run = ++runCount_;
         history_.push_back(std::move(done));
         if (history_.size() > 6) history_.erase(history_.begin());
       } else {
@@ -812,7 +856,7 @@ class LaunchConfigLesson final : public Lesson {
       const std::vector<std::uint32_t>& keys = picture_->modelKeys[static_cast<int>(colourBy_)];
       s = keys.size() == static_cast<size_t>(L.width) * static_cast<size_t>(L.height)
               ? image_.uploadFromHost(keys.data())
-              : Status::error("The model's picture is missing for this colouring.");
+              : Status::error(N_("The model's picture is missing for this colouring."));
     }
     if (s) {
       const float checker = std::max(2.0f, 4.0f * ctx.scale);
@@ -833,7 +877,8 @@ class LaunchConfigLesson final : public Lesson {
   DeviceLimits limits_;
   LaunchCountersPanel counters_;
   Status valid_;
-  std::vector<std::string> warnings_;
+  LaunchSentence validWhy_;  // valid_'s refusal, to translate
+  std::vector<LaunchSentence> warnings_;
   Result<LaunchShape> shape_ = Status::error("not computed");
 
   AsyncJob<DeviceLimits> limitsJob_;

@@ -45,6 +45,31 @@ const std::vector<const StepInfo*>& handWrittenSteps() {
   return v;
 }
 
+// A control's translated label with an id that stays English: "bloc x###blockx".
+std::string idLabel(const char* english, const char* id) {
+  return std::string(tr(english)) + "###" + id;
+}
+
+// Why a tile is refused, as one translated sentence (validateTile's own is English); another
+// refusal as validateTile words it.
+std::string refusal(const TileChoice& t, const BlockLimits& limits, const Status& why) {
+  if (t.threads() > limits.maxThreadsPerBlock) {
+    const int largest = static_cast<int>(std::sqrt(double(limits.maxThreadsPerBlock)));
+    return trf(
+        "A %d x %d tile needs one thread per element of C's tile: %s threads per block. "
+        "This device allows %s threads per block, so the largest square tile is %d x %d.",
+        t.tile, t.tile, thousands(t.threads()).c_str(),
+        thousands(limits.maxThreadsPerBlock).c_str(), largest, largest);
+  }
+  if (t.sharedBytes() > limits.sharedPerBlock)
+    return trf(
+        "A %d x %d %s tile of A and one of B need 2 x %d x %d x %d = %s bytes of shared "
+        "memory per block. This device allows %s bytes.",
+        t.tile, t.tile, precisionLabel(t.precision), t.tile, t.tile, elementBytes(t.precision),
+        thousands(t.sharedBytes()).c_str(), thousands(limits.sharedPerBlock).c_str());
+  return tr(why.sentence());
+}
+
 }  // namespace
 
 struct MatmulPicturesPanel::Impl {
@@ -69,13 +94,14 @@ struct MatmulPicturesPanel::Impl {
     const std::vector<const StepInfo*>& hw = handWrittenSteps();
     ImGui::SetNextItemWidth(260 * s);
     const bool chooseTile = hw[size_t(pictureIndex_)]->id == StepId::Tiled16;
-    if (beginCombo("Step##tiling", chooseTile ? "3. Shared tiles (choose the tile)"
-                                              : hw[size_t(pictureIndex_)]->label)) {
+    if (beginCombo("Step##tiling", chooseTile ? tr("3. Shared tiles (choose the tile)")
+                                              : tr(hw[size_t(pictureIndex_)]->label))) {
       for (int i = 0; i < int(hw.size()); ++i) {
         if (hw[size_t(i)]->id == StepId::Tiled8 || hw[size_t(i)]->id == StepId::Tiled32) continue;
         const bool tiled = hw[size_t(i)]->id == StepId::Tiled16;
-        if (ImGui::Selectable(tiled ? "3. Shared tiles (choose the tile)" : hw[size_t(i)]->label,
-                              i == pictureIndex_))
+        if (ImGui::Selectable(
+                tiled ? tr("3. Shared tiles (choose the tile)") : tr(hw[size_t(i)]->label),
+                i == pictureIndex_))
           pictureIndex_ = i, m_ = 0, thread_ = 0;
       }
       ImGui::EndCombo();
@@ -84,7 +110,7 @@ struct MatmulPicturesPanel::Impl {
     if (st.family == Family::Tiled && st.precision == Precision::Float32) {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(110 * s);
-      if (beginCombo(tr("Tile"), (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
+      if (beginCombo("Tile", (std::to_string(tile_) + " x " + std::to_string(tile_)).c_str())) {
         for (int t : kTileChoices)
           if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(),
                                 t == tile_))
@@ -95,9 +121,10 @@ struct MatmulPicturesPanel::Impl {
       const Status ok = validateTile({tile_, Precision::Float32}, limits);
       if (!ok) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        textWrapped(tr("Refused: %s"), ok.sentence().c_str());
+        textWrapped("Refused: %s", refusal({tile_, Precision::Float32}, limits, ok).c_str());
         ImGui::PopStyleColor();
-        mutedText(ctx.theme, gpu ? "Limits of this GPU." : "Limits of every GPU since Volta.");
+        mutedText(ctx.theme,
+                  gpu ? tr("Limits of this GPU.") : tr("Limits of every GPU since Volta."));
         return endPanel(ctx);
       }
     }
@@ -113,58 +140,70 @@ struct MatmulPicturesPanel::Impl {
       if (now - lastStep_ > 0.7) m_ = (m_ + 1) % std::max(steps, 1), lastStep_ = now;
     }
     m_ = std::clamp(m_, 0, std::max(steps - 1, 0));
+    // Translated labels keep their English ids ("###..."): the sliders keep their state.
     ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt("block x", &bx_, 0, lc.gridX - 1);
+    ImGui::SliderInt(idLabel("block x", "blockx").c_str(), &bx_, 0, lc.gridX - 1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt("block y", &by_, 0, lc.gridY - 1);
+    ImGui::SliderInt(idLabel("block y", "blocky").c_str(), &by_, 0, lc.gridY - 1);
     ImGui::SetNextItemWidth(160 * s);
     int shown = m_ + (st.family == Family::Naive ? 0 : 1);  // k from 0; tile steps from 1
     const int first = st.family == Family::Naive ? 0 : 1;
-    if (ImGui::SliderInt(st.family == Family::Naive ? "k" : "tile step", &shown, first,
-                         std::max(steps - 1, 0) + first))
+    if (ImGui::SliderInt(
+            st.family == Family::Naive ? "k###tilestep" : idLabel("tile step", "tilestep").c_str(),
+            &shown, first, std::max(steps - 1, 0) + first))
       m_ = shown - first;
     ImGui::SameLine();
-    if (!ctx.exporting) checkbox(tr("Play"), &playing_);
+    if (!ctx.exporting) checkbox("Play", &playing_);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140 * s);
-    ImGui::SliderInt("thread", &thread_, 0, threads - 1);
+    ImGui::SliderInt(idLabel("thread", "thread").c_str(), &thread_, 0, threads - 1);
 
     const Range rows = blockRows(st, M, N, bx_, by_), cols = blockCols(st, M, N, bx_, by_);
     const Range ks = stepK(st, K, m_);
     const std::vector<Cell> mine = ownedCells(st, thread_);
-    std::string text;
-    text = "Block (" + std::to_string(bx_) + ", " + std::to_string(by_) + ") of " +
-           thousands(lc.gridX) + " x " + thousands(lc.gridY) + " computes C[" +
-           std::to_string(rows.begin) + ":" + std::to_string(rows.end) + ", " +
-           std::to_string(cols.begin) + ":" + std::to_string(cols.end) + "]";
-    if (st.id == StepId::Warp && (bx_ != cols.begin / st.tileN || by_ != rows.begin / st.tileM))
-      text += " (blocks walk C in groups of 8 tile rows, so block (" + std::to_string(bx_) + ", " +
-              std::to_string(by_) + ") computes tile row " + std::to_string(rows.begin / st.tileM) +
-              ", column " + std::to_string(cols.begin / st.tileN) + ")";
+    // Whole sentences, each translated with its numbers.
+    std::string text =
+        st.id == StepId::Warp && (bx_ != cols.begin / st.tileN || by_ != rows.begin / st.tileM)
+            ? trf("Block (%d, %d) of %s x %s computes C[%d:%d, %d:%d] (blocks walk C in groups "
+                  "of 8 tile rows, so block (%d, %d) computes tile row %d, column %d).",
+                  bx_, by_, thousands(lc.gridX).c_str(), thousands(lc.gridY).c_str(), rows.begin,
+                  rows.end, cols.begin, cols.end, bx_, by_, rows.begin / st.tileM,
+                  cols.begin / st.tileN)
+            : trf("Block (%d, %d) of %s x %s computes C[%d:%d, %d:%d].", bx_, by_,
+                  thousands(lc.gridX).c_str(), thousands(lc.gridY).c_str(), rows.begin, rows.end,
+                  cols.begin, cols.end);
+    text += " ";
     if (st.family == Family::Naive)
-      text += ". No shared memory: at k = " + std::to_string(ks.begin) +
-              " each thread reads A[i, k] and B[k, j] straight from global memory.";
+      text +=
+          trf("No shared memory: at k = %d each thread reads A[i, k] and B[k, j] straight "
+              "from global memory.",
+              ks.begin);
     else
-      text += ". At step " + std::to_string(m_ + 1) + " of " + std::to_string(steps) +
-              " it loads A[" + std::to_string(rows.begin) + ":" + std::to_string(rows.end) + ", " +
-              std::to_string(ks.begin) + ":" + std::to_string(ks.end) + "] and B[" +
-              std::to_string(ks.begin) + ":" + std::to_string(ks.end) + ", " +
-              std::to_string(cols.begin) + ":" + std::to_string(cols.end) +
-              "] into shared memory (" + matmulKib(st.sharedBytes) +
-              "), then every thread multiplies "
-              "from there.";
+      text +=
+          trf("At step %d of %d it loads A[%d:%d, %d:%d] and B[%d:%d, %d:%d] into shared "
+              "memory (%s), then every thread multiplies from there.",
+              m_ + 1, steps, rows.begin, rows.end, ks.begin, ks.end, ks.begin, ks.end, cols.begin,
+              cols.end, matmulKib(st.sharedBytes).c_str());
     int inside = 0;
     for (const Cell& c : mine)
       inside += rows.begin + c.row < rows.end && cols.begin + c.col < cols.end;
-    text += " Thread " + std::to_string(thread_) + " owns " + std::to_string(mine.size()) +
-            (mine.size() == 1 ? " element" : " elements") + " of the tile" +
-            (mine.size() > 1 ? ", kept in registers until the end" : "");
-    if (inside < int(mine.size()))
-      text += "; " + std::to_string(inside) +
-              " of them inside C (the rest are computed from "
-              "zeros and never stored)";
-    text += ".";
+    const int owned = static_cast<int>(mine.size());
+    text += " ";
+    if (owned == 1)
+      text += inside == 1 ? trf("Thread %d owns 1 element of the tile.", thread_)
+                          : trf("Thread %d owns 1 element of the tile, outside C (computed from "
+                                "zeros and never stored).",
+                                thread_);
+    else
+      text += inside == owned
+                  ? trf("Thread %d owns %d elements of the tile, kept in registers until the "
+                        "end.",
+                        thread_, owned)
+                  : trf("Thread %d owns %d elements of the tile, kept in registers until the "
+                        "end; %d of them inside C (the rest are computed from zeros and never "
+                        "stored).",
+                        thread_, owned, inside);
     textWrapped("%s", text.c_str());
 
     const float width = ImGui::GetContentRegionAvail().x;
@@ -317,9 +356,7 @@ struct MatmulPicturesPanel::Impl {
     const float cell = std::min(w / float(tn), (h - label) / float(tm));
     const ImVec2 p(o.x, o.y + label);
     dl->AddText(o, ImGui::GetColorU32(ImGuiCol_Text),
-                (std::string("the block's ") + std::to_string(tm) + " x " + std::to_string(tn) +
-                 " tile of C")
-                    .c_str());
+                trf("the block's %d x %d tile of C", tm, tn).c_str());
     const std::vector<int>& owner = ownerMap(st);
     for (int r = 0; r < tm; ++r)
       for (int c = 0; c < tn; ++c) {
@@ -351,9 +388,9 @@ struct MatmulPicturesPanel::Impl {
     if (!beginPanel(ctx, "sectors", "The naive steps' reads: one warp, one k"))
       return endPanel(ctx);
     const float s = ctx.scale;
-    ImGui::RadioButton(tr("1. the course's mapping (i on x)"), &sectorCourse_, 1);
+    if (radioButton("1. the course's mapping (i on x)", sectorCourse_ == 1)) sectorCourse_ = 1;
     sameLineIfFits(ImGui::GetFrameHeight(), tr("2. swapped (j on x)"));
-    ImGui::RadioButton(tr("2. swapped (j on x)"), &sectorCourse_, 0);
+    if (radioButton("2. swapped (j on x)", sectorCourse_ == 0)) sectorCourse_ = 0;
     mem::PatternParams p;
     p.rows = M;
     p.cols = N;
@@ -369,7 +406,7 @@ struct MatmulPicturesPanel::Impl {
     warp_ = std::clamp(warp_, 0, maxWarp);
     k_ = std::clamp(k_, 0, K - 1);
     ImGui::SetNextItemWidth(160 * s);
-    ImGui::SliderInt("warp##sectors", &warp_, 0, maxWarp);
+    ImGui::SliderInt(idLabel("warp", "warpsectors").c_str(), &warp_, 0, maxWarp);
     sameLineIfFits(160 * s, "k");
     ImGui::SetNextItemWidth(160 * s);
     ImGui::SliderInt("k##sectors", &k_, 0, K - 1);
@@ -380,11 +417,18 @@ struct MatmulPicturesPanel::Impl {
         ImGui::Text(tr("Reading %s: this warp has no lane inside C."), what);
         continue;
       }
-      ImGui::Text(
-          "Reading %s: %d lanes, %d sector%s of 32 bytes for %lld bytes asked for (%s "
-          "used).",
-          what, r.activeLanes(), g.sectorCount(), g.sectorCount() == 1 ? "" : "s",
-          static_cast<long long>(g.bytesRequested), matmulPercent(g.efficiency()).c_str());
+      const long long asked = static_cast<long long>(g.bytesRequested);
+      const std::string used = matmulPercent(g.efficiency());
+      textWrapped(  // wrapped: a translation may be longer than the panel
+          "%s",
+          (g.sectorCount() == 1
+               ? trf("Reading %s: %d lanes, 1 sector of 32 bytes for %lld bytes asked for (%s "
+                     "used).",
+                     what, r.activeLanes(), asked, used.c_str())
+               : trf("Reading %s: %d lanes, %d sectors of 32 bytes for %lld bytes asked for (%s "
+                     "used).",
+                     what, r.activeLanes(), g.sectorCount(), asked, used.c_str()))
+              .c_str());
       drawWarpPicture(ctx.theme, s, r, g);
     }
     mutedText(ctx.theme,

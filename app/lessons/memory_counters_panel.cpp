@@ -21,16 +21,16 @@ namespace {
 struct Kind {
   mem::Space space;
   mem::Op op;
-  const char *name, *num, *den;
+  const char *name, *num, *den;  // name: marked N_(), translated where the table shows it
 };
 constexpr Kind kKinds[] = {
-    {mem::Space::Global, mem::Op::Load, "global loads: sectors / request", "global_load_sectors",
-     "global_load_requests"},
-    {mem::Space::Global, mem::Op::Store, "global stores: sectors / request", "global_store_sectors",
-     "global_store_requests"},
-    {mem::Space::Shared, mem::Op::Load, "shared loads: wavefronts / request",
+    {mem::Space::Global, mem::Op::Load, N_("global loads: sectors / request"),
+     "global_load_sectors", "global_load_requests"},
+    {mem::Space::Global, mem::Op::Store, N_("global stores: sectors / request"),
+     "global_store_sectors", "global_store_requests"},
+    {mem::Space::Shared, mem::Op::Load, N_("shared loads: wavefronts / request"),
      "shared_load_wavefronts_sass", "shared_load_requests"},
-    {mem::Space::Shared, mem::Op::Store, "shared stores: wavefronts / request",
+    {mem::Space::Shared, mem::Op::Store, N_("shared stores: wavefronts / request"),
      "shared_store_wavefronts_sass", "shared_store_requests"},
 };
 
@@ -49,7 +49,7 @@ Result<counters::LaunchCounters> profileKernel(mem::KernelId k, const mem::Patte
   Result<std::vector<counters::LaunchCounters>> r =
       counters::profile(keys, [&] { return mem::runModelKernel(c); });
   if (!r) return r.status();
-  if (r->empty()) return Status::error("The profiler saw no kernel.");
+  if (r->empty()) return Status::error(N_("The profiler saw no kernel."));
   return r->back();
 }
 
@@ -110,7 +110,7 @@ bool MemoryCountersPanel::start(mem::PatternId global, const mem::PatternParams&
         measureInHelper("memory-patterns", two, c.cancelFlag(),
                         [&c](float f, const std::string& what) { c.progress(f, what); });
     if (!r) return r.status();
-    if (r->size() != 2) return Status::error("The counters' process sent no reading.");
+    if (r->size() != 2) return Status::error(N_("The counters' process sent no reading."));
     Reading out;
     out.rows = againstModel(two.global, two.globalParams, (*r)[0].measured);
     std::vector<Row> b = againstModel(two.shared, two.sharedParams, (*r)[1].measured);
@@ -126,7 +126,7 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
   if (!beginPanel(ctx, "counters", "Measured by the GPU's counters", kPanelCollapsible))
     return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
-  if (!ctx.exporting && button(tr("Read the counters"))) start(global, gp, shared, sp);
+  if (!ctx.exporting && button("Read the counters")) start(global, gp, shared, sp);
   ImGui::EndDisabled();
   helpTooltip(
       "Runs the two patterns' kernels once more under the profiler (CUPTI, the library Nsight "
@@ -155,28 +155,29 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.kernel.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.kind.c_str());
+      ImGui::TextUnformatted(tr(r.kind.c_str()));
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(trimmedFixed(r.model, 3).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(trimmedFixed(r.measured, 3).c_str());
-      helpTooltip(("Counted: " + thousands(std::llround(r.measuredTotal)) + " in " +
-                   thousands(r.measuredRequests) +
-                   " requests. Model: " + thousands(std::llround(r.modelTotal)) + " in " +
-                   thousands(r.modelRequests) + " requests.")
+      helpTooltip(trf("Counted: %s in %s requests. Model: %s in %s requests.",
+                      thousands(std::llround(r.measuredTotal)).c_str(),
+                      thousands(r.measuredRequests).c_str(),
+                      thousands(std::llround(r.modelTotal)).c_str(),
+                      thousands(r.modelRequests).c_str())
                       .c_str());
       ImGui::TableNextColumn();
       ImGui::PushStyleColor(ImGuiCol_Text, r.ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
       const bool extraRequests = r.ok && r.measuredRequests != r.modelRequests;
-      ImGui::TextUnformatted(!r.ok ? "NO" : extraRequests ? "yes*" : "yes");
+      ImGui::TextUnformatted(!r.ok ? tr("NO") : extraRequests ? tr("yes*") : tr("yes"));
       ImGui::PopStyleColor();
       if (extraRequests)
-        helpTooltip(("The same " + thousands(std::llround(r.modelTotal)) +
-                     " in total, but the hardware counted " +
-                     thousands(r.measuredRequests - r.modelRequests) +
-                     " more requests: warps whose every lane is outside the matrix still issue "
-                     "the instruction, with all lanes switched off, and move nothing. The model "
-                     "counts only requests with at least one active lane.")
+        helpTooltip(trf("The same %s in total, but the hardware counted %s more requests: warps "
+                        "whose every lane is outside the matrix still issue the instruction, with "
+                        "all lanes switched off, and move nothing. The model counts only requests "
+                        "with at least one active lane.",
+                        thousands(std::llround(r.modelTotal)).c_str(),
+                        thousands(r.measuredRequests - r.modelRequests).c_str())
                         .c_str());
     }
     endDataTable();

@@ -3,21 +3,20 @@
 // [SECTION] index
 //   lesson text, jobs and their results
 //   parameters panel: the global pattern, the shared pattern, the measurements, export
-//   one warp and global memory: lanes, lines and sectors
-//   one warp and shared memory: lanes by banks
-//   every warp of the kernel: the heat map
+//   (one warp and global memory, one warp and shared memory, every warp's heat map:
+//   memory_pictures_panel.cpp)
 //   strided copy: measured bandwidth against the model
 //   transpose ladder
 //   work on the worker thread; export
 #include "ui/i18n.hpp"
 #include "lessons/memory_lesson.hpp"
 #include "lessons/memory_counters_panel.hpp"
+#include "lessons/memory_pictures_panel.hpp"
 #include "lessons/transpose_counters_panel.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +32,6 @@
 #include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 #include "ui/theme.hpp"
-#include "ui/warp_picture.hpp"
 #include "ui/widgets.hpp"
 
 namespace cudalab {
@@ -113,25 +111,12 @@ struct TransposeView {
   std::optional<TransposeReport> measured;
 };
 
-// A map and what it was computed for.
-struct MapView {
-  PatternId pattern;
-  PatternParams p;
-  KernelMap map;
-  // Axis labels for small maps (whole numbers only: numeric ticks would repeat them).
-  std::vector<std::string> colNames, rowNames;
-  std::vector<const char*> colPtrs, rowPtrs;
-};
-
-// "100%", "12.5%", "0.8%": a decimal only where the value has one.
-std::string percent(double f) {
-  const double p = 100 * f;
-  return trimmedFixed(p, std::fabs(p - std::round(p)) > 0.05 || p < 1 ? 1 : 0) + "%";
-}
-
-// "1 sector", "5 sectors".
-std::string count(long long n, const char* what) {
-  return thousands(n) + " " + what + (n == 1 ? "" : "s");
+// A job's progress as the bar shows it: a step's label or a fixed word marked N_() in the
+// kernels, translated; the strided copy's "stride 7" rebuilt as one translated phrase.
+std::string progressText(const std::string& what) {
+  int stride = 0;
+  if (std::sscanf(what.c_str(), "stride %d", &stride) == 1) return trf("stride %d", stride);
+  return tr(what);
 }
 
 // Which parameters a kernel's pattern uses.
@@ -139,10 +124,6 @@ struct Uses {
   bool stride = false, offset = false, element = false, rows = false, cols = false, inner = false,
        count = false, structs = false;
 };
-
-bool isTile(PatternId id) {
-  return id == PatternId::TileRows || id == PatternId::TileColumns;
-}
 
 Uses usesOf(KernelId k) {
   Uses u;
@@ -254,7 +235,7 @@ class MemoryLesson final : public Lesson {
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Shared memory: the pattern"));
     patternCombo("##shared", shared_, Space::Shared);
-    if (isTile(shared_)) checkbox(tr("Pad the tile (33 columns)"), &sharedP_.padded);
+    if (isTilePattern(shared_)) checkbox("Pad the tile (33 columns)", &sharedP_.padded);
     helpTooltip(
         "One unused float at the end of every row of the 32x32 tile, so row r starts r banks "
         "further on.");
@@ -275,37 +256,37 @@ class MemoryLesson final : public Lesson {
                 "No GPU: the pictures, the heat map and the model's columns are computed on the "
                 "CPU; bandwidths need a GPU.");
     ImGui::BeginDisabled(working());
-    if (button(gpu_ ? "Measure the transpose ladder" : "Model the transpose ladder"))
+    if (button(gpu_ ? N_("Measure the transpose ladder") : N_("Model the transpose ladder")))
       startTranspose();
-    helpTooltip(gpu_ ? "Every step on a fresh random rows x columns matrix, checked against the "
-                       "CPU's transpose, then timed."
-                     : "The model's sectors and wavefronts for each step at this size.");
+    helpTooltip(gpu_ ? N_("Every step on a fresh random rows x columns matrix, checked against the "
+                          "CPU's transpose, then timed.")
+                     : N_("The model's sectors and wavefronts for each step at this size."));
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (button(tr("Measure the strided copy"))) startStrided();
+    if (button("Measure the strided copy")) startStrided();
     ImGui::EndDisabled();
-    helpTooltip(gpu_ ? "Strides 1 to 32, each copy checked and timed." : "Needs a GPU.");
+    helpTooltip(gpu_ ? N_("Strides 1 to 32, each copy checked and timed.") : N_("Needs a GPU."));
     if (working()) {
       const JobProgress pr =
           stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (button(tr("Cancel"))) {
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), progressText(pr.what).c_str());
+      if (button("Cancel")) {
         cancelAll();
       }
     }
     ImGui::Spacing();
-    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button("Export JSON")) exportLessonResults(ctx, results(), true);
   }
 
   void drawMain(LessonContext& ctx) override {
     startNextQueued(*this, queue_, working());
     if (mapStale() && !mapJob_.running()) startMap();
     errorText(ctx.theme, error_);
-    drawWarp(ctx);
-    drawBanks(ctx);
-    drawMap(ctx);
+    drawMemoryWarpPanel(ctx, global_, globalP_, globalWarp_, globalTrip_);
+    drawMemoryBanksPanel(ctx, shared_, sharedP_, sharedWarp_, sharedTrip_);
+    drawMemoryMapPanel(ctx, mapOfShared_, map_, mapError_, mapJob_.running());
     counters_.draw(ctx, gpu_, global_, globalP_, shared_, sharedP_);
     drawStrided(ctx);
     drawTranspose(ctx);
@@ -333,10 +314,10 @@ class MemoryLesson final : public Lesson {
 
   void patternCombo(const char* id, PatternId& current, Space space) {
     ImGui::SetNextItemWidth(-1);
-    if (beginCombo(id, patternInfo(current).label)) {
+    if (beginCombo(id, tr(patternInfo(current).label))) {
       for (const PatternInfo& p : patterns()) {
         if (patternSpace(p.id) != space) continue;
-        if (ImGui::Selectable(p.label, p.id == current)) current = p.id;
+        if (ImGui::Selectable(tr(p.label), p.id == current)) current = p.id;
         helpTooltip(p.help);
       }
       ImGui::EndCombo();
@@ -353,9 +334,9 @@ class MemoryLesson final : public Lesson {
     if (u.stride) paramSlider(kStride, p.stride);
     if (u.offset) paramSlider(kOffset, p.offset);
     if (u.element) {
-      if (beginCombo(halfWidthLabel("Element size"), count(p.elementBytes, "byte").c_str())) {
+      if (beginCombo(halfWidthLabel("Element size"), memoryBytes(p.elementBytes).c_str())) {
         for (int e : kElementSizes)
-          if (ImGui::Selectable(count(e, "byte").c_str(), p.elementBytes == e)) p.elementBytes = e;
+          if (ImGui::Selectable(memoryBytes(e).c_str(), p.elementBytes == e)) p.elementBytes = e;
         ImGui::EndCombo();
       }
       helpTooltip(kElementBytes.help);
@@ -376,216 +357,14 @@ class MemoryLesson final : public Lesson {
       helpTooltip("Which of the kernel's warps the picture shows, counted block by block.");
     }
     if (s.iterations > 1) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      ImGui::SliderInt(
-          k == KernelId::MatmulCourse || k == KernelId::MatmulSwapped ? "k" : "Loop trip", &trip, 0,
-          s.iterations - 1);
+      // "k" is the matrix product's own loop variable: the same in every language.
+      ImGui::SliderInt(halfWidthLabel(k == KernelId::MatmulCourse || k == KernelId::MatmulSwapped
+                                          ? "k"
+                                          : N_("Loop trip")),
+                       &trip, 0, s.iterations - 1);
       helpTooltip("The loop iteration: the matrix product's k, or which rows of the tile.");
     }
     ImGui::PopID();
-  }
-
-  // [SECTION] one warp and global memory: lanes, lines and sectors
-
-  void drawWarp(LessonContext& ctx) {
-    if (!beginPanel(ctx, "warp", "One warp's request to global memory")) return endPanel(ctx);
-    const PatternInfo& info = patternInfo(global_);
-    const KernelInfo& k = kernelInfo(info.kernel);
-    const Status valid = validate(globalP_);
-    if (!valid) {
-      textWrapped("%s", valid.sentence().c_str());
-      return endPanel(ctx);
-    }
-    const WarpRequest r = warpRequest(global_, globalP_, globalWarp_, globalTrip_);
-    const GlobalAccess g = analyzeGlobal(r);
-    ImGui::PushFont(ctx.theme.fonts().mono);
-    ImGui::TextUnformatted(k.code);
-    ImGui::PopFont();
-    ImGui::SameLine();
-    mutedText(ctx.theme, (std::string("(") + k.instructions[size_t(info.instruction)].name +
-                          ", warp " + std::to_string(globalWarp_) + ")")
-                             .c_str());
-    if (r.activeMask == 0) {
-      textWrapped(tr("Warp %d has no lane inside the array at this step: it makes no request."),
-                  globalWarp_);
-      return endPanel(ctx);
-    }
-    const int ideal = static_cast<int>(
-        std::ceil(double(g.bytesRequested) / kSectorBytes - 1e-9));  // if perfectly packed
-    const bool store = k.instructions[size_t(info.instruction)].op == Op::Store;
-    textWrapped(
-        "%s %s %s. Memory moves %s of 32 bytes (%lld bytes) %s %s of 128 bytes: %s of what moves "
-        "is used.%s",
-        count(r.activeLanes(), "lane").c_str(), store ? "write" : "ask for",
-        count(g.bytesRequested, "byte").c_str(), count(g.sectorCount(), "sector").c_str(),
-        static_cast<long long>(g.bytesMoved()), store ? "into" : "from",
-        count(g.lineCount(), "line").c_str(), percent(g.efficiency()).c_str(),
-        g.sectorCount() > ideal ? (" Packed together, " + std::to_string(ideal) + " sector" +
-                                   (ideal == 1 ? "" : "s") + " would do.")
-                                      .c_str()
-                                : " No request could do with fewer.");
-    mutedText(ctx.theme, info.help);
-    drawWarpPicture(ctx.theme, ctx.scale, r, g);
-    endPanel(ctx);
-  }
-
-  // [SECTION] one warp and shared memory: lanes by banks
-
-  void drawBanks(LessonContext& ctx) {
-    if (!beginPanel(ctx, "banks", "One warp's request to shared memory: 32 banks"))
-      return endPanel(ctx);
-    const PatternInfo& info = patternInfo(shared_);
-    const KernelInfo& k = kernelInfo(info.kernel);
-    if (isTile(shared_)) {
-      checkbox(tr("Pad the tile to 33 columns"), &sharedP_.padded);
-      helpTooltip("Redraws at once: one unused float per row moves row r by r banks.");
-    }
-    ImGui::PushFont(ctx.theme.fonts().mono);
-    ImGui::TextUnformatted(k.code);
-    ImGui::PopFont();
-    const Status valid = validate(sharedP_);
-    if (!valid) {
-      textWrapped("%s", valid.sentence().c_str());
-      return endPanel(ctx);
-    }
-    const WarpRequest r = warpRequest(shared_, sharedP_, sharedWarp_, sharedTrip_);
-    if (r.activeMask == 0) {
-      textWrapped(tr("Warp %d makes no request at this step."), sharedWarp_);
-      return endPanel(ctx);
-    }
-    const SharedAccess sh = analyzeShared(r);
-    const std::string phases =
-        sh.phases > 1 ? " (" + std::to_string(r.elementBytes) +
-                            "-byte elements: " + std::to_string(sh.phases) + " phases of " +
-                            std::to_string(kWarpSize / sh.phases) + " lanes, 128 bytes each)"
-                      : "";
-    if (sh.conflictFree())
-      textWrapped(
-          "No conflict: every bank gives at most one word per phase, so the "
-          "request takes %d pass%s%s.%s",
-          sh.wavefronts, sh.wavefronts == 1 ? "" : "es", phases.c_str(),
-          sh.broadcast ? " Lanes that read the same word share it (broadcast)." : "");
-    else
-      textWrapped(
-          "%d-way bank conflict: one bank must give %d different words, one per "
-          "pass, so the request takes %d passes instead of %d%s.",
-          sh.degree, sh.degree, sh.wavefronts, sh.phases, phases.c_str());
-    mutedText(ctx.theme, info.help);
-    drawBankGrid(ctx, r, sh);
-    endPanel(ctx);
-  }
-
-  void drawBankGrid(LessonContext& ctx, const WarpRequest& r, const SharedAccess& sh) {
-    const float s = ctx.scale;
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float fontH = ImGui::GetTextLineHeight();
-    const float labelW = ImGui::CalcTextSize("lane 31 ").x;
-    // The grid fits the panel: 32 banks of at most 15 px (scaled), fewer pixels when the panel
-    // is narrow (a projector's scale), never wider than the panel.
-    const float cell = std::max(3.0f, std::min((width - labelW) / kBanks, 15.0f * s));
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
-    const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
-    const int size = std::clamp(r.elementBytes, 1, kMaxElementBytes);
-    const float gridX = o.x + labelW;
-    const float headY = o.y;
-    // The caption wraps over the grid's width; the counts above the banks shrink to a bank's
-    // width when two digits are wider.
-    ImFont* font = ImGui::GetFont();
-    const float fs = ImGui::GetFontSize();
-    const char* caption = tr("banks 0-31; the number: distinct words asked of it in one phase");
-    const float captionW = std::max(kBanks * cell, 8 * fs);
-    const float captionH = font->CalcTextSizeA(fs, FLT_MAX, captionW, caption).y;
-    dl->AddText(font, fs, ImVec2(gridX, headY), text, caption, nullptr, captionW);
-    const float numberFs = std::min(fs, fs * cell / ImGui::CalcTextSize("32").x);
-    const float gridY = headY + captionH + numberFs + 6 * s;
-    for (int b = 0; b < kBanks; ++b) {
-      int worst = 0;
-      for (int ph = 0; ph < sh.phases; ++ph)
-        worst = std::max(worst, sh.phaseBankWords[size_t(ph)][size_t(b)]);
-      if (worst == 0) continue;
-      const std::string n = std::to_string(worst);
-      const float tw = font->CalcTextSizeA(numberFs, FLT_MAX, 0, n.c_str()).x;
-      dl->AddText(font, numberFs,
-                  ImVec2(gridX + (float(b) + 0.5f) * cell - tw / 2, headY + captionH + 2 * s),
-                  worst > 1 ? paletteColour(5) : text, n.c_str());
-    }
-    for (int l = 0; l < kWarpSize; ++l) {
-      const float y = gridY + float(l) * cell;
-      if (l % 4 == 0 || cell >= fontH) {
-        const std::string n = "lane " + std::to_string(l);
-        dl->AddText(ImVec2(o.x, y + (cell - fontH) / 2), text, n.c_str());
-      }
-      for (int b = 0; b < kBanks; ++b)
-        dl->AddRectFilled(ImVec2(gridX + float(b) * cell + 1, y + 1),
-                          ImVec2(gridX + float(b + 1) * cell - 1, y + cell - 1), frame);
-      if (!r.active(l)) continue;
-      for (std::uint64_t w = r.address[size_t(l)] / kBankBytes;
-           w <= (r.address[size_t(l)] + std::uint64_t(size) - 1) / kBankBytes; ++w) {
-        const int b = int(w % kBanks);
-        const int distinct = sh.phaseBankWords[size_t(sh.lanePhase[size_t(l)])][size_t(b)];
-        const ImU32 c = distinct > 1               ? paletteColour(5)
-                        : sh.laneShares[size_t(l)] ? paletteColour(4)
-                                                   : paletteColour(2);
-        dl->AddRectFilled(ImVec2(gridX + float(b) * cell + 1, y + 1),
-                          ImVec2(gridX + float(b + 1) * cell - 1, y + cell - 1), c);
-      }
-    }
-    dl->AddRect(ImVec2(gridX, gridY), ImVec2(gridX + kBanks * cell, gridY + kWarpSize * cell),
-                border);
-    ImGui::Dummy(ImVec2(width, gridY + kWarpSize * cell + 4 * s - o.y));
-    // The legend, in the same colours.
-    const struct {
-      int colour;
-      const char* text;
-    } legend[] = {{2, N_("one word from its bank")},
-                  {4, N_("a word other lanes read too (broadcast)")},
-                  {5, N_("a bank asked for several words: conflict")}};
-    for (const auto& e : legend)
-      legendItem(paletteColour(e.colour), tr(e.text), &e == &legend[0]);
-  }
-
-  // [SECTION] every warp of the kernel: the heat map
-
-  void drawMap(LessonContext& ctx) {
-    if (!beginPanel(ctx, "map", "Every warp of the kernel")) return endPanel(ctx);
-    if (ImGui::RadioButton(tr("the global-memory pattern"), !mapOfShared_)) mapOfShared_ = false;
-    sameLineIfFits(ImGui::GetFrameHeight(), "the shared-memory pattern");
-    if (ImGui::RadioButton(tr("the shared-memory pattern"), mapOfShared_)) mapOfShared_ = true;
-    if (!mapError_.ok()) textWrapped("%s", mapError_.sentence().c_str());
-    if (!map_) {
-      ImGui::TextUnformatted(mapJob_.running() ? "Computing..." : "Not computed yet.");
-      return endPanel(ctx);
-    }
-    const MapView& v = *map_;
-    const bool shared = patternSpace(v.pattern) == Space::Shared;
-    const LaunchShape& sh = v.map.shape;
-    const char* unit = shared ? "wavefronts (passes)" : "sectors";
-    textWrapped("%s: %d x %d blocks of %d x %d threads, %s; %s. On average %.2f %s per request%s.",
-                patternInfo(v.pattern).label, sh.gridX, sh.gridY, sh.blockX, sh.blockY,
-                count(sh.warps(), "warp").c_str(), count(v.map.totals.requests, "request").c_str(),
-                shared ? v.map.totals.wavefrontsPerRequest() : v.map.totals.sectorsPerRequest(),
-                unit, shared ? "" : (", efficiency " + percent(v.map.totals.efficiency())).c_str());
-    const std::string title = std::string(unit) + " per request, one cell per warp";
-    if (plot::BeginPlot("memory_map", title.c_str(), ImVec2(-1, 0))) {
-      const bool rowsOfWarps = sh.blockX == kWarpSize;
-      plot::SetupAxes({rowsOfWarps ? "block x" : "warp (in rows of 32)", plot::Scale::Linear, -0.5,
-                       v.map.cols - 0.5, "%.0f"},
-                      {rowsOfWarps ? "warp row, 0 at the bottom" : "row of 32 warps",
-                       plot::Scale::Linear, -0.5, v.map.rows - 0.5, "%.0f"});
-      if (!v.colPtrs.empty()) plot::SetupCategories(v.colPtrs.data(), int(v.colPtrs.size()));
-      if (!v.rowPtrs.empty())
-        plot::SetupCategories(v.rowPtrs.data(), int(v.rowPtrs.size()), plot::AxisId::Y);
-      plot::PlotHeatmap(unit, v.map.perWarp.data(), v.map.rows, v.map.cols, 1, 32);
-      plot::EndPlot();
-    }
-    mutedText(ctx.theme,
-              "Colour scale from 1 (dark) to 32 (yellow). Edges show warps with fewer lanes "
-              "inside the array; in the transposes and matrix products every warp costs the "
-              "same, in the strided copy it depends on the offset.");
-    endPanel(ctx);
   }
 
   // [SECTION] strided copy: measured bandwidth against the model
@@ -607,14 +386,22 @@ class MemoryLesson final : public Lesson {
       bool allOk = true;
       for (const StridedPoint& p : r.points)
         allOk = allOk && p.m.check.ok();
-      ImGui::Text(
-          "Measured on %s, offset %d: stride 1: %.0f GB/s, stride 2: %.0f GB/s, stride "
-          "%d: %.0f GB/s. Outputs %s.",
-          r.device.c_str(), r.p.offset, meas.front(), meas.size() > 1 ? meas[1] : 0.0,
-          r.points.back().stride, meas.back(), allOk ? "correct" : "WRONG");
+      if (allOk)
+        textWrapped(
+            "Measured on %s, offset %d: stride 1: %.0f GB/s, stride 2: %.0f GB/s, stride %d: %.0f "
+            "GB/s. Outputs correct.",
+            r.device.c_str(), r.p.offset, meas.front(), meas.size() > 1 ? meas[1] : 0.0,
+            r.points.back().stride, meas.back());
+      else
+        textWrapped(
+            "Measured on %s, offset %d: stride 1: %.0f GB/s, stride 2: %.0f GB/s, stride %d: %.0f "
+            "GB/s. Outputs WRONG.",
+            r.device.c_str(), r.p.offset, meas.front(), meas.size() > 1 ? meas[1] : 0.0,
+            r.points.back().stride, meas.back());
       if (plot::BeginPlot("memory_strided", "##strided", ImVec2(-1, 0))) {
-        plot::SetupAxes({"stride (elements)", plot::Scale::Linear, 0.5, xs.back() + 0.5, "%.0f"},
-                        {"useful GB/s", plot::Scale::Log10});
+        plot::SetupAxes(
+            {N_("stride (elements)"), plot::Scale::Linear, 0.5, xs.back() + 0.5, "%.0f"},
+            {N_("useful GB/s"), plot::Scale::Log10});
         plot::SetupLegend(plot::Legend::TopRight);
         plot::SetNextColour(0);
         plot::PlotLine("measured", xs.data(), meas.data(), int(xs.size()));
@@ -629,11 +416,12 @@ class MemoryLesson final : public Lesson {
                 "falling: a warp's 32 sectors now lie in more DRAM pages and need more address "
                 "translations, costs the sector count does not see.");
     } else {
-      ImGui::TextUnformatted(stridedJob_.running()
-                                 ? "Measuring..."
-                                 : (gpu_ ? "Not measured yet."
-                                         : "No GPU: nothing is measured. The model's efficiency "
-                                           "at each stride:"));
+      const char* status = stridedJob_.running() ? tr("Measuring...")
+                           : gpu_
+                               ? tr("Not measured yet.")
+                               : tr("No GPU: nothing is measured. The model's efficiency at each "
+                                    "stride:");
+      wrappedText(status);
       if (!gpu_ && plot::BeginPlot("memory_strided_model", "##stridedmodel", ImVec2(-1, 0))) {
         std::vector<double> xs;
         for (size_t i = 0; i < stridedModel_.size(); ++i)
@@ -642,8 +430,8 @@ class MemoryLesson final : public Lesson {
         for (double e : stridedModel_)
           pc.push_back(100 * e);
         plot::SetupAxes(
-            {"stride (elements)", plot::Scale::Linear, 0.5, double(xs.size()) + 0.5, "%.0f"},
-            {"model efficiency (%)", plot::Scale::Linear, 0, 105});
+            {N_("stride (elements)"), plot::Scale::Linear, 0.5, double(xs.size()) + 0.5, "%.0f"},
+            {N_("model efficiency (%)"), plot::Scale::Linear, 0, 105});
         plot::SetNextColour(1);
         plot::PlotLine("model (not measured)", xs.data(), pc.data(), int(xs.size()));
         plot::EndPlot();
@@ -657,7 +445,8 @@ class MemoryLesson final : public Lesson {
   void drawTranspose(LessonContext& ctx) {
     if (!beginPanel(ctx, "transpose", "The transpose ladder")) return endPanel(ctx);
     if (!transpose_) {
-      ImGui::TextUnformatted(transposeJob_.running() ? "Measuring..." : "Not measured yet.");
+      ImGui::TextUnformatted(transposeJob_.running() ? tr("Measuring...")
+                                                     : tr("Not measured yet."));
       return endPanel(ctx);
     }
     const TransposeView& v = *transpose_;
@@ -672,49 +461,36 @@ class MemoryLesson final : public Lesson {
           "No GPU: the model's columns only, for a %d x %d matrix. Bandwidths "
           "need a GPU.",
           v.rows, v.cols);
-    // Measured, the numbers keep their width and give way by priority on a projector (the model's
-    // columns first); without a GPU the model's columns and a wrapped sentence per step share
-    // the width.
-    static const TableColumn kMeasured[] = {
+    // The numbers keep their width and give way by priority on a projector (the model's columns
+    // first). Without a GPU the measured columns are empty and give way before all others; what
+    // each step changes is in its name's tooltip.
+    static const TableColumn kColumns[] = {
         {"step"},
-        {"kernel time, median (ms)", "ms", 2},
-        {"GB/s", nullptr, 0, "Each element read once and written once, over the kernel time."},
-        {"of the copy's bandwidth", "of copy", 1, "This step's GB/s over cudaMemcpy's."},
+        {"kernel time, median (ms)", "ms", 2, nullptr, true},
+        {"GB/s", nullptr, 0, "Each element read once and written once, over the kernel time.",
+         true},
+        {"of the copy's bandwidth", "of copy", 1, "This step's GB/s over cudaMemcpy's.", true},
         {"load sectors per request", "load sectors", 3},
         {"store sectors per request", "store sectors", 3},
         {"shared-memory passes per tile read", "shared passes", 3},
-        {"checked against the CPU", "correct", 0},
+        {"checked against the CPU", "correct", 0, nullptr, true},
     };
     const auto steps = transposeSteps();
-    const bool table = m ? beginDataTable("transpose", kMeasured, static_cast<int>(steps.size()))
-                         : ImGui::BeginTable("transpose", 5,
-                                             ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                                 ImGuiTableFlags_SizingStretchProp);
-    if (table) {
-      if (!m) {
-        ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-        ImGui::TableSetupColumn("load sectors");
-        ImGui::TableSetupColumn("store sectors");
-        ImGui::TableSetupColumn("shared passes");
-        ImGui::TableSetupColumn("what changes", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-        ImGui::TableHeadersRow();
-      }
+    if (beginDataTable("transpose", kColumns, static_cast<int>(steps.size()), m != nullptr)) {
       for (size_t i = 0; i < steps.size(); ++i) {
         const TransposeStepInfo& s = steps[i];
         const StepModel& sm = v.model[i];
+        const TransposeResult* t = m ? &m->steps[i] : nullptr;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.label);
+        ImGui::TextUnformatted(tr(s.label));
         helpTooltip(s.help);
-        if (m) {
-          const TransposeResult& t = m->steps[i];
-          ImGui::TableNextColumn();
-          ImGui::Text("%.3f", t.m.kernel().medianMs);
-          ImGui::TableNextColumn();
-          ImGui::Text("%.0f", t.gbps);
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted(percent(t.ofCeiling).c_str());
-        }
+        ImGui::TableNextColumn();
+        if (t) ImGui::Text("%.3f", t->m.kernel().medianMs);
+        ImGui::TableNextColumn();
+        if (t) ImGui::Text("%.0f", t->gbps);
+        ImGui::TableNextColumn();
+        if (t) ImGui::TextUnformatted(memoryPercent(t->ofCeiling).c_str());
         const bool driver = s.step == TransposeStep::Memcpy;
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(driver ? "-" : trimmedFixed(sm.loadSectors, 2).c_str());
@@ -727,30 +503,30 @@ class MemoryLesson final : public Lesson {
         if (sm.sharedLoad > 1) ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
         ImGui::TextUnformatted(sm.sharedLoad < 0 ? "-" : trimmedFixed(sm.sharedLoad, 1).c_str());
         if (sm.sharedLoad > 1) ImGui::PopStyleColor();
-        if (m) {
-          ImGui::TableNextColumn();
-          const Correctness& c = m->steps[i].m.check;
+        ImGui::TableNextColumn();
+        if (t) {
+          const Correctness& c = t->m.check;
           ImGui::TextUnformatted(
-              c.ok() ? "yes" : ("NO: " + thousands(static_cast<long long>(c.wrong))).c_str());
-        } else {
-          ImGui::TableNextColumn();
-          textWrapped("%s", s.help);
+              c.ok() ? tr("yes")
+                     : trf("NO: %s wrong", thousands(static_cast<long long>(c.wrong)).c_str())
+                           .c_str());
         }
       }
-      if (m)
-        endDataTable();
-      else
-        ImGui::EndTable();
+      endDataTable();
     }
+    if (!m) mutedText(ctx.theme, "Hover a step's name for what it changes.");
     const bool smaller = modelExtent(v.rows) < v.rows || modelExtent(v.cols) < v.cols;
-    mutedText(ctx.theme,
-              (std::string("Model columns, per warp request: global sectors of the load and the "
-                           "store, shared-memory passes of the tile read") +
-               (smaller ? ", counted at " + std::to_string(modelExtent(v.rows)) + " x " +
-                              std::to_string(modelExtent(v.cols)) +
-                              " (the same size modulo 32: the same alignment and edge tiles)."
-                        : "."))
-                  .c_str());
+    if (smaller)
+      mutedText(ctx.theme,
+                trf("Model columns, per warp request: global sectors of the load and the store, "
+                    "shared-memory passes of the tile read, counted at %d x %d (the same size "
+                    "modulo 32: the same alignment and edge tiles).",
+                    modelExtent(v.rows), modelExtent(v.cols))
+                    .c_str());
+    else
+      mutedText(ctx.theme,
+                "Model columns, per warp request: global sectors of the load and the store, "
+                "shared-memory passes of the tile read.");
     if (m && plot::BeginPlot("memory_transpose", "##transposebars", ImVec2(-1, 0))) {
       std::vector<const char*> names;
       std::vector<double> gbps;
@@ -759,7 +535,7 @@ class MemoryLesson final : public Lesson {
         gbps.push_back(t.gbps);
       }
       plot::SetupCategories(names.data(), int(names.size()));
-      plot::SetupAxes({"step"}, {"GB/s", plot::Scale::Linear, 0});
+      plot::SetupAxes({N_("step")}, {"GB/s", plot::Scale::Linear, 0});
       plot::SetupLegend(plot::Legend::Hidden);
       plot::SetNextColour(0);
       plot::PlotBars("GB/s", gbps.data(), int(gbps.size()));
@@ -800,7 +576,7 @@ class MemoryLesson final : public Lesson {
     p.cols = cols_;
     return transposeJob_.start(
         [p, gpu](AsyncJob<TransposeView>::Control& c) -> Result<TransposeView> {
-          c.progress(0, "the model");
+          c.progress(0, N_("the model"));  // translated where the bar shows it
           TransposeView v = transposeModel(p.rows, p.cols);
           if (!gpu) return v;
           Result<TransposeReport> r = measureTranspose(
@@ -825,10 +601,10 @@ class MemoryLesson final : public Lesson {
     const PatternId id = mapPattern();
     const PatternParams p = mapParams();
     mapFor_ = std::make_pair(id, p);
-    return mapJob_.start([id, p](AsyncJob<MapView>::Control& c) -> Result<MapView> {
+    return mapJob_.start([id, p](AsyncJob<MemoryMapView>::Control& c) -> Result<MemoryMapView> {
       Result<KernelMap> m = kernelMap(id, p, c.cancelFlag());
       if (!m) return m.status();
-      MapView v{id, p, std::move(*m), {}, {}, {}, {}};
+      MemoryMapView v{id, p, std::move(*m), {}, {}, {}, {}};
       auto names = [](int n, std::vector<std::string>& s, std::vector<const char*>& ptrs) {
         if (n > 24) return;
         for (int i = 0; i < n; ++i)
@@ -848,9 +624,10 @@ class MemoryLesson final : public Lesson {
       const auto steps = transposeSteps();
       for (size_t i = 0; i < steps.size() && i < transpose_->measured->steps.size(); ++i) {
         const TransposeResult& t = transpose_->measured->steps[i];
+        // The label is what the pinned runs' table shows: translated when the run is taken.
         rows.push_back(
             {std::string("transpose ") + steps[i].id,
-             std::string("transpose: ") + steps[i].label,
+             trf("transpose: %s", tr(steps[i].label)),
              {{"GB/s", t.gbps, "GB/s", true}, {"ms", t.m.kernel().medianMs, "ms", false}}});
       }
     }
@@ -858,7 +635,7 @@ class MemoryLesson final : public Lesson {
       for (const StridedPoint& p : strided_->points)
         rows.push_back(
             {"stride " + std::to_string(p.stride),
-             "strided copy, stride " + std::to_string(p.stride),
+             trf("strided copy, stride %d", p.stride),
              {{"GB/s", p.gbps, "GB/s", true}, {"ms", p.m.kernel().medianMs, "ms", false}}});
     return rows;
   }
@@ -967,8 +744,8 @@ class MemoryLesson final : public Lesson {
 
   bool mapOfShared_ = false;
   std::optional<std::pair<PatternId, PatternParams>> mapFor_;
-  AsyncJob<MapView> mapJob_;
-  std::optional<MapView> map_;
+  AsyncJob<MemoryMapView> mapJob_;
+  std::optional<MemoryMapView> map_;
   Status mapError_;
 
   int rows_ = 8192, cols_ = 8192;

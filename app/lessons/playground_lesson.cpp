@@ -43,13 +43,11 @@ namespace cudalab {
 const LessonInfo kPlaygroundLessonInfo{
     "playground", N_("Playground: write your own kernel"),
     N_("course files 000-004: Numba's @cuda.jit and @vectorize, PyCUDA's SourceModule, "
-       "cuda-python, "
-       "and file 004's exercises (the counter race, the histogram)"),
+       "cuda-python, and file 004's exercises (the counter race, the histogram)"),
     N_("Type a CUDA kernel, compile it in the app with NVRTC, run it with the grid and block you "
        "choose in a separate worker process, and see every element checked against a CPU "
-       "reference: "
-       "right, wrong, never written or written past the end. Then time it beside the built-in "
-       "lessons' kernels and the library.")};
+       "reference: right, wrong, never written or written past the end. Then time it beside the "
+       "built-in lessons' kernels and the library.")};
 
 namespace {
 
@@ -180,29 +178,29 @@ class PlaygroundLesson final : public Lesson {
     ImGui::SetNextItemWidth(-1);
     // Not while a job runs: its result belongs to the exercise it started with.
     ImGui::BeginDisabled(job_.running());
-    const bool comboOpen = beginCombo("##exercise", ex_->title);
+    const bool comboOpen = beginCombo("##exercise", tr(ex_->title));
     ImGui::EndDisabled();
     if (comboOpen) {
       for (const Exercise& e : exercises())
-        if (ImGui::Selectable(e.title, &e == ex_) && &e != ex_) {
+        if (ImGui::Selectable(tr(e.title), &e == ex_) && &e != ex_) {
           saveText();
           selectExercise(e);
           startJob(false);
         }
       ImGui::EndCombo();
     }
-    textWrapped("%s", ex_->task);
-    mutedText(ctx.theme, ex_->course);
+    textWrapped("%s", tr(ex_->task));
+    mutedText(ctx.theme, ex_->course);  // translated by mutedText (marked in the table)
     ImGui::Separator();
 
     if (ex_->kind != Kind::Counter) {
       ParamSpec n{"n",
-                  ex_->kind == Kind::Matmul ? "n (rows = columns)" : "N",
+                  ex_->kind == Kind::Matmul ? N_("n (rows = columns)") : "N",
                   double(ex_->minN),
                   double(ex_->maxN),
                   double(ex_->defaultN),
                   "",
-                  "How many elements the app makes (fresh random numbers each run) and checks.",
+                  N_("How many elements the app makes (fresh random numbers each run) and checks."),
                   true,
                   true};
       paramSlider(n, params_.n);
@@ -212,7 +210,7 @@ class PlaygroundLesson final : public Lesson {
     helpTooltip(kBlockDimSpec.help);
     dimInputs("##block", params_.launch.block, 2048);
     if (ex_->kind != Kind::Counter) {  // the counter has no N to cover
-      checkbox(tr("Grid from N"), &params_.autoGrid);
+      checkbox("Grid from N", &params_.autoGrid);
       helpTooltip(
           "On: as many blocks as N needs at this block size (rounded up). Off: the grid "
           "below, as you set it.");
@@ -229,22 +227,22 @@ class PlaygroundLesson final : public Lesson {
     paramSlider(kRunsSpec, params_.runs);
     paramSlider(kTimeoutSpec, params_.timeoutSeconds);
     ImGui::BeginDisabled(sanitizerPath_.empty() || job_.running() || helloJob_.running());
-    if (checkbox(tr("Check accesses"), &sanitize_)) {
+    if (checkbox("Check accesses", &sanitize_)) {
       worker_.reset();  // the next run starts a worker with the other command
     }
     ImGui::EndDisabled();
     helpTooltip(sanitizerPath_.empty()
-                    ? "Needs compute-sanitizer from the CUDA toolkit, which was not found."
-                    : "Runs the worker under compute-sanitizer's memcheck: every memory access of "
-                      "your kernel is checked, and a bad one is reported with its source line "
-                      "and thread instead of faulting on the GPU. Tens of times slower, so the "
-                      "times are not meaningful then.");
-    checkbox(tr("Compare"), &params_.compare);
+                    ? N_("Needs compute-sanitizer from the CUDA toolkit, which was not found.")
+                    : N_("Runs the worker under compute-sanitizer's memcheck: every memory access "
+                         "of your kernel is checked, and a bad one is reported with its source "
+                         "line and thread instead of faulting on the GPU. Tens of times slower, so "
+                         "the times are not meaningful then."));
+    checkbox("Compare", &params_.compare);
     helpTooltip(
         "Also time the built-in lesson's kernel and the library (CUB, cuBLAS) on the same "
         "problem, for the Time panel.");
     ImGui::BeginDisabled(sanitize_);
-    checkbox(tr("Counters per line"), &params_.lineCounters);
+    checkbox("Counters per line", &params_.lineCounters);
     ImGui::EndDisabled();
     helpTooltip(
         "Also read the GPU's counters for every line of your kernel (CUPTI's SASS metrics, what "
@@ -257,17 +255,18 @@ class PlaygroundLesson final : public Lesson {
 
     const bool working = job_.running();
     if (working) {
-      ImGui::TextUnformatted(job_.progress().what.empty() ? "Working..."
-                                                          : job_.progress().what.c_str());
-      if (button(tr("Cancel"))) cancelAll();
+      // The job's steps are marked N_() where startJob reports them.
+      ImGui::TextUnformatted(job_.progress().what.empty() ? tr("Working...")
+                                                          : tr(job_.progress().what.c_str()));
+      if (button("Cancel")) cancelAll();
     } else {
-      if (button(tr("Compile"))) startJob(false);
+      if (button("Compile")) startJob(false);
       helpTooltip(
           "NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
           "warnings appear on their lines, with the registers and shared memory used.");
-      sameLineIfFits("Compile and run");
+      sameLineIfFits(tr("Compile and run"));
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
-      if (button(tr("Compile and run"))) startJob(true);
+      if (button("Compile and run")) startJob(true);
       ImGui::EndDisabled();
       if (!gpu_)
         mutedText(ctx.theme,
@@ -309,6 +308,7 @@ class PlaygroundLesson final : public Lesson {
                                           kGridDimSpec};
 
   // Keeps the next button on this line when it fits there (a projector's UI scale stacks them).
+  // `nextLabel`: the label as shown (translated).
   static void sameLineIfFits(const char* nextLabel) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const float next = ImGui::CalcTextSize(nextLabel).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
@@ -379,11 +379,11 @@ class PlaygroundLesson final : public Lesson {
   void drawCodePanel(LessonContext& ctx) {
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (beginPanel(ctx, "code", "Your kernel")) {
-      textWrapped(tr("The app calls  %s"), signatureText(*ex_).c_str());
+      textWrapped("The app calls  %s", signatureText(*ex_).c_str());
       if (ex_->kind != Kind::Elementwise) {
         const Launch l = launchFor(*ex_, params_);
-        mutedText(ctx.theme, ("with <<<(" + dimText(l.grid) + "), (" + dimText(l.block) +
-                              ")>>>. Ctrl+Z undoes, Ctrl+Y redoes.")
+        mutedText(ctx.theme, trf("with <<<(%s), (%s)>>>. Ctrl+Z undoes, Ctrl+Y redoes.",
+                                 dimText(l.grid).c_str(), dimText(l.block).c_str())
                                  .c_str());
       }
       const int lines =
@@ -403,8 +403,9 @@ class PlaygroundLesson final : public Lesson {
   void drawKernelOutput(LessonContext& ctx) {
     if (last_->finding) {
       const SanitizerFinding& f = *last_->finding;
-      std::string t = "compute-sanitizer: " + f.what;
-      if (f.line > 0) t += ", line " + std::to_string(f.line);
+      // The finding itself is compute-sanitizer's own English, as printed.
+      std::string t = f.line > 0 ? trf("compute-sanitizer: %s, line %d", f.what.c_str(), f.line)
+                                 : "compute-sanitizer: " + f.what;
       if (!f.where.empty()) t += ", " + f.where;
       ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
       textWrapped("%s", t.c_str());
@@ -413,8 +414,8 @@ class PlaygroundLesson final : public Lesson {
       if (f.line > 0) helpTooltip("Click to go to this line.");
     }
     if (last_->output.empty()) return;
-    ImGui::TextUnformatted(last_->sanitized ? "What the kernel and compute-sanitizer printed:"
-                                            : "What the kernel printed:");
+    ImGui::TextUnformatted(last_->sanitized ? tr("What the kernel and compute-sanitizer printed:")
+                                            : tr("What the kernel printed:"));
     ImGui::PushFont(ctx.theme.fonts().mono);
     ImGui::TextUnformatted(last_->output.c_str());
     ImGui::PopFont();
@@ -424,10 +425,10 @@ class PlaygroundLesson final : public Lesson {
     const float lineH = ImGui::GetTextLineHeightWithSpacing();
     if (!last_ || (!last_->report && last_->runError.ok())) {
       if (beginPanel(ctx, "result", "Result")) {
-        mutedText(ctx.theme, gpu_ ? "Press \"Compile and run\": the result of every element, the "
-                                    "time and the comparisons appear here."
-                                  : "Running needs an NVIDIA GPU. Compiling, the warnings, the "
-                                    "PTX, the registers and the launch numbers work here.");
+        mutedText(ctx.theme, gpu_ ? tr("Press \"Compile and run\": the result of every element, "
+                                       "the time and the comparisons appear here.")
+                                  : tr("Running needs an NVIDIA GPU. Compiling, the warnings, the "
+                                       "PTX, the registers and the launch numbers work here."));
       }
       endPanel(ctx);
       return;
@@ -481,7 +482,7 @@ class PlaygroundLesson final : public Lesson {
       if (last_) regs = kernelRegisters(last_->compiled, *ex_, &shared);
       const SmModel sm = smModel();
       int sms = 132;
-      std::string smName = "a model of an H100";
+      std::string smName = tr("a model of an H100");
       if (hello_ && hello_->hasDevice) {
         sms = hello_->smCount;
         smName = hello_->device;
@@ -511,11 +512,12 @@ class PlaygroundLesson final : public Lesson {
       for (const std::string& o : last_->compiled.options)
         if (o.rfind("-I", 0) != 0) options += " " + o;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      textWrapped(tr("Options:%s"), options.c_str());
+      textWrapped("Options:%s", options.c_str());
       ImGui::PopStyleColor();
       drawResources(ctx, last_->compiled);
       if (ImGui::TreeNode(
-              "PTX (the GPU's assembly language, before it is compiled for the chip)")) {
+              "##ptx", "%s",
+              tr("PTX (the GPU's assembly language, before it is compiled for the chip)"))) {
         ImGui::PushFont(ctx.theme.fonts().mono);
         ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
                                   ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
@@ -560,10 +562,10 @@ class PlaygroundLesson final : public Lesson {
           std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
                         [](const Diagnostic& d) { return d.severity == Severity::Error; }));
       std::string line =
-          c.ok
-              ? "Compiled for sm_" + std::to_string(c.arch) + " in " + trimmedFixed(c.ms, 0) + " ms"
-              : "Did not compile: " + std::to_string(errors) + " error" + (errors == 1 ? "" : "s");
-      if (stale) line += " (you have edited it since)";
+          c.ok          ? trf("Compiled for sm_%d in %s ms", c.arch, trimmedFixed(c.ms, 0).c_str())
+          : errors == 1 ? std::string(tr("Did not compile: 1 error"))
+                        : trf("Did not compile: %d errors", errors);
+      if (stale) line = trf("%s (you have edited it since)", line.c_str());
       ImGui::TextColored(c.ok ? ctx.theme.goodColour() : ctx.theme.errorColour(), "%s",
                          line.c_str());
     }
@@ -571,8 +573,13 @@ class PlaygroundLesson final : public Lesson {
       const Diagnostic& d = *all[i];
       const ImVec4 colour =
           d.severity == Severity::Error ? ctx.theme.errorColour() : ctx.theme.warningColour();
-      std::string text = (d.line > 0 ? "line " + std::to_string(d.line) + ": " : "") +
-                         (d.severity == Severity::Error ? "error: " : "warning: ") + d.message;
+      // The message is the compiler's (or cudalab's checker's) own English.
+      const bool error = d.severity == Severity::Error;
+      std::string text = d.line > 0
+                             ? (error ? trf("line %d: error: %s", d.line, d.message.c_str())
+                                      : trf("line %d: warning: %s", d.line, d.message.c_str()))
+                             : (error ? trf("error: %s", d.message.c_str())
+                                      : trf("warning: %s", d.message.c_str()));
       if (d.fromWhom == "cudalab") text += "  (cudalab)";
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
       textWrapped("%s", text.c_str());
@@ -591,12 +598,12 @@ class PlaygroundLesson final : public Lesson {
     ImGui::TextUnformatted(tr("File"));
     ImGui::SetNextItemWidth(-1);
     ImGui::InputText("##path", &filePath_);
-    if (button(tr("Save .cu"))) fileStatus_ = saveFile(filePath_, editor_.text());
-    sameLineIfFits("Load .cu");
-    if (button(tr("Load .cu"))) {
+    if (button("Save .cu")) fileStatus_ = saveFile(filePath_, editor_.text());
+    sameLineIfFits(tr("Load .cu"));
+    if (button("Load .cu")) {
       std::ifstream in(filePath_);
       if (!in) {
-        fileStatus_ = Status::error("Could not open " + filePath_ + ".");
+        fileStatus_ = Status::error(trf("Could not open %s.", filePath_.c_str()));
       } else {
         std::stringstream ss;
         ss << in.rdbuf();
@@ -605,11 +612,11 @@ class PlaygroundLesson final : public Lesson {
         textDirty_ = true;
         updateMarks();
         fileStatus_ = {};
-        ctx.info("Loaded " + filePath_ + ".");
+        ctx.info(trf("Loaded %s.", filePath_.c_str()));
       }
     }
-    sameLineIfFits("Starting kernel");
-    if (button(tr("Starting kernel"))) {
+    sameLineIfFits(tr("Starting kernel"));
+    if (button("Starting kernel")) {
       editor_.setText(std::string(starterSource(*ex_)));
       lint_ = lint(editor_.text());
       textDirty_ = true;
@@ -624,18 +631,18 @@ class PlaygroundLesson final : public Lesson {
   void drawHints(LessonContext& ctx) {
     const int total = static_cast<int>(ex_->hints.size());
     for (int i = 0; i < hintsShown_ && i < total; ++i)
-      textWrapped(tr("Hint %d: %s"), i + 1, ex_->hints[static_cast<size_t>(i)]);
+      textWrapped("Hint %d: %s", i + 1, tr(ex_->hints[static_cast<size_t>(i)]));
     if (hintsShown_ < total) {
-      const std::string label =
-          "Show a hint (" + std::to_string(hintsShown_ + 1) + " of " + std::to_string(total) + ")";
+      // One id whatever the count and the language.
+      const std::string label = trf("Show a hint (%d of %d)", hintsShown_ + 1, total) + "###hint";
       if (button(label.c_str())) ++hintsShown_;
     }
     if (!beforeSolution_) {
-      if (button(tr("Show the solution"))) showSolution();
+      if (button("Show the solution")) showSolution();
       helpTooltip(
           "Replaces your code with a course-style solution; \"Back to my code\" returns "
           "to yours.");
-    } else if (button(tr("Back to my code"))) {
+    } else if (button("Back to my code")) {
       editor_.setText(*beforeSolution_);
       beforeSolution_.reset();
       lint_ = lint(editor_.text());
@@ -703,13 +710,13 @@ class PlaygroundLesson final : public Lesson {
       out.exercise = e->id;
       if (doRun && o.arch == 0) {
         // No hello yet (it failed, or is still to come): ask now, to compile for this GPU.
-        c.progress(0.05f, "Starting the worker process...");
+        c.progress(0.05f, N_("Starting the worker process..."));
         Result<WorkerHello> h = worker().hello(c.cancelFlag());
         if (!h) return h.status();
         out.hello = *h;
         if (h->hasDevice) o.arch = h->arch;
       }
-      c.progress(0.1f, "Compiling with NVRTC...");
+      c.progress(0.1f, N_("Compiling with NVRTC..."));
       Result<CompileResult> r = compileKernel(programSource(*e, text), entryPoints(*e), o);
       if (!r) return r.status();
       out.compiled = std::move(*r);
@@ -719,7 +726,7 @@ class PlaygroundLesson final : public Lesson {
         out.runError = s;
         return out;
       }
-      c.progress(0.4f, "Running in the worker process...");
+      c.progress(0.4f, N_("Running in the worker process..."));
       Result<RunReport> rep = worker().run(out.compiled, *e, p, c.cancelFlag());
       out.output = worker().output();
       if (rep) {
@@ -829,10 +836,11 @@ class PlaygroundLesson final : public Lesson {
     {
       std::ofstream out(tmp);
       out << text;
-      if (!out) return Status::error("Could not write " + path + ".");
+      if (!out) return Status::error(trf("Could not write %s.", path.c_str()));
     }
     std::filesystem::rename(tmp, path, ec);
-    if (ec) return Status::error("Could not write " + path + ": " + ec.message() + ".");
+    if (ec)
+      return Status::error(trf("Could not write %s: %s.", path.c_str(), ec.message().c_str()));
     return {};
   }
 

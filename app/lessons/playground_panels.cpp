@@ -27,6 +27,68 @@ std::string numberText(double v) {
   return b;
 }
 
+// A comparison's note from the worker, translated: clauses joined by "; ", each a fixed phrase
+// marked N_() in worker_run.cu, "could not run: " and a status, or a count of differing elements.
+std::string noteText(const std::string& note) {
+  std::string out;
+  for (size_t start = 0; start <= note.size();) {
+    size_t end = note.find("; ", start);
+    if (end == std::string::npos) end = note.size();
+    const std::string part = note.substr(start, end - start);
+    static const std::string kCouldNot = "could not run: ", kDiffer = " elements differ from yours";
+    std::string text;
+    if (part.rfind(kCouldNot, 0) == 0)
+      text = trf("could not run: %s", tr(part.substr(kCouldNot.size())).c_str());
+    else if (part.size() > kDiffer.size() &&
+             part.compare(part.size() - kDiffer.size(), kDiffer.size(), kDiffer) == 0)
+      text = trf("%s elements differ from yours",
+                 part.substr(0, part.size() - kDiffer.size()).c_str());
+    else
+      text = tr(part);
+    out += (out.empty() ? "" : "; ") + text;
+    start = end + 2;
+  }
+  return out;
+}
+
+// The worker's summary, translated: the verdict rebuilt from the report's counts, then the
+// reduction's "Your sum X, the exact sum Y" (the worker writes both in English).
+std::string summaryText(const RunReport& r) {
+  std::string verdict;
+  if (r.ok) {
+    verdict =
+        trf("Correct: every one of %s checked values is right.", thousands(r.checked).c_str());
+  } else {
+    std::string parts;
+    auto add = [&](long long n, const char* fmt) {
+      if (n <= 0) return;
+      parts += (parts.empty() ? "" : ", ") + trf(fmt, thousands(n).c_str());
+    };
+    add(r.unwritten, N_("%s never written"));
+    add(r.wrong - r.unwritten, N_("%s wrong"));
+    add(r.pastEnd, N_("%s writes past the end"));
+    add(r.beforeStart, N_("%s writes before the start"));
+    verdict = trf("Not correct: %s (of %s checked).", parts.c_str(), thousands(r.checked).c_str());
+  }
+  static const std::string kSum = "Your sum ", kExact = ", the exact sum ";
+  const size_t at = r.summary.find(kSum);
+  const size_t exact = r.summary.find(kExact);
+  if (at != std::string::npos && exact != std::string::npos && exact > at) {
+    std::string b = r.summary.substr(exact + kExact.size());
+    if (!b.empty() && b.back() == '.') b.pop_back();
+    verdict.append(" ").append(
+        trf("Your sum %s, the exact sum %s.",
+            r.summary.substr(at + kSum.size(), exact - at - kSum.size()).c_str(), b.c_str()));
+  }
+  return verdict;
+}
+
+// What limiterText (models/occupancy.cpp) returns, marked for the catalogue: the launch table
+// shows it translated.
+[[maybe_unused]] constexpr const char* kLimiterTexts[] = {N_("threads per SM"), N_("blocks per SM"),
+                                                          N_("registers"), N_("shared memory"),
+                                                          N_("nothing (the block does not fit)")};
+
 std::string msText(double ms) {
   if (ms <= 0) return "-";
   return ms < 0.1 ? trimmedFixed(ms * 1000, 1) + " us" : trimmedFixed(ms, ms < 10 ? 3 : 1) + " ms";
@@ -38,44 +100,40 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
   const Theme& t = ctx.theme;
   ImGui::PushStyleColor(ImGuiCol_Text, r.ok ? t.goodColour() : t.errorColour());
   ImGui::PushFont(t.fonts().bold);
-  textWrapped("%s", r.summary.c_str());
+  textWrapped("%s", summaryText(r).c_str());
   ImGui::PopFont();
   ImGui::PopStyleColor();
-  mutedText(t, (std::string("Checked: ") + e.checkText + ".").c_str());
+  mutedText(t, trf("Checked: %s.", tr(e.checkText)).c_str());
   if (r.first.empty()) return;
-  ImGui::TextUnformatted(r.wrong == 1 && e.kind == Kind::Reduce ? "The total:"
-                                                                : "The first wrong values:");
-  if (ImGui::BeginTable("##first", 3,
-                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
-    const char* where = e.kind == Kind::Counter     ? "run"
-                        : e.kind == Kind::Histogram ? "bin"
-                        : e.kind == Kind::Matmul    ? "C[row, column]"
-                        : e.kind == Kind::Reduce    ? "partial sum"
-                                                    : "element";
-    ImGui::TableSetupColumn(where);
-    ImGui::TableSetupColumn("expected");
-    ImGui::TableSetupColumn("got");
-    ImGui::TableHeadersRow();
+  ImGui::TextUnformatted(r.wrong == 1 && e.kind == Kind::Reduce ? tr("The total:")
+                                                                : tr("The first wrong values:"));
+  const char* where = e.kind == Kind::Counter     ? N_("run")
+                      : e.kind == Kind::Histogram ? N_("bin")
+                      : e.kind == Kind::Matmul    ? N_("C[row, column]")
+                      : e.kind == Kind::Reduce    ? N_("partial sum")
+                                                  : N_("element");
+  const TableColumn kFirstColumns[] = {{where}, {"expected"}, {"got"}};
+  if (beginDataTable("##first", kFirstColumns, static_cast<int>(r.first.size()))) {
     for (const Mismatch& m : r.first) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       if (e.kind == Kind::Matmul)
-        ImGui::Text(tr("[%lld, %lld]"), m.index / p.n, m.index % p.n);
+        ImGui::Text("[%lld, %lld]", m.index / p.n, m.index % p.n);
       else if (m.index < 0)
         ImGui::TextUnformatted(tr("sum"));
       else if (e.kind == Kind::Counter)
-        ImGui::Text(tr("%lld"), m.index + 1);
+        ImGui::Text("%lld", m.index + 1);
       else
         ImGui::TextUnformatted(thousands(m.index).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(std::isnan(m.expected) ? "(any)" : numberText(m.expected).c_str());
+      ImGui::TextUnformatted(std::isnan(m.expected) ? tr("(any)") : numberText(m.expected).c_str());
       ImGui::TableNextColumn();
       if (m.unwritten)
-        ImGui::TextColored(t.warningColour(), "never written");
+        ImGui::TextColored(t.warningColour(), "%s", tr("never written"));
       else
         ImGui::TextUnformatted(numberText(m.got).c_str());
     }
-    ImGui::EndTable();
+    endDataTable();
   }
 }
 
@@ -85,10 +143,10 @@ void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
     ImU32 colour;
     long long count;
   } items[] = {
-      {"right", IM_COL32(0, 158, 115, 255), r.checked - r.wrong},
-      {"wrong", IM_COL32(230, 159, 0, 255), r.wrong - r.unwritten},
-      {"never written (still the poison)", IM_COL32(200, 200, 200, 255), r.unwritten},
-      {"written past the end", IM_COL32(217, 13, 26, 255), r.pastEnd},
+      {N_("right"), IM_COL32(0, 158, 115, 255), r.checked - r.wrong},
+      {N_("wrong"), IM_COL32(230, 159, 0, 255), r.wrong - r.unwritten},
+      {N_("never written (still the poison)"), IM_COL32(200, 200, 200, 255), r.unwritten},
+      {N_("written past the end"), IM_COL32(217, 13, 26, 255), r.pastEnd},
   };
   for (const Item& it : items) {
     const float h = ImGui::GetTextLineHeight();
@@ -97,16 +155,18 @@ void drawPictureLegend(LessonContext& ctx, const RunReport& r) {
                                               ImVec2(p.x + h * 0.7f, p.y + h * 0.85f), it.colour);
     ImGui::Dummy(ImVec2(h * 0.8f, h));
     ImGui::SameLine();
-    ImGui::Text("%s: %s", it.name, thousands(std::max(0LL, it.count)).c_str());
+    ImGui::TextUnformatted(
+        trf("%s: %s", tr(it.name), thousands(std::max(0LL, it.count)).c_str()).c_str());
   }
   if (!r.guardCells.empty())
     mutedText(ctx.theme,
               "Below the gap: the guard zone the app keeps past the end of the output, "
               "grey while no thread writes there.");
   if (r.cellSpan > 1)
-    mutedText(ctx.theme, ("Each square is " + thousands(r.cellSpan) +
-                          " neighbouring elements, coloured by the worst of them.")
-                             .c_str());
+    mutedText(ctx.theme,
+              trf("Each square is %s neighbouring elements, coloured by the worst of them.",
+                  thousands(r.cellSpan).c_str())
+                  .c_str());
 }
 
 void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
@@ -123,7 +183,7 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
     const Launch l = launchFor(e, p);
     if (plot::BeginPlot("playground_counts", "The counter after each run", ImVec2(-1, h))) {
       // Log scale: a racing counter can end at 1, which a linear axis up to 4,096 hides.
-      plot::SetupAxes({"Run"}, {"Count", plot::Scale::Log10, 0.5, NAN, nullptr});
+      plot::SetupAxes({N_("Run")}, {N_("Count"), plot::Scale::Log10, 0.5, NAN, nullptr});
       plot::SetupCategories(cn.data(), static_cast<int>(cn.size()));
       plot::PlotBars("counter[0]", ys.data(), static_cast<int>(ys.size()));
       plot::PlotHLine("threads launched", static_cast<double>(l.grid.count() * l.block.count()));
@@ -146,7 +206,7 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
     for (const std::string& n : names)
       cn.push_back(n.c_str());
     if (plot::BeginPlot("playground_bins", "Counts per bin", ImVec2(-1, h))) {
-      plot::SetupAxes({"Bin"}, {"Numbers", plot::Scale::Linear, 0, NAN, nullptr});
+      plot::SetupAxes({N_("Bin")}, {N_("Numbers"), plot::Scale::Linear, 0, NAN, nullptr});
       plot::SetupCategories(cn.data(), bins);
       plot::PlotBars("your kernel", got.data(), bins);
       plot::PlotBars("cpu_histogram", want.data(), bins);
@@ -166,7 +226,7 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
     if (plot::BeginPlot("playground_f_error", "Relative error of your f against x",
                         ImVec2(-1, h))) {
       plot::SetupAxes({"x", plot::Scale::Log10, NAN, NAN, nullptr},
-                      {"Relative error", plot::Scale::Log10, 1e-18, 10, nullptr});
+                      {N_("Relative error"), plot::Scale::Log10, 1e-18, 10, nullptr});
       plot::PlotLine("float", xs.data(), e32.data(), static_cast<int>(xs.size()));
       plot::PlotLine("double", xs.data(), e64.data(), static_cast<int>(xs.size()));
       plot::PlotHLine("8 ulps of float", kElementwiseUlps * std::ldexp(1.0, -23));
@@ -181,9 +241,9 @@ void drawExercisePlot(LessonContext& ctx, const Exercise& e, const RunParams& p,
 
 void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool sanitized) {
   if (sanitized)
-    ImGui::TextColored(ctx.theme.warningColour(),
-                       "Run under compute-sanitizer: every access was checked, so these times are "
-                       "many times the real ones.");
+    ImGui::TextColored(ctx.theme.warningColour(), "%s",
+                       tr("Run under compute-sanitizer: every access was checked, so these times "
+                          "are many times the real ones."));
   ImGui::Text(tr("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)"),
               msText(r.medianMs).c_str(), static_cast<int>(r.kernelMs.size()));
   if (e.kind == Kind::Matmul)
@@ -192,26 +252,25 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
     ImGui::Text(tr("%s GB/s (%s read and written)"),
                 trimmedFixed(r.gbps(), r.gbps() < 10 ? 2 : 0).c_str(), mib(r.bytes).c_str());
   if (r.comparisons.empty()) return;
-  if (ImGui::BeginTable("##cmp", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("beside it");
-    ImGui::TableSetupColumn("time");
-    ImGui::TableSetupColumn("yours takes");
-    ImGui::TableHeadersRow();
+  // The labels are the exercise table's builtIn (marked N_()) and library names.
+  static const TableColumn kCmpColumns[] = {{"beside it"}, {"time"}, {"yours takes"}};
+  if (beginDataTable("##cmp", kCmpColumns, static_cast<int>(r.comparisons.size()))) {
     for (const Comparison& c : r.comparisons) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(c.label.c_str());
-      if (!c.note.empty()) helpTooltip(c.note.c_str());
+      ImGui::TextUnformatted(tr(c.label.c_str()));
+      if (!c.note.empty()) helpTooltip(noteText(c.note).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(msText(c.ms).c_str());
       ImGui::TableNextColumn();
       if (c.ms > 0 && r.medianMs > 0)
         ImGui::Text(tr("%sx its time"), trimmedFixed(r.medianMs / c.ms, 2).c_str());
     }
-    ImGui::EndTable();
+    endDataTable();
   }
   for (const Comparison& c : r.comparisons)
-    if (!c.note.empty()) mutedText(ctx.theme, (c.label + ": " + c.note + ".").c_str());
+    if (!c.note.empty())
+      mutedText(ctx.theme, trf("%s: %s.", tr(c.label.c_str()), noteText(c.note).c_str()).c_str());
 }
 
 void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
@@ -232,8 +291,8 @@ void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
   if (plot::BeginPlot("playground_attempts", "Your attempts",
                       ImVec2(-1, 10.0f * ImGui::GetTextLineHeight()))) {
     const double last = attempts.empty() ? 1 : attempts.back().number;
-    plot::SetupAxes({"Attempt", plot::Scale::Linear, 0.5, std::max(5.0, last) + 0.5, "%.0f"},
-                    {"Kernel time", plot::Scale::Log10, NAN, NAN, "s"});
+    plot::SetupAxes({N_("Attempt"), plot::Scale::Linear, 0.5, std::max(5.0, last) + 0.5, "%.0f"},
+                    {N_("Kernel time"), plot::Scale::Log10, NAN, NAN, "s"});
     plot::SetNextColour(2);
     plot::PlotScatter("right", xOk.data(), yOk.data(), static_cast<int>(xOk.size()));
     plot::SetNextColour(1);
@@ -241,63 +300,73 @@ void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {
     plot::EndPlot();
   }
   if (compileFailures > 0)
-    mutedText(ctx.theme, (thousands(compileFailures) + " attempt" +
-                          (compileFailures == 1 ? " did" : "s did") + " not compile.")
-                             .c_str());
+    mutedText(
+        ctx.theme,
+        compileFailures == 1
+            ? tr("1 attempt did not compile.")
+            : trf("%s attempts did not compile.", thousands(compileFailures).c_str()).c_str());
 }
 
 void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevice,
                        int gpuBlocksPerSM, int kernelMaxThreads, const std::string& smName) {
+  // `what` and `help` are marked N_() at the calls and translated here.
   auto row = [](const char* what, const std::string& v, const char* help) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(what);
+    ImGui::TextUnformatted(tr(what));
     if (help) helpTooltip(help);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(v.c_str());
   };
-  if (ImGui::BeginTable("##launch", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-    row("Threads",
-        thousands(n.threads) + " (" + thousands(n.blocks) + " blocks of " +
-            thousands(n.threadsPerBlock) + ")",
+  const BlockOccupancy& o = n.occupancy;
+  const int rows = 7 + (gpuBlocksPerSM > 0) + (kernelMaxThreads > 0) + (n.waves > 0);
+  static const TableColumn kLaunchColumns[] = {{"quantity"}, {"value"}};
+  if (beginDataTable("##launch", kLaunchColumns, rows)) {
+    row(N_("Threads"),
+        trf("%s (%s blocks of %s)", thousands(n.threads).c_str(), thousands(n.blocks).c_str(),
+            thousands(n.threadsPerBlock).c_str()),
         nullptr);
-    row("Idle threads", thousands(n.idleThreads),
-        "Threads beyond the work (elements, or elements of C). With a guard they do nothing; "
-        "without one they write past the end.");
-    row("Warps",
-        thousands(n.warps) + (n.emptyLanes ? " (" + thousands(n.emptyLanes) + " empty lanes)" : ""),
-        "Threads run in warps of 32; a block that is not a multiple of 32 leaves lanes of its "
-        "last warp empty.");
-    const BlockOccupancy& o = n.occupancy;
-    row("Blocks per SM (model)",
-        o.blocksPerSM > 0 ? thousands(o.blocksPerSM) + ", limited by " + limiterText(o.limiter)
-                          : std::string("none fit: ") + limiterText(o.limiter),
-        "From the compiler's registers per thread and shared memory per block: by threads "
-        "per SM, blocks per SM, registers (in units of 256 per warp) and shared memory, the "
-        "smallest wins.");
+    row(N_("Idle threads"), thousands(n.idleThreads),
+        N_("Threads beyond the work (elements, or elements of C). With a guard they do nothing; "
+           "without one they write past the end."));
+    row(N_("Warps"),
+        n.emptyLanes ? trf("%s (%s empty lanes)", thousands(n.warps).c_str(),
+                           thousands(n.emptyLanes).c_str())
+                     : thousands(n.warps),
+        N_("Threads run in warps of 32; a block that is not a multiple of 32 leaves lanes of its "
+           "last warp empty."));
+    row(N_("Blocks per SM (model)"),
+        o.blocksPerSM > 0
+            ? trf("%s, limited by %s", thousands(o.blocksPerSM).c_str(), tr(limiterText(o.limiter)))
+            : trf("none fit: %s", tr(limiterText(o.limiter))),
+        N_("From the compiler's registers per thread and shared memory per block: by threads per "
+           "SM, blocks per SM, registers (in units of 256 per warp) and shared memory, the "
+           "smallest wins."));
     if (gpuBlocksPerSM > 0)
-      row("Blocks per SM (the GPU says)", thousands(gpuBlocksPerSM),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor for your kernel at this block size.");
+      row(N_("Blocks per SM (the GPU says)"), thousands(gpuBlocksPerSM),
+          N_("cudaOccupancyMaxActiveBlocksPerMultiprocessor for your kernel at this block size."));
     if (kernelMaxThreads > 0)
-      row("Largest block for this kernel", thousands(kernelMaxThreads) + " threads",
-          "From the loaded kernel's attributes (cudaFuncGetAttributes): 1,024, unless its "
-          "registers per thread make a full block too big for one SM.");
-    row("Occupancy", trimmedFixed(100 * o.occupancy, 0) + "% of the SM's warps",
-        "Resident warps over the most an SM can hold. More warps hide more memory latency; "
-        "past about half, more rarely helps a memory-bound kernel.");
-    row("By threads / registers / shared",
+      row(N_("Largest block for this kernel"),
+          trf("%s threads", thousands(kernelMaxThreads).c_str()),
+          N_("From the loaded kernel's attributes (cudaFuncGetAttributes): 1,024, unless its "
+             "registers per thread make a full block too big for one SM."));
+    row(N_("Occupancy"), trf("%s%% of the SM's warps", trimmedFixed(100 * o.occupancy, 0).c_str()),
+        N_("Resident warps over the most an SM can hold. More warps hide more memory latency; past "
+           "about half, more rarely helps a memory-bound kernel."));
+    row(N_("By threads / registers / shared"),
         thousands(o.byThreads) + " / " + thousands(o.byRegisters) + " / " + thousands(o.byShared),
-        "How many blocks each resource alone would allow.");
+        N_("How many blocks each resource alone would allow."));
     if (n.waves > 0)
-      row("Waves",
-          thousands(n.waves) + " (last one " + trimmedFixed(100 * n.tailFraction, 0) + "% full)",
-          "Blocks the GPU runs at once (blocks per SM x SMs) fill one wave; a grid of more "
-          "blocks runs in several.");
-    ImGui::EndTable();
+      row(N_("Waves"),
+          trf("%s (last one %s%% full)", thousands(n.waves).c_str(),
+              trimmedFixed(100 * n.tailFraction, 0).c_str()),
+          N_("Blocks the GPU runs at once (blocks per SM x SMs) fill one wave; a grid of more "
+             "blocks runs in several."));
+    endDataTable();
   }
-  mutedText(ctx.theme, ((fromDevice ? "SMs: " + thousands(n.smCount) + " on " + smName
-                                    : "Model of an H100 (132 SMs): no GPU to ask."))
-                           .c_str());
+  mutedText(ctx.theme,
+            fromDevice ? trf("SMs: %s on %s", thousands(n.smCount).c_str(), smName.c_str()).c_str()
+                       : tr("Model of an H100 (132 SMs): no GPU to ask."));
 }
 
 std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
@@ -315,12 +384,14 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
     if (l.value(SassMetric::Instructions) == 0) continue;
     LineRow row;
     row.line = l.line > 0 ? std::to_string(l.line) : "-";
-    row.source = l.line == 0 ? "(no line of yours: headers, the compiler's own code)"
-                 : l.line <= int(lines.size()) ? lines[size_t(l.line - 1)]
-                                               : "(added by cudalab: the loop that calls your f)";
+    // Translated here: the rows are made again for each run (the learner's lines are not).
+    row.source = l.line == 0 ? tr("(no line of yours: headers, the compiler's own code)")
+                 : l.line <= int(lines.size())
+                     ? lines[size_t(l.line - 1)]
+                     : tr("(added by cudalab: the loop that calls your f)");
     row.source.erase(0, row.source.find_first_not_of(" \t"));
-    row.sourceTip = std::to_string(l.instructionsOnLine) +
-                    " machine instructions of the compiled kernel come from this line.";
+    row.sourceTip = trf("%d machine instructions of the compiled kernel come from this line.",
+                        static_cast<int>(l.instructionsOnLine));
     row.instructions = count(l.value(SassMetric::Instructions));
     row.threads = trimmedFixed(l.threadsPerInstruction(), 1);
     row.idleThreads = l.threadsPerInstruction() < 31.5;
@@ -328,10 +399,11 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
       row.sectors = trimmedFixed(l.sectorsPerRequest(), 1);
       // 4 sectors carry a warp's 32 consecutive floats; 8 or more means lanes spread out.
       row.spread = l.sectorsPerRequest() >= 8;
-      row.sectorsTip = count(l.value(SassMetric::GlobalSectors)) + " sectors in " +
-                       count(l.value(SassMetric::GlobalRequests)) +
-                       " warp-wide loads and stores. 4 per access when a warp reads 32 "
-                       "consecutive floats; 32 when every lane reads its own sector.";
+      row.sectorsTip =
+          trf("%s sectors in %s warp-wide loads and stores. 4 per access when a warp "
+              "reads 32 consecutive floats; 32 when every lane reads its own sector.",
+              count(l.value(SassMetric::GlobalSectors)).c_str(),
+              count(l.value(SassMetric::GlobalRequests)).c_str());
     }
     if (l.value(SassMetric::SharedRequests) > 0) {
       row.passes = trimmedFixed(l.wavefrontsPerRequest(), 1);
@@ -349,17 +421,17 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
     errorText(ctx.theme, Status::error(r.linesProblem));
     return endPanel(ctx);
   }
-  // The source column as wide as its longest line (in the editor's font), never cut: a narrow
-  // window or a projector's scale scrolls the table sideways instead.
-  float sourceWidth = 0;
-  ImGui::PushFont(ctx.theme.fonts().mono);
-  for (const LineRow& row : rows)
-    sourceWidth = std::max(sourceWidth, ImGui::CalcTextSize(row.source.c_str()).x);
-  ImGui::PopFont();
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float rowH = ImGui::GetTextLineHeight() + 2 * style.CellPadding.y;
-  const float height =
-      rowH * float(rows.size() + 1) + style.ScrollbarSize + 2 * style.CellPadding.y;
+  // Every column as wide as its widest cell (the source in the editor's font), never cut: a
+  // narrow window or a projector's scale scrolls the table sideways instead. All of priority 0:
+  // none hides to make room for a long line of source.
+  static const TableColumn kLineColumns[] = {
+      {"line"},
+      {"source"},
+      {"warp instructions"},
+      {"threads / instruction"},
+      {"sectors / global access"},
+      {"passes / shared access"},
+  };
   // A value in the warning colour where it marks waste, "-" where the line has no such access.
   auto cell = [&](const std::string& text, bool marked) {
     ImGui::TableNextColumn();
@@ -367,17 +439,7 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
     ImGui::TextUnformatted(text.empty() ? "-" : text.c_str());
     if (marked) ImGui::PopStyleColor();
   };
-  if (ImGui::BeginTable(
-          "##lines", 6,
-          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-          ImVec2(0, height))) {
-    ImGui::TableSetupColumn("line");
-    ImGui::TableSetupColumn("source", ImGuiTableColumnFlags_WidthFixed, sourceWidth);
-    ImGui::TableSetupColumn("warp instructions");
-    ImGui::TableSetupColumn("threads / instruction");
-    ImGui::TableSetupColumn("sectors / global access");
-    ImGui::TableSetupColumn("passes / shared access");
-    ImGui::TableHeadersRow();
+  if (beginDataTable("##lines", kLineColumns, static_cast<int>(rows.size()))) {
     for (const LineRow& row : rows) {
       ImGui::TableNextRow();
       cell(row.line, false);
@@ -396,7 +458,7 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
             "Passes shared memory needed per warp-wide access: 1 without bank "
             "conflicts, up to 32 when all lanes hit different words of one bank.");
     }
-    ImGui::EndTable();
+    endDataTable();
   }
   mutedText(ctx.theme,
             "Read by the GPU's counters (CUPTI's SASS metrics, as in Nsight Compute's source "

@@ -4,22 +4,21 @@
 //   jobs          the sweep, the values at one x, the sums and the FMA rates run on workers
 //   parameters    expression, formulas, precisions, x, N, buttons
 //   errors        relative error against x, log-log, with each format's epsilon
-//   values        the results at the chosen x, their ULP errors and their bits
-//   trap          (x + 1.0) - 1.0 against (x + 1.0f) - 1.0f, and the PTX that explains it
-//   explorer      a typed number in the four formats: neighbours and spacing
-//   summation     2^27 - 157 normal numbers summed five ways, and the error's growth with N
 //   throughput    FMA rates in float32, float64 and half against the device's peaks
 //   export        CSV and JSON of everything on screen
+//   (the values at x and the float explorer: precision_values_panel.cpp; the literal trap and its
+//   PTX: precision_trap_panel.cpp; the sums: precision_sums_panel.cpp)
 #include "ui/i18n.hpp"
 #include "lessons/precision_lesson.hpp"
+#include "lessons/precision_sums_panel.hpp"
+#include "lessons/precision_trap_panel.hpp"
+#include "lessons/precision_values_panel.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -90,36 +89,14 @@ constexpr ParamSpec kShowChoice[kPrecisionCount] = {
     {"show_f64", "Show float64", 0, 1, 1, "", "Whether the float64 curves are shown."},
 };
 
-// Relative errors are drawn between these: 0 (exact) at the floor, overflow, NaN and errors of
-// 10 or more at the ceiling.
-constexpr double kErrFloor = 1e-18;
-constexpr double kErrCeil = 10.0;
-// Absolute summation errors of 0 are drawn here.
-constexpr double kSumFloor = 1e-14;
-
-// What the job hands the panel: the evaluation and the literal trap, plus the relative errors
-// already clamped for the log plots (computed on the worker, not every frame).
-struct SweepReport {
-  Evaluation ev;
-  TrapResult trap;
-  std::vector<double> plotErr;  // indexed like ev.value
-  std::vector<double> trapErrFloat, trapErrDouble;
-};
-
-struct SumReport {
-  SumResults at;
-  std::vector<SumResults> growth;
-  TreeShape shape;
-};
-
 double clampErr(double e) {
   if (std::isnan(e)) return std::numeric_limits<double>::quiet_NaN();
-  if (!(e < kErrCeil)) return kErrCeil;
-  return std::max(e, kErrFloor);
+  if (!(e < kPrecisionErrCeil)) return kPrecisionErrCeil;
+  return std::max(e, kPrecisionErrFloor);
 }
 
-Result<SweepReport> evaluateAll(const std::vector<double>& xs, bool gpu) {
-  SweepReport r;
+Result<PrecisionSweepReport> evaluateAll(const std::vector<double>& xs, bool gpu) {
+  PrecisionSweepReport r;
   if (gpu) {
     Result<Evaluation> ev = evaluateGpu(xs);
     if (!ev) return ev.status();
@@ -152,56 +129,22 @@ Result<SweepReport> evaluateAll(const std::vector<double>& xs, bool gpu) {
   return r;
 }
 
-std::string sci(double v, int digits = 3) {
-  char b[48];
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::snprintf(b, sizeof b, "%.*g", digits, v);
-  return b;
-}
-
-// A value with as many digits as its format needs to be read back exactly.
-std::string fullValue(floats::Format f, double v) {
-  const int digits = f == floats::Format::Float64 ? 17 : f == floats::Format::Float32 ? 9 : 5;
-  return sci(v, digits);
-}
-
-std::string ulpText(double u) {
-  if (std::isnan(u)) return "";
-  if (std::isinf(u)) return "inf";
-  if (u >= 1e6) return sci(u, 3);
-  char b[32];
-  std::snprintf(b, sizeof b, u < 10 ? "%.2f" : "%.0f", u);
-  return b;
-}
-
-// Sign, exponent and mantissa bits in three colours (the palette's vermillion, blue, green),
-// in the monospace font.
-void drawBits(const Theme& theme, floats::Format f, uint64_t bits) {
-  const std::string s = floats::bitString(f, bits);
-  const size_t a = s.find(' '), b = s.find(' ', a + 1);
-  ImGui::PushFont(theme.fonts().mono);
-  const ImU32 colours[] = {paletteColour(5), paletteColour(0), paletteColour(2)};
-  const std::string parts[] = {s.substr(0, a), s.substr(a + 1, b - a - 1), s.substr(b + 1)};
-  for (int i = 0; i < 3; ++i) {
-    if (i) ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);
-    ImGui::PushStyleColor(ImGuiCol_Text, colours[i]);
-    ImGui::TextUnformatted(parts[i].c_str());
-    ImGui::PopStyleColor();
+// What the pins table calls an FMA rate (one whole name per type, translated where shown).
+const char* fmaRowLabel(FmaType t) {
+  switch (t) {
+    case FmaType::Float32:
+      return N_("FMA throughput, float32");
+    case FmaType::Float64:
+      return N_("FMA throughput, float64");
+    case FmaType::Half2:
+      return N_("FMA throughput, half (as half2)");
   }
-  ImGui::PopFont();
-  helpTooltip(
-      "Sign (1 bit), exponent (stored with a bias) and mantissa (the digits after the leading "
-      "1). The value is (-1)^sign x 1.mantissa x 2^(exponent - bias).");
+  return "";
 }
 
-// "normal, 2^-4"; zero, infinity and NaN without a power (it means nothing there).
-std::string kindText(floats::Format f, uint64_t bits) {
-  const floats::Fields fs = floats::fields(f, bits);
-  if (fs.kind == floats::Kind::Normal || fs.kind == floats::Kind::Subnormal)
-    return std::string(floats::kindName(fs.kind)) + ", 2^" + std::to_string(fs.power);
-  return floats::kindName(fs.kind);
-}
+// The sum job's progress while it draws its numbers, a key: the panel shows a sentence with the
+// job's N in its place (the worker does not translate).
+const std::string kDrawingProgress = "drawing";
 
 class PrecisionLesson final : public Lesson {
  public:
@@ -281,15 +224,15 @@ class PrecisionLesson final : public Lesson {
     poll(ctx);
     ImGui::TextUnformatted(tr("Expression"));
     for (const ExprInfo& e : expressions()) {
-      if (ImGui::RadioButton(e.label, expr_ == e.expr)) expr_ = e.expr;
+      if (radioButton(e.label, expr_ == e.expr)) expr_ = e.expr;
       helpTooltip(e.help);
     }
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Formulas"));
-    const char* modes[] = {"naive", "rewritten", "both"};
+    const char* modes[] = {N_("naive"), N_("rewritten"), N_("both")};
     for (int i = 0; i < 3; ++i) {
-      if (i) ImGui::SameLine();
-      if (ImGui::RadioButton(modes[i], formulaMode_ == i)) formulaMode_ = i;
+      if (i) sameLineIfFits(ImGui::GetFrameHeight(), tr(modes[i]));
+      if (radioButton(modes[i], formulaMode_ == i)) formulaMode_ = i;
     }
     helpTooltip(
         "The formula as written, the rewritten formula that avoids the cancellation, or "
@@ -308,7 +251,7 @@ class PrecisionLesson final : public Lesson {
     }
     ImGui::Spacing();
     paramSlider(kChosenX, x_);
-    if (smallButton(tr("1e-8 (course)"))) x_ = 1e-8;
+    if (smallButton("1e-8 (course)")) x_ = 1e-8;
     ImGui::SameLine();
     if (smallButton("1e-4")) x_ = 1e-4;
     ImGui::SameLine();
@@ -317,7 +260,7 @@ class PrecisionLesson final : public Lesson {
     if (smallButton("100")) x_ = 100.0;
     if (paramSlider(kPointsPerDecade, perDecade_)) startSweep();
     paramSlider(kSumCount, sumN_);
-    if (smallButton(tr("2^27 - 157 (course)"))) sumN_ = kCourseSumCount;
+    if (smallButton("2^27 - 157 (course)")) sumN_ = kCourseSumCount;
     ImGui::SameLine();
     if (smallButton("2^20")) sumN_ = size_t{1} << 20;
 
@@ -329,31 +272,35 @@ class PrecisionLesson final : public Lesson {
                 "in half, bfloat16, float32 and float64. Fused multiply-add and fast math exist "
                 "only on the GPU, so those two variants are not shown.");
     ImGui::BeginDisabled(working());
-    if (button(tr("Evaluate again"))) startSweep();
-    helpTooltip(gpu_ ? "Every expression and formula in every precision on the GPU, at every x "
-                       "of the sweep, against the exact value."
-                     : "Every expression and formula on the CPU in each precision.");
-    if (button(tr("Sum N numbers"))) startSum();
+    if (button("Evaluate again")) startSweep();
+    helpTooltip(gpu_ ? N_("Every expression and formula in every precision on the GPU, at every "
+                          "x of the sweep, against the exact value.")
+                     : N_("Every expression and formula on the CPU in each precision."));
+    if (button("Sum N numbers")) startSum();
     helpTooltip("N random normal numbers summed five ways, and the same for growing N.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (button(tr("Measure FMA throughput"))) startFma();
+    if (button("Measure FMA throughput")) startFma();
     ImGui::EndDisabled();
-    helpTooltip(gpu_ ? "Fused multiply-adds per second in float32, float64 and half."
-                     : "Needs a GPU.");
+    helpTooltip(gpu_ ? N_("Fused multiply-adds per second in float32, float64 and half.")
+                     : N_("Needs a GPU."));
     if (working()) {
       const JobProgress pr = sumJob_.running()   ? sumJob_.progress()
                              : fmaJob_.running() ? fmaJob_.progress()
                                                  : sweepJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (button(tr("Cancel"))) {
+      const std::string what = pr.what == kDrawingProgress
+                                   ? trf("drawing %s normal numbers",
+                                         thousands(static_cast<long long>(sumJobN_)).c_str())
+                                   : std::string(tr(pr.what.c_str()));
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), what.c_str());
+      if (button("Cancel")) {
         cancelAll();
       }
     }
     ImGui::BeginDisabled(!sweep_);
-    if (button(tr("Export CSV"))) exportLessonResults(ctx, results(), false);
+    if (button("Export CSV")) exportLessonResults(ctx, results(), false);
     ImGui::SameLine();
-    if (button(tr("Export JSON"))) exportLessonResults(ctx, results(), true);
+    if (button("Export JSON")) exportLessonResults(ctx, results(), true);
     ImGui::EndDisabled();
     helpTooltip(
         "Saves the sweep (every expression, formula and precision), the sums and the "
@@ -367,10 +314,10 @@ class PrecisionLesson final : public Lesson {
     if (started_ && pointStale() && !pointJob_.running()) startPoint();
     errorText(ctx.theme, error_);
     drawErrors(ctx);
-    drawValues(ctx);
-    drawTrap(ctx);
-    drawExplorer(ctx);
-    drawSummation(ctx);
+    drawPrecisionValues(ctx, expr_, point_ ? &point_->ev : nullptr, x_);
+    trap_.draw(ctx, sweep_ ? &*sweep_ : nullptr, point_ ? &*point_ : nullptr, gpu_, device_);
+    explorer_.draw(ctx);
+    drawPrecisionSummation(ctx, sum_ ? &*sum_ : nullptr, sumJob_.running());
     drawThroughput(ctx);
   }
 
@@ -381,8 +328,10 @@ class PrecisionLesson final : public Lesson {
   // The values at x were last requested for another x (NaN before the first request).
   bool pointStale() const { return requestedX_ != x_; }
   bool available(Precision p) const { return gpu_ || precisionInfo(p).cpu; }
-  std::string source() const {
-    return gpu_ ? "on the GPU (" + device_ + ")" : "on the CPU, no GPU";
+  // Where the values were computed, as a whole sentence for each place.
+  std::string evaluatedWhere() const {
+    return gpu_ ? trf("Evaluated on the GPU (%s).", device_.c_str())
+                : std::string(tr("Evaluated on the CPU (no GPU)."));
   }
 
   // [SECTION] jobs
@@ -391,49 +340,54 @@ class PrecisionLesson final : public Lesson {
     if (sweepJob_.running()) return false;
     const std::vector<double> xs = sweepXs(perDecade_);
     const bool gpu = gpu_;
-    return sweepJob_.start([xs, gpu](AsyncJob<SweepReport>::Control& c) -> Result<SweepReport> {
-      c.progress(0.5f, gpu ? "evaluating on the GPU" : "evaluating on the CPU");
-      return evaluateAll(xs, gpu);
-    });
+    return sweepJob_.start(
+        [xs, gpu](AsyncJob<PrecisionSweepReport>::Control& c) -> Result<PrecisionSweepReport> {
+          // Fixed texts, translated where the progress bar shows them.
+          c.progress(0.5f, gpu ? N_("evaluating on the GPU") : N_("evaluating on the CPU"));
+          return evaluateAll(xs, gpu);
+        });
   }
 
   bool startPoint() {
     const std::vector<double> xs = {x_};
     const bool gpu = gpu_;
     requestedX_ = x_;
-    return pointJob_.start([xs, gpu](AsyncJob<SweepReport>::Control&) -> Result<SweepReport> {
-      return evaluateAll(xs, gpu);
-    });
+    return pointJob_.start(
+        [xs, gpu](AsyncJob<PrecisionSweepReport>::Control&) -> Result<PrecisionSweepReport> {
+          return evaluateAll(xs, gpu);
+        });
   }
 
   bool startSum() {
     if (sumJob_.running()) return false;
     const size_t n = sumN_;
     const bool gpu = gpu_;
-    return sumJob_.start([n, gpu](AsyncJob<SumReport>::Control& c) -> Result<SumReport> {
-      c.progress(0.02f, "drawing " + thousands(static_cast<long long>(n)) + " normal numbers");
-      const std::vector<float> x = normalFloats(n, 20261121u);
-      if (c.cancelled()) return Status::error("Summation cancelled.");
-      SumReport r;
-      r.shape = defaultTreeShape();
-      const std::vector<size_t> sizes = growthSizes(n);
-      Result<std::vector<SumResults>> g = sumGrowth(
-          x, sizes, gpu,
-          [&](double f) { c.progress(0.1f + 0.9f * static_cast<float>(f), "summing"); },
-          c.cancelFlag());
-      if (!g) return g.status();
-      r.growth = std::move(*g);
-      if (r.growth.empty()) return Status::error("The summation returned no result.");
-      r.at = r.growth.back();  // the last size is n itself
-      return r;
-    });
+    sumJobN_ = n;
+    return sumJob_.start(
+        [n, gpu](AsyncJob<PrecisionSumReport>::Control& c) -> Result<PrecisionSumReport> {
+          c.progress(0.02f, kDrawingProgress);
+          const std::vector<float> x = normalFloats(n, 20261121u);
+          if (c.cancelled()) return Status::error(N_("Summation cancelled."));
+          PrecisionSumReport r;
+          r.shape = defaultTreeShape();
+          const std::vector<size_t> sizes = growthSizes(n);
+          Result<std::vector<SumResults>> g = sumGrowth(
+              x, sizes, gpu,
+              [&](double f) { c.progress(0.1f + 0.9f * static_cast<float>(f), N_("summing")); },
+              c.cancelFlag());
+          if (!g) return g.status();
+          r.growth = std::move(*g);
+          if (r.growth.empty()) return Status::error(N_("The summation returned no result."));
+          r.at = r.growth.back();  // the last size is n itself
+          return r;
+        });
   }
 
   bool startFma() {
     if (!gpu_ || fmaJob_.running()) return false;
     return fmaJob_.start(
         [](AsyncJob<std::vector<FmaRate>>::Control& c) -> Result<std::vector<FmaRate>> {
-          c.progress(0.3f, "timing fused multiply-adds");
+          c.progress(0.3f, N_("timing fused multiply-adds"));
           return measureFmaRates(0, c.cancelFlag());
         });
   }
@@ -451,21 +405,23 @@ class PrecisionLesson final : public Lesson {
 
   void drawErrors(LessonContext& ctx) {
     const ExprInfo& e = exprInfo(expr_);
-    const std::string title = std::string("Relative error of ") + e.label + " against x";
+    const std::string title = trf("Relative error of %s against x", tr(e.label));
     if (beginPanel(ctx, "errors", title.c_str())) {
       if (e.stable)
-        textWrapped(tr("Naive: %s     Rewritten: %s"), e.naive, e.stable);
+        textWrapped("Naive: %s     Rewritten: %s", e.naive, tr(e.stable));
       else
-        textWrapped(tr("Naive: %s"), e.naive);
+        textWrapped("Naive: %s", e.naive);
       mutedText(ctx.theme, e.help);
       if (!sweep_) {
-        ImGui::TextUnformatted(sweepJob_.running() ? "Evaluating..." : "Not evaluated yet.");
+        ImGui::TextUnformatted(sweepJob_.running() ? tr("Evaluating...")
+                                                   : tr("Not evaluated yet."));
       } else {
         const Evaluation& ev = sweep_->ev;
         const size_t n = ev.xs.size();
         if (plot::BeginPlot("precision_errors", "##errors", ImVec2(-1, 0))) {
-          plot::SetupAxes({"x", plot::Scale::Log10, kSweepMin, kSweepMax},
-                          {"Relative error", plot::Scale::Log10, kErrFloor, kErrCeil});
+          plot::SetupAxes(
+              {"x", plot::Scale::Log10, kSweepMin, kSweepMax},
+              {N_("Relative error"), plot::Scale::Log10, kPrecisionErrFloor, kPrecisionErrCeil});
           plot::SetupLegend(plot::Legend::Outside);
           // Per format, the colour of its first shown precision (-1: none shown).
           int formatColour[4] = {-1, -1, -1, -1};
@@ -480,7 +436,8 @@ class PrecisionLesson final : public Lesson {
               if (f == 1 && !e.stable) continue;
               const double* ys = sweep_->plotErr.data() +
                                  ev.index(p.precision, e.expr, static_cast<Formula>(f), 0);
-              const std::string label = std::string(p.label) + (f == 1 ? ", rewritten" : "");
+              // The series' name, translated here (the plot translates English labels only).
+              const std::string label = f == 1 ? trf("%s, rewritten", tr(p.label)) : tr(p.label);
               plot::SetNextColour(p.colour);
               if (f == 1 && formulaMode_ == 2)
                 plot::PlotScatter(label.c_str(), ev.xs.data(), ys, static_cast<int>(n));
@@ -497,436 +454,18 @@ class PrecisionLesson final : public Lesson {
           plot::PlotVLine("x", x_);
           plot::EndPlot();
         }
-        mutedText(ctx.theme, ("Evaluated " + source() + ". Exact value: " + e.exact +
-                              ", for x as each precision holds it (a curve stops where the "
-                              "format cannot hold x: half below 3e-8). Exact results sit on the "
-                              "bottom edge; errors of 10 or more, overflow and NaN on the top "
-                              "edge. The dashed lines are each format's epsilon: an error near it "
-                              "is as good as that format gets.")
-                                 .c_str());
-      }
-    }
-    endPanel(ctx);
-  }
-
-  // [SECTION] values
-
-  void drawValues(LessonContext& ctx) {
-    const ExprInfo& e = exprInfo(expr_);
-    // The x the shown values were computed for (the slider may already be ahead of it).
-    const double px = point_ ? point_->ev.xs[0] : x_;
-    const std::string title = "At x = " + sci(px, 6) + ": values, errors and bits";
-    if (beginPanel(ctx, "values", title.c_str())) {
-      if (!point_) {
-        ImGui::TextUnformatted(tr("Evaluating..."));
-      } else {
-        const Evaluation& ev = point_->ev;
-        // On a projector the results and how far off they are stay; the stored x and the exact
-        // value (in the text above the table's columns' tooltips) give way first.
-        static const TableColumn kStable[] = {
-            {"Precision"},
-            {"x as stored", nullptr, 2, "The nearest value the format has."},
-            {"Naive result", nullptr, 0},
-            {"ULPs off (naive)", "ULPs off", 0,
-             "Distance from the exact value in units of the "
-             "format's last place."},
-            {"Rewritten", nullptr, 1},
-            {"ULPs off (rewritten)", "ULPs off", 1},
-            {"Exact", nullptr, 3, "The expression for the stored x, computed exactly."},
-        };
-        static const TableColumn kNaive[] = {kStable[0], kStable[1], kStable[2], kStable[3],
-                                             kStable[6]};
-        const int rows = static_cast<int>(precisions().size());
-        if (e.stable ? beginDataTable("values", kStable, rows)
-                     : beginDataTable("values_naive", kNaive, rows)) {
-          for (const PrecisionInfo& p : precisions()) {
-            if (!ev.available[static_cast<size_t>(p.precision)]) continue;
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::PushStyleColor(ImGuiCol_Text, paletteColour(p.colour));
-            ImGui::TextUnformatted(p.label);
-            ImGui::PopStyleColor();
-            helpTooltip(p.help);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fullValue(p.format, floats::roundTo(p.format, px)).c_str());
-            for (int f = 0; f < (e.stable ? 2 : 1); ++f) {
-              const double v = ev.at(p.precision, e.expr, static_cast<Formula>(f), 0);
-              ImGui::TableNextColumn();
-              ImGui::TextUnformatted(fullValue(p.format, v).c_str());
-              ImGui::TableNextColumn();
-              ImGui::TextUnformatted(
-                  ulpText(ev.ulpError(p.precision, e.expr, static_cast<Formula>(f), 0)).c_str());
-            }
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(
-                sci(static_cast<double>(ev.exactAt(p.precision, e.expr, 0)), 10).c_str());
-          }
-          endDataTable();
-        }
         mutedText(ctx.theme,
-                  "x as stored: the nearest value the format has (half cannot hold 1e-8 and "
-                  "stores 0). Exact: the expression for that stored x. ULPs off: the distance "
-                  "from the exact value in units of the format's last place there; 0.5 is the "
-                  "best rounding can do, millions mean no digit is right.");
-        ImGui::Spacing();
-        ImGui::TextUnformatted(tr("Bits of the naive result"));
-        static const TableColumn kBits[] = {
-            {"Precision"}, {"Kind", nullptr, 1}, {"sign  exponent  mantissa"}};
-        if (beginDataTable("bits", kBits, static_cast<int>(precisions().size()))) {
-          for (const PrecisionInfo& p : precisions()) {
-            if (!ev.available[static_cast<size_t>(p.precision)]) continue;
-            // Each format once: float32 from the first float32 variant that was evaluated.
-            if (p.precision == Precision::Float32Fast) continue;
-            if (p.precision == Precision::Float32NoFma &&
-                ev.available[static_cast<size_t>(Precision::Float32)])
-              continue;
-            const double v = ev.at(p.precision, e.expr, Formula::Naive, 0);
-            const uint64_t bits = floats::encode(p.format, v);
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(p.label);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kindText(p.format, bits).c_str());
-            ImGui::TableNextColumn();
-            drawBits(ctx.theme, p.format, bits);
-          }
-          endDataTable();
-        }
+                  (evaluatedWhere() + " " +
+                   trf("Exact value: %s, for x as each precision holds it (a curve stops where "
+                       "the format cannot hold x: half below 3e-8). Exact results sit on the "
+                       "bottom edge; errors of 10 or more, overflow and NaN on the top edge. The "
+                       "dashed lines are each format's epsilon: an error near it is as good as "
+                       "that format gets.",
+                       tr(e.exact)))
+                      .c_str());
       }
     }
     endPanel(ctx);
-  }
-
-  // [SECTION] trap
-
-  void drawTrap(LessonContext& ctx) {
-    if (beginPanel(ctx, "trap", "The literal trap: 1.0 is a double")) {
-      textWrapped(
-          "In C++ and CUDA a literal 1.0 is a float64. With a float32 x, (x + 1.0) - 1.0 converts "
-          "x to float64, computes there and rounds only the result: the cancellation disappears "
-          "and the float32 code seems to keep 16 digits. Numba types literals the same way. "
-          "With 1.0f it stays in float32.");
-      if (point_) {
-        const TrapResult& t = point_->trap;
-        if (!t.floatLiteral.empty()) {
-          ImGui::PushFont(ctx.theme.fonts().mono);
-          const double px = point_->ev.xs[0];
-          ImGui::Text(tr("x = %s (as float32: %s)"), sci(px, 6).c_str(),
-                      sci(static_cast<float>(px), 9).c_str());
-          ImGui::Text("(x + 1.0f) - 1.0f = %s", sci(t.floatLiteral[0], 9).c_str());
-          ImGui::Text("(x + 1.0)  - 1.0  = %s", sci(t.doubleLiteral[0], 9).c_str());
-          ImGui::PopFont();
-          mutedText(ctx.theme, (std::string("Computed ") + source() + ".").c_str());
-        }
-      }
-      if (sweep_ && !sweep_->trap.xs.empty()) {
-        const TrapResult& t = sweep_->trap;
-        const size_t n = t.xs.size();
-        if (plot::BeginPlot("precision_trap", "##trap", ImVec2(-1, 0))) {
-          plot::SetupAxes({"x", plot::Scale::Log10, kSweepMin, kSweepMax},
-                          {"Relative error", plot::Scale::Log10, kErrFloor, kErrCeil});
-          plot::SetupLegend(plot::Legend::Outside);
-          plot::SetNextColour(0);
-          plot::PlotLine("1.0f (float32)", t.xs.data(), sweep_->trapErrFloat.data(),
-                         static_cast<int>(n));
-          plot::SetNextColour(2);
-          plot::PlotLine("1.0 (float64 inside)", t.xs.data(), sweep_->trapErrDouble.data(),
-                         static_cast<int>(n));
-          plot::PlotHLine("float32 eps", floats::formatInfo(floats::Format::Float32).epsilon);
-          plot::EndPlot();
-        }
-      }
-      drawPtxEvidence(ctx);
-    }
-    endPanel(ctx);
-  }
-
-  static int approxCount(const PtxKernel& k) {
-    int n = 0;
-    for (const auto& [op, c] : k.opcodes)
-      if (op.find(".approx") != std::string::npos) n += c;
-    return n;
-  }
-
-  void drawPtxEvidence(LessonContext& ctx) {
-    if (!ptxLoaded_) {
-      ptxFloat_ = ptxKernel(kTrapFloatKernel);
-      ptxDouble_ = ptxKernel(kTrapDoubleKernel);
-      for (const PrecisionInfo& p : precisions())
-        ptxEval_[static_cast<size_t>(p.precision)] = ptxKernel(evalKernelName(p.precision));
-      ptxLoaded_ = true;
-    }
-    ImGui::Spacing();
-    ImGui::Text(
-        tr("Evidence: the PTX nvcc generated for these kernels (%s, embedded at build time)"),
-        ptxArchitecture());
-    if (!ptxFloat_.found || !ptxDouble_.found) {
-      mutedText(ctx.theme, "This build has no PTX for the trap kernels.");
-      return;
-    }
-    auto arith = [](const PtxKernel& k) {
-      std::string s;
-      for (const auto& [op, c] : k.opcodes)
-        if (op.starts_with("add.") || op.starts_with("sub.") || op.starts_with("cvt.f") ||
-            op.starts_with("cvt.rn.f"))
-          if (op.find(".f32") != std::string::npos || op.find(".f64") != std::string::npos)
-            s += (s.empty() ? "" : ", ") + op + (c > 1 ? " x" + std::to_string(c) : "");
-      return s;
-    };
-    static const TableColumn kTrap[] = {{"Kernel"}, {"Floating-point instructions"}};
-    if (beginDataTable("ptx_trap", kTrap, 2)) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted("(x + 1.0f) - 1.0f");
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(arith(ptxFloat_).c_str());
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted("(x + 1.0) - 1.0");
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(arith(ptxDouble_).c_str());
-      endDataTable();
-    }
-    mutedText(ctx.theme,
-              "cvt.f64.f32 widens x to float64, add.f64 adds in float64, cvt.rn.f32.f64 rounds "
-              "the result back: the float32 cancellation never happens.");
-    if (!ctx.exporting && ImGui::TreeNode(tr("PTX of the two kernels"))) {
-      ImGui::PushFont(ctx.theme.fonts().mono);
-      ImGui::TextUnformatted(("// " + ptxFloat_.name + "\n" + ptxFloat_.body).c_str());
-      ImGui::TextUnformatted(("// " + ptxDouble_.name + "\n" + ptxDouble_.body).c_str());
-      ImGui::PopFont();
-      ImGui::TreePop();
-    }
-    ImGui::Spacing();
-    ImGui::TextUnformatted(tr("The same PTX for the formula kernels, one per precision"));
-    static const TableColumn kEval[] = {
-        {"Kernel"},
-        {"fma.rn.f32", nullptr, 0, "Fused multiply-adds: one rounding for a * b + c."},
-        {"mul.rn / add.rn .f32", "mul / add", 1, "Separate multiplies and adds."},
-        {"approximate (.approx)", "approx", 0, "Instructions of the fast-math approximations."},
-        {"f64 instructions", "f64", 1},
-    };
-    if (beginDataTable("ptx_eval", kEval, static_cast<int>(precisions().size()))) {
-      for (const PrecisionInfo& p : precisions()) {
-        const PtxKernel& k = ptxEval_[static_cast<size_t>(p.precision)];
-        if (!k.found || p.format != floats::Format::Float32) continue;
-        int f64 = 0;
-        for (const auto& [op, c] : k.opcodes)
-          if (op.ends_with(".f64")) f64 += c;
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(p.label);
-        helpTooltip(k.name.c_str());
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", k.count("fma.rn.f32"));
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", k.count("mul.rn.f32") + k.count("add.rn.f32") + k.count("sub.rn.f32"));
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", approxCount(k));
-        ImGui::TableNextColumn();
-        ImGui::Text("%d", f64);
-      }
-      endDataTable();
-    }
-    const int fused = ptxEval_[static_cast<size_t>(Precision::Float32)].count("fma.rn.f32") -
-                      ptxEval_[static_cast<size_t>(Precision::Float32NoFma)].count("fma.rn.f32");
-    mutedText(ctx.theme,
-              ("The default kernel has " + std::to_string(fused) +
-               " more fused multiply-adds than the __fmul_rn/__fadd_rn kernel: nvcc fused the "
-               "formulas' a*b + c, which the source never asked for. The FMAs both kernels share "
-               "come from cosf, expf and logf, which use them on purpose. Fast math swaps those "
-               "functions for hardware approximations (.approx). Counts are of each kernel's own "
-               "body; functions it calls are not included.")
-                  .c_str());
-  }
-
-  // [SECTION] explorer
-
-  void drawExplorer(LessonContext& ctx) {
-    if (beginPanel(ctx, "explorer", "Float explorer: one number in four formats")) {
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-      ImGui::InputText("Number", explorerText_, sizeof explorerText_);
-      helpTooltip(
-          "Type any number (0.1, 1e-8, 65504, 3.14159, 16777217...): each format rounds it "
-          "to its nearest value.");
-      for (const char* s : {"0.1", "1e-8", "65504", "16777217"}) {
-        sameLineIfFits(ImGui::CalcTextSize(s).x + 2 * ImGui::GetStyle().FramePadding.x);
-        if (smallButton(s)) std::snprintf(explorerText_, sizeof explorerText_, "%s", s);
-      }
-      char* end = nullptr;
-      const long double v = std::strtold(explorerText_, &end);
-      if (end == explorerText_ || (end && *end != '\0' && *end != ' ')) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        textWrapped(tr("\"%s\" is not a number. Write it like 0.1, -3.5 or 1e-8."), explorerText_);
-        ImGui::PopStyleColor();
-      } else {
-        static const TableColumn kExplorer[] = {
-            {"Format"},
-            {"Stored value"},
-            {"Neighbours below / above", "Neighbours", 2},
-            {"Spacing (ULP) below / above", "Spacing (ULP)", 1},
-            {"Rounding error", nullptr, 0},
-        };
-        // Two lines a row (the neighbours, the spacings), three where the value over- or
-        // underflows.
-        const int lines = 3 * static_cast<int>(floats::formats().size());
-        if (beginDataTable("explorer", kExplorer, lines)) {
-          for (const floats::FormatInfo& fi : floats::formats()) {
-            const floats::Neighbourhood nb = floats::explore(fi.format, v);
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fi.name);
-            helpTooltip(("1 sign, " + std::to_string(fi.exponentBits) + " exponent and " +
-                         std::to_string(fi.mantissaBits) + " mantissa bits; about " +
-                         trimmedFixed(fi.decimalDigits, 1) + " decimal digits; largest " +
-                         sci(fi.maxFinite, 5) + ".")
-                            .c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fullValue(fi.format, nb.value).c_str());
-            if (nb.overflow) ImGui::TextUnformatted(tr("overflow: too large"));
-            if (nb.underflow)
-              ImGui::TextUnformatted(nb.value == 0 ? "underflow: too small, 0"
-                                                   : "subnormal: fewer digits");
-            const bool finite = std::isfinite(nb.value);
-            ImGui::TableNextColumn();
-            if (finite) {
-              ImGui::Text("%s", fullValue(fi.format, nb.below).c_str());
-              ImGui::Text("%s", fullValue(fi.format, nb.above).c_str());
-            }
-            ImGui::TableNextColumn();
-            if (finite) {
-              ImGui::Text(tr("%s below"), sci(nb.gapBelow, 4).c_str());
-              ImGui::Text(tr("%s above"), sci(nb.gapAbove, 4).c_str());
-            }
-            ImGui::TableNextColumn();
-            if (!finite && !std::isfinite(static_cast<double>(v)))
-              ImGui::TextUnformatted("");
-            else if (nb.exact)
-              ImGui::TextUnformatted(tr("exact"));
-            else
-              ImGui::Text(tr("%s (%s relative)"),
-                          sci(static_cast<double>(nb.roundingError), 3).c_str(),
-                          sci(nb.relativeError, 2).c_str());
-          }
-          endDataTable();
-        }
-        static const TableColumn kExplorerBits[] = {
-            {"Format"}, {"Kind", nullptr, 1}, {"sign  exponent  mantissa"}};
-        if (beginDataTable("explorer_bits", kExplorerBits,
-                           static_cast<int>(floats::formats().size()))) {
-          for (const floats::FormatInfo& fi : floats::formats()) {
-            const uint64_t bits = floats::encode(fi.format, v);
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fi.name);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kindText(fi.format, bits).c_str());
-            ImGui::TableNextColumn();
-            drawBits(ctx.theme, fi.format, bits);
-          }
-          endDataTable();
-        }
-        mutedText(ctx.theme,
-                  "The spacing doubles at every power of two: numbers are dense near 0 and sparse "
-                  "far from it. Every format has the same relative spacing at each power of two, "
-                  "its epsilon.");
-      }
-    }
-    endPanel(ctx);
-  }
-
-  // [SECTION] summation
-
-  void drawSummation(LessonContext& ctx) {
-    if (beginPanel(ctx, "summation", "Summing N random normal numbers")) {
-      if (!sum_) {
-        ImGui::TextUnformatted(sumJob_.running() ? "Summing..." : "Not summed yet.");
-      } else {
-        const SumResults& s = sum_->at;
-        ImGui::Text(tr("N = %s, exact sum %s (double-double), sum of |x| %s"),
-                    thousands(static_cast<long long>(s.n)).c_str(),
-                    sci(static_cast<double>(s.exact), 12).c_str(), sci(s.absSum, 6).c_str());
-        // The method and its error carry the lesson; the sum's digits, then the bound's formula,
-        // give way first on a projector.
-        static const TableColumn kSums[] = {
-            {"Method"},
-            {"Sum", nullptr, 1},
-            {"Error", nullptr, 0, "The sum minus the exact (double-double) sum."},
-            {"Error bound", nullptr, 2, "How large the error of this method can grow."},
-        };
-        // The GPU tree's row has a second line.
-        if (beginDataTable("sums", kSums, static_cast<int>(sumMethods().size()) + 1)) {
-          for (const SumMethodInfo& m : sumMethods()) {
-            const size_t k = static_cast<size_t>(m.method);
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::PushStyleColor(ImGuiCol_Text, paletteColour(sumColour(m.method)));
-            ImGui::TextUnformatted(m.label);
-            ImGui::PopStyleColor();
-            helpTooltip(m.help);
-            if (m.method == SumMethod::GpuTree)
-              ImGui::TextUnformatted(s.treeOnGpu ? "(on the GPU)" : "(CPU, same order)");
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(
-                sci(s.value[k], m.method == SumMethod::Float64 ? 16 : 9).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(sci(s.error[k], 3).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(m.bound);
-          }
-          endDataTable();
-        }
-        if (s.treeOnGpu)
-          mutedText(ctx.theme,
-                    ("The tree order ran on the GPU with " + std::to_string(sum_->shape.blocks) +
-                     " blocks of " + std::to_string(sum_->shape.threads) + " threads.")
-                        .c_str());
-        drawSumGrowth(ctx);
-      }
-    }
-    endPanel(ctx);
-  }
-
-  static int sumColour(SumMethod m) {
-    switch (m) {
-      case SumMethod::Sequential:
-        return 5;
-      case SumMethod::GpuTree:
-        return 0;
-      case SumMethod::Pairwise:
-        return 1;
-      case SumMethod::Kahan:
-        return 3;
-      case SumMethod::Float64:
-        return 2;
-    }
-    return 7;
-  }
-
-  void drawSumGrowth(LessonContext& ctx) {
-    const std::vector<SumResults>& g = sum_->growth;
-    if (g.size() < 2) return;
-    std::vector<double> ns, ys;
-    if (plot::BeginPlot("precision_sum_growth", "Error against N", ImVec2(-1, 0))) {
-      plot::SetupAxes({"N", plot::Scale::Log10}, {"|error|", plot::Scale::Log10, kSumFloor, NAN});
-      plot::SetupLegend(plot::Legend::Outside);
-      for (const SumMethodInfo& m : sumMethods()) {
-        ns.clear();
-        ys.clear();
-        for (const SumResults& r : g) {
-          ns.push_back(static_cast<double>(r.n));
-          ys.push_back(std::max(std::fabs(r.error[static_cast<size_t>(m.method)]), kSumFloor));
-        }
-        plot::SetNextColour(sumColour(m.method));
-        plot::PlotLine(m.label, ns.data(), ys.data(), static_cast<int>(ns.size()));
-      }
-      plot::EndPlot();
-    }
-    mutedText(ctx.theme,
-              "Sequential float32 error grows about like N (each addition rounds a large running "
-              "sum); the tree and pairwise orders add numbers of similar size and grow slowly; "
-              "Kahan's compensation and float64 stay near the last digit. Errors below 1e-14 "
-              "(float64's) and errors of exactly 0 sit on the bottom edge.");
   }
 
   // [SECTION] throughput
@@ -946,14 +485,14 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             ImGui::Text("%s %d.%d", a.family, a.major, a.minor);
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fp64RatioText(a).c_str());
+            ImGui::TextUnformatted(tr(fp64RatioText(a)).c_str());  // "1:64", or "unknown"
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(a.examples);
           }
           endDataTable();
         }
       } else if (!fma_) {
-        ImGui::TextUnformatted(fmaJob_.running() ? "Measuring..." : "Not measured yet.");
+        ImGui::TextUnformatted(fmaJob_.running() ? tr("Measuring...") : tr("Not measured yet."));
       } else {
         const std::vector<FmaRate>& rates = *fma_;
         std::vector<const char*> names;
@@ -964,7 +503,7 @@ class PrecisionLesson final : public Lesson {
           peak.push_back(r.peak.known ? r.peak.value * 1e9 : NAN);
         }
         if (plot::BeginPlot("precision_fma", "##fma", ImVec2(-1, 0))) {
-          plot::SetupAxes({"Type"}, {"Throughput", plot::Scale::Linear, 0, NAN, "FLOP/s"});
+          plot::SetupAxes({N_("Type")}, {N_("Throughput"), plot::Scale::Linear, 0, NAN, "FLOP/s"});
           plot::SetupCategories(names.data(), static_cast<int>(names.size()));
           plot::SetupLegend(plot::Legend::Outside);
           plot::SetNextColour(0);
@@ -979,13 +518,14 @@ class PrecisionLesson final : public Lesson {
           for (const FmaRate& r : rates) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(fmaTypeInfo(r.type).label);
+            ImGui::TextUnformatted(tr(fmaTypeInfo(r.type).label));
             helpTooltip(fmaTypeInfo(r.type).instruction);
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(plot::formatValue(r.gflops * 1e9, "FLOP/s").c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(
-                r.peak.known ? plot::formatValue(r.peak.value * 1e9, "FLOP/s").c_str() : "unknown");
+            ImGui::TextUnformatted(r.peak.known
+                                       ? plot::formatValue(r.peak.value * 1e9, "FLOP/s").c_str()
+                                       : tr("unknown"));
             helpTooltip(r.peak.formula.c_str());
             ImGui::TableNextColumn();
             if (r.peak.known) ImGui::Text("%.0f%%", 100 * r.fractionOfPeak());
@@ -999,7 +539,7 @@ class PrecisionLesson final : public Lesson {
           if (r.type == FmaType::Float64) f64 = &r;
         }
         if (f32 && f64 && f64->gflops > 0) {
-          ImGui::Text(tr("float64 : float32 = 1 : %.1f measured on %s"), f32->gflops / f64->gflops,
+          textWrapped("float64 : float32 = 1 : %.1f measured on %s", f32->gflops / f64->gflops,
                       device_.c_str());
           mutedText(ctx.theme,
                     "Data-centre GPUs (P100, V100, A100, H100) have float64 units at half the "
@@ -1018,14 +558,15 @@ class PrecisionLesson final : public Lesson {
     if (fma_)
       for (const FmaRate& r : *fma_)
         rows.push_back({std::string("fma ") + fmaTypeInfo(r.type).id,
-                        std::string("FMA throughput, ") + fmaTypeInfo(r.type).label,
+                        fmaRowLabel(r.type),
                         {{"GFLOP/s", r.gflops, "GFLOP/s", true}}});
     if (sum_)
       for (const SumMethodInfo& m : sumMethods()) {
         const size_t k = static_cast<size_t>(m.method);
+        // The label is the method's name alone (the pins table translates it; N is a parameter,
+        // shown there where the runs differ).
         rows.push_back({std::string("sum ") + m.id,
-                        std::string("sum of ") + thousands(static_cast<long long>(sum_->at.n)) +
-                            ": " + m.label,
+                        m.label,
                         {{"|error|", std::fabs(sum_->at.error[k]), "", false}}});
       }
     return rows;
@@ -1037,7 +578,7 @@ class PrecisionLesson final : public Lesson {
     std::string csv =
         "section,expression,formula,precision,x,x_stored,n,method,type,value,exact,error,rel_error,"
         "ulp_error,peak,source\n";
-    auto num = [](double v) { return std::isnan(v) ? std::string() : sci(v, 17); };
+    auto num = [](double v) { return std::isnan(v) ? std::string() : precisionSci(v, 17); };
     // JSON has no NaN or infinity: null stands for "none".
     auto jnum = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
     const std::string src = gpu_ ? device_ : "cpu (no GPU)";
@@ -1117,21 +658,20 @@ class PrecisionLesson final : public Lesson {
   double x_ = kChosenX.defaultValue;
   int perDecade_ = static_cast<int>(kPointsPerDecade.defaultValue);
   size_t sumN_ = kCourseSumCount;
-  char explorerText_[64] = "0.1";
+  size_t sumJobN_ = kCourseSumCount;  // the N of the sum job last started (its progress names it)
   Status error_;
   std::vector<std::string> queue_;
 
-  std::optional<SweepReport> sweep_, point_;
+  std::optional<PrecisionSweepReport> sweep_, point_;
   double requestedX_ = NAN;
-  std::optional<SumReport> sum_;
+  std::optional<PrecisionSumReport> sum_;
   std::optional<std::vector<FmaRate>> fma_;
 
-  bool ptxLoaded_ = false;
-  PtxKernel ptxFloat_, ptxDouble_;
-  std::array<PtxKernel, kPrecisionCount> ptxEval_;
+  PrecisionTrapPanel trap_;
+  PrecisionExplorerPanel explorer_;
 
-  AsyncJob<SweepReport> sweepJob_, pointJob_;
-  AsyncJob<SumReport> sumJob_;
+  AsyncJob<PrecisionSweepReport> sweepJob_, pointJob_;
+  AsyncJob<PrecisionSumReport> sumJob_;
   AsyncJob<std::vector<FmaRate>> fmaJob_;
 };
 

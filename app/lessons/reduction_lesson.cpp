@@ -169,8 +169,10 @@ class ReductionLesson final : public Lesson {
     const struct {
       const char* label;
       long long n;
-    } presets[] = {
-        {"course: 2^27 - 157", kCourseN}, {"2^28", 1LL << 28}, {"1,000,003", 1000003}, {"33", 33}};
+    } presets[] = {{N_("course: 2^27 - 157"), kCourseN},
+                   {"2^28", 1LL << 28},
+                   {"1,000,003", 1000003},
+                   {"33", 33}};
     for (size_t i = 0; i < std::size(presets); ++i) {
       if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
       if (smallButton(presets[i].label)) n_ = presets[i].n;
@@ -209,7 +211,7 @@ class ReductionLesson final : public Lesson {
       const JobProgress pr = ladderJob_.running()  ? ladderJob_.progress()
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : cpuJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what).c_str());
       if (button(tr("Cancel"))) {
         cancelAll();
       }
@@ -245,19 +247,29 @@ class ReductionLesson final : public Lesson {
       const StepResult* best = nullptr;
       for (const StepResult& s : r->steps)
         if (handWritten(stepInfo(s.step)) && (!best || s.gbps > best->gbps)) best = &s;
-      textWrapped(
-          "%s %s numbers (%s) on %s, %d threads per block. Best hand-written step: %s, %s%s.",
-          thousands(r->p.n).c_str(), typeLabel(r->p.type),
-          mib(double(r->p.n) * typeBytes(r->p.type)).c_str(), r->device.c_str(), r->p.block,
-          best ? stepInfo(best->step).label : "-", best ? gbps(best->gbps).c_str() : "-",
-          best && cub
-              ? (" = " + percent(best->ofLibrary) + " of CUB (" + gbps(cub->gbps) + ")").c_str()
-              : "");
+      const std::string n = thousands(r->p.n);
+      const std::string bytes = mib(double(r->p.n) * typeBytes(r->p.type));
+      // One whole sentence per case, so that a translation can order its parts freely.
+      if (best && cub)
+        textWrapped(
+            "%s %s numbers (%s) on %s, %d threads per block. Best hand-written step: %s, %s = %s "
+            "of CUB (%s).",
+            n.c_str(), typeLabel(r->p.type), bytes.c_str(), r->device.c_str(), r->p.block,
+            tr(stepInfo(best->step).label), gbps(best->gbps).c_str(),
+            percent(best->ofLibrary).c_str(), gbps(cub->gbps).c_str());
+      else if (best)
+        textWrapped(
+            "%s %s numbers (%s) on %s, %d threads per block. Best hand-written step: %s, %s.",
+            n.c_str(), typeLabel(r->p.type), bytes.c_str(), r->device.c_str(), r->p.block,
+            tr(stepInfo(best->step).label), gbps(best->gbps).c_str());
+      else
+        textWrapped("%s %s numbers (%s) on %s, %d threads per block.", n.c_str(),
+                    typeLabel(r->p.type), bytes.c_str(), r->device.c_str(), r->p.block);
     } else {
-      textWrapped("%s", ladderJob_.running() ? "Measuring..."
-                        : gpu_               ? "Not measured yet: press \"Measure the ladder\"."
-                               : "No GPU: nothing is measured. The table shows how many "
-                                 "passes each step makes for the chosen N.");
+      textWrapped("%s", ladderJob_.running() ? tr("Measuring...")
+                        : gpu_               ? tr("Not measured yet: press \"Measure the ladder\".")
+                               : tr("No GPU: nothing is measured. The table shows how many "
+                                    "passes each step makes for the chosen N."));
     }
     // On a projector the step, its speed and whether it is right matter most; the launch plan
     // and the speedups give way first.
@@ -279,7 +291,7 @@ class ReductionLesson final : public Lesson {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         colourSwatch(s.colour);
-        ImGui::TextUnformatted(s.label);
+        ImGui::TextUnformatted(tr(s.label));
         helpTooltip(s.help);
         ImGui::TableNextColumn();
         // Blocks per launch, one number per launch; the grid-stride grids need the device.
@@ -290,22 +302,28 @@ class ReductionLesson final : public Lesson {
         if (fills && !m)
           ImGui::TextUnformatted(tr("fills the GPU once"));
         else
-          ImGui::TextUnformatted(plan.empty() ? "CUB's own" : describePlan(plan, false).c_str());
+          ImGui::TextUnformatted(plan.empty() ? tr("CUB's own")
+                                              : describePlan(plan, false).c_str());
         helpTooltip(
-            (s.shape == Shape::Library ? std::string("CUB chooses its launches.")
-             : fills
-                 ? "One launch with as many blocks of " + std::to_string(rp.block) +
-                       " threads as this GPU holds at once (SMs x blocks per SM)" +
-                       (s.shape == Shape::GridStride ? ", then one block adds their sums." : ".")
-                 : "Blocks of " + std::to_string(plan.empty() ? 0 : plan.front().block) +
-                       " threads in each launch; each launch sums what the one before left.")
+            (s.shape == Shape::Library ? std::string(tr("CUB chooses its launches."))
+             : fills && s.shape == Shape::GridStride
+                 ? trf("One launch with as many blocks of %d threads as this GPU holds at once "
+                       "(SMs x blocks per SM), then one block adds their sums.",
+                       rp.block)
+             : fills ? trf("One launch with as many blocks of %d threads as this GPU holds at "
+                           "once (SMs x blocks per SM).",
+                           rp.block)
+                     : trf("Blocks of %d threads in each launch; each launch sums what the one "
+                           "before left.",
+                           plan.empty() ? 0 : plan.front().block))
                 .c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(trimmedFixed(m->ms, m->ms < 1 ? 4 : 3).c_str());
         if (m && s.id == StepId::Course)
-          helpTooltip(("Kernel " + trimmedFixed(m->m.kernel().medianMs, 3) +
-                       " ms + copying the partial sums back and adding them on the CPU " +
-                       trimmedFixed(m->cpuFinishMs, 3) + " ms.")
+          helpTooltip(trf("Kernel %s ms + copying the partial sums back and adding them on the "
+                          "CPU %s ms.",
+                          trimmedFixed(m->m.kernel().medianMs, 3).c_str(),
+                          trimmedFixed(m->cpuFinishMs, 3).c_str())
                           .c_str());
         ImGui::TableNextColumn();
         if (m) ImGui::TextUnformatted(gbps(m->gbps).c_str());
@@ -322,17 +340,22 @@ class ReductionLesson final : public Lesson {
         ImGui::TableNextColumn();
         if (m) {
           ImGui::TextUnformatted(sciText(std::fabs(m->error)).c_str());
-          helpTooltip(("The sum " + sumText(m->value, r->p.type) + "; the exact sum " +
-                       exactText(r->cpu.exact, r->p.type) + ". Allowed: " + sciText(m->bound) +
-                       (r->p.type == DataType::Int32 ? " (int32 must be exact)"
-                                                     : " (the bound for this order of additions)"))
+          const std::string sum = sumText(m->value, r->p.type);
+          const std::string exact = exactText(r->cpu.exact, r->p.type);
+          const std::string bound = sciText(m->bound);
+          helpTooltip((r->p.type == DataType::Int32
+                           ? trf("The sum %s; the exact sum %s. Allowed: %s (int32 must be exact)",
+                                 sum.c_str(), exact.c_str(), bound.c_str())
+                           : trf("The sum %s; the exact sum %s. Allowed: %s (the bound for this "
+                                 "order of additions)",
+                                 sum.c_str(), exact.c_str(), bound.c_str()))
                           .c_str());
         }
         ImGui::TableNextColumn();
         if (m) {
           ImGui::PushStyleColor(ImGuiCol_Text,
                                 m->ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
-          ImGui::TextUnformatted(m->ok ? "correct" : "WRONG");
+          ImGui::TextUnformatted(m->ok ? tr("correct") : tr("WRONG"));
           ImGui::PopStyleColor();
         }
       }
@@ -345,20 +368,19 @@ class ReductionLesson final : public Lesson {
         names.push_back(stepInfo(s.step).key);
         g.push_back(s.gbps);
       }
-      ladderBarsPlot("reduction_ladder", "GB/s per step##ladderplot", names, g,
-                     "memory bandwidth (theory)", r->peakGBps);
+      ladderBarsPlot("reduction_ladder", N_("GB/s per step##ladderplot"), names, g,
+                     N_("memory bandwidth (theory)"), r->peakGBps);
     }
     if (r)
       mutedText(
           ctx.theme,
-          ("GB/s counts each input number read once, N x " + std::to_string(typeBytes(r->p.type)) +
-           " bytes over the time until the sum exists: what a reduction must move. "
-           "\"of peak\" is against this GPU's theoretical memory bandwidth (" +
-           (r->peakGBps > 0 ? gbps(r->peakGBps) : std::string("unknown")) +
-           ", memory clock x bus width); no kernel reaches it, a good one gets 85-95%. "
-           "Harris's G80 table went from 2 to 62 GB/s, a 30x total speedup. The step "
-           "speedups follow the ladder (each rung over the one above it); the course's "
-           "kernel and CUB stand beside it.")
+          trf("GB/s counts each input number read once, N x %d bytes over the time until "
+              "the sum exists: what a reduction must move. \"of peak\" is against this "
+              "GPU's theoretical memory bandwidth (%s, memory clock x bus width); no kernel "
+              "reaches it, a good one gets 85-95%%. Harris's G80 table went from 2 to 62 "
+              "GB/s, a 30x total speedup. The step speedups follow the ladder (each rung "
+              "over the one above it); the course's kernel and CUB stand beside it.",
+              typeBytes(r->p.type), r->peakGBps > 0 ? gbps(r->peakGBps).c_str() : tr("unknown"))
               .c_str());
     endPanel(ctx);
   }
@@ -368,9 +390,9 @@ class ReductionLesson final : public Lesson {
   void drawSweep(LessonContext& ctx) {
     if (!beginPanel(ctx, "sweep", "GB/s against N")) return endPanel(ctx);
     if (!sweep_) {
-      textWrapped("%s", sweepJob_.running() ? "Measuring..."
-                        : gpu_ ? "Press \"GB/s against N\" to measure N = 2^10 to 2^28."
-                               : "No GPU: nothing is measured.");
+      textWrapped("%s", sweepJob_.running() ? tr("Measuring...")
+                        : gpu_ ? tr("Press \"GB/s against N\" to measure N = 2^10 to 2^28.")
+                               : tr("No GPU: nothing is measured."));
       return endPanel(ctx);
     }
     if (plot::BeginPlot("reduction_sweep", "##sweep", ImVec2(-1, 0))) {
@@ -389,13 +411,15 @@ class ReductionLesson final : public Lesson {
     bool allOk = true;
     for (const SweepPoint& p : sweep_->points)
       allOk = allOk && p.ok;
+    // Whole sentences, each translated on its own.
     mutedText(ctx.theme,
-              (std::string(typeLabel(sweep_->type)) + ", " + std::to_string(sweep_->block) +
-               " threads per block. Every point checked against the exact sum: " +
-               (allOk ? "all correct. " : "SOME WRONG. ") +
-               "Small N cannot fill the GPU and pay the launches (the tree steps launch once per "
-               "pass); only from tens of millions of numbers on does the memory system, not "
-               "the launch, set the time.")
+              (trf("%s, %d threads per block.", typeLabel(sweep_->type), sweep_->block) + " " +
+               (allOk ? tr("Every point checked against the exact sum: all correct.")
+                      : tr("Every point checked against the exact sum: SOME WRONG.")) +
+               " " +
+               tr("Small N cannot fill the GPU and pay the launches (the tree steps launch once "
+                  "per pass); only from tens of millions of numbers on does the memory system, "
+                  "not the launch, set the time."))
                   .c_str());
     errorText(ctx.theme, sweep_->stopped);  // where it stopped early, and why
     endPanel(ctx);
@@ -411,7 +435,7 @@ class ReductionLesson final : public Lesson {
     const CpuSums* cpu = latest.cpu;
     const ReduceParams* p = latest.p;
     if (!cpu || !p) {
-      textWrapped("%s", working() ? "Computing..." : "Not computed yet.");
+      textWrapped("%s", working() ? tr("Computing...") : tr("Not computed yet."));
       return endPanel(ctx);
     }
     struct Row {
@@ -424,26 +448,37 @@ class ReductionLesson final : public Lesson {
     std::vector<Row> rows;
     std::vector<const char*> names;
     if (t == DataType::Int32) {
-      rows.push_back({"CPU, a loop (int64 accumulator)", cpu->sequential, 7, false});
-      names.push_back("cpu loop");
+      rows.push_back({tr("CPU, a loop (int64 accumulator)"), cpu->sequential, 7, false});
+      names.push_back(N_("cpu loop"));
     } else {
-      rows.push_back({"CPU, one accumulator in a loop", cpu->sequential, 7, false});
-      rows.push_back({"CPU, NumPy's np.sum order", cpu->numpy, 7, false});
-      rows.push_back({"CPU, pairwise (halves to the end)", cpu->pairwise, 7, false});
-      rows.push_back({"CPU, Kahan compensated", cpu->kahan, 7, false});
-      names.insert(names.end(), {"cpu loop", "cpu numpy", "cpu pairwise", "cpu kahan"});
+      rows.push_back({tr("CPU, one accumulator in a loop"), cpu->sequential, 7, false});
+      rows.push_back({tr("CPU, NumPy's np.sum order"), cpu->numpy, 7, false});
+      rows.push_back({tr("CPU, pairwise (halves to the end)"), cpu->pairwise, 7, false});
+      rows.push_back({tr("CPU, Kahan compensated"), cpu->kahan, 7, false});
+      // Category names: the plot translates them.
+      names.insert(names.end(),
+                   {N_("cpu loop"), N_("cpu numpy"), N_("cpu pairwise"), N_("cpu kahan")});
     }
     if (fromLadder)
       for (const StepResult& s : ladder_->steps) {
-        rows.push_back({stepInfo(s.step).label, s.value, stepInfo(s.step).colour, true});
+        rows.push_back({tr(stepInfo(s.step).label), s.value, stepInfo(s.step).colour, true});
         names.push_back(stepInfo(s.step).key);
       }
-    textWrapped(
-        "%s %s number%s, fresh random ones (not the course's)%s. Exact sum %s (accumulated in "
-        "double-double: about 106 bits); sum |x| = %s.",
-        thousands(p->n).c_str(), typeLabel(t), p->n == 1 ? "" : "s",
-        fromLadder ? "" : ", CPU only: measure the ladder on a GPU to add each kernel's sum",
-        exactText(cpu->exact, t).c_str(), sciText(cpu->absSum).c_str());
+    // "N = ..." rather than "... numbers": no plural to agree with N.
+    const std::string count = thousands(p->n);
+    const std::string exact = exactText(cpu->exact, t);
+    const std::string absSum = sciText(cpu->absSum);
+    if (fromLadder)
+      textWrapped(
+          "N = %s %s, fresh random numbers (not the course's). Exact sum %s (accumulated in "
+          "double-double: about 106 bits); sum |x| = %s.",
+          count.c_str(), typeLabel(t), exact.c_str(), absSum.c_str());
+    else
+      textWrapped(
+          "N = %s %s, fresh random numbers (not the course's), CPU only: measure the ladder on a "
+          "GPU to add each kernel's sum. Exact sum %s (accumulated in double-double: about 106 "
+          "bits); sum |x| = %s.",
+          count.c_str(), typeLabel(t), exact.c_str(), absSum.c_str());
     if (p->n != n_ || t != type_)
       mutedText(ctx.theme,
                 "These are the last numbers summed; the parameters have changed since. "
@@ -491,7 +526,7 @@ class ReductionLesson final : public Lesson {
         e.push_back(std::max(
             std::fabs(static_cast<double>(static_cast<long double>(row.value) - cpu->exact)),
             t == DataType::Float32 ? 1e-9 : 1e-18));
-      plot::SetupAxes({"how"}, {"|sum - exact|", plot::Scale::Log10});
+      plot::SetupAxes({N_("how")}, {N_("|sum - exact|"), plot::Scale::Log10});
       plot::SetupCategories(names.data(), int(names.size()));
       plot::SetupLegend(plot::Legend::Hidden);
       plot::SetNextColour(5);
@@ -615,11 +650,11 @@ class ReductionLesson final : public Lesson {
       const CpuSums& c = *latest.cpu;
       const double exact = static_cast<double>(c.exact);
       for (const auto& [key, label, v] :
-           {std::tuple<const char*, const char*, double>{"cpu sequential", "CPU, one accumulator",
-                                                         c.sequential},
-            {"cpu numpy", "CPU, NumPy's order", c.numpy},
-            {"cpu pairwise", "CPU, pairwise", c.pairwise},
-            {"cpu kahan", "CPU, Kahan", c.kahan}})
+           {std::tuple<const char*, const char*, double>{"cpu sequential",
+                                                         N_("CPU, one accumulator"), c.sequential},
+            {"cpu numpy", N_("CPU, NumPy's order"), c.numpy},
+            {"cpu pairwise", N_("CPU, pairwise"), c.pairwise},
+            {"cpu kahan", N_("CPU, Kahan"), c.kahan}})
         rows.push_back({key, label, {{"error", std::fabs(v - exact), "", false}}});
     }
     if (!ladder_) return rows;
@@ -672,8 +707,8 @@ class ReductionLesson final : public Lesson {
     if (!rows.empty()) out.csv = toCsv(rows);
     out.csvName = "ladder";
     out.noCsv =
-        "The CSV holds the measured ladder, and nothing is measured yet (it needs a GPU). Export "
-        "JSON saves the CPU's sums.";
+        N_("The CSV holds the measured ladder, and nothing is measured yet (it needs a GPU). "
+           "Export JSON saves the CPU's sums.");
     return out;
   }
 

@@ -39,6 +39,44 @@ const std::vector<const StepInfo*>& pictureSteps() {
   return v;
 }
 
+// What a level does, in the UI's language. The model's own `what` (English, built in the kernels'
+// library, which knows nothing of translations) says the same; this rebuilds it from the step and
+// the level's stride as one translatable sentence per kind of level.
+std::string levelText(const TreeModel& m, const TreeLevel& l) {
+  const int s = l.stride;
+  switch (m.step) {
+    case StepId::Interleaved:
+      return trf("s = %d: threads with tid %% %d == 0 add slot tid + %d", s, 2 * s, s);
+    case StepId::Strided:
+      return trf("s = %d: threads tid < %d add slot %d tid + %d to slot %d tid", s,
+                 m.block / (2 * s), 2 * s, s, 2 * s);
+    case StepId::UnrollLast:
+    case StepId::Unrolled:
+    case StepId::Multiple:
+      if (s <= 32)
+        return trf(
+            "s = %d: warp 0 alone, all 32 lanes add slot tid + %d (lanes %d and up add numbers "
+            "nobody uses); __syncwarp, no barrier",
+            s, s, s);
+      [[fallthrough]];
+    case StepId::Sequential:
+    case StepId::FirstAdd:
+    case StepId::Course:
+      return trf("s = %d: threads tid < %d add slot tid + %d", s, s, s);
+    case StepId::Shuffle:
+    case StepId::Atomic:
+      if (s < 32)
+        return trf(
+            "offset %d: every lane adds the register of lane + %d of its warp (__shfl_down_sync)",
+            s, s);
+      return trf("warp 0, offset %d: lane l adds warp l + %d's sum (read from shared memory once)",
+                 s / 32, s / 32);
+    case StepId::Cub:
+      break;
+  }
+  return l.what;
+}
+
 }  // namespace
 
 void ReductionTreePanel::draw(LessonContext& ctx) {
@@ -48,9 +86,9 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   pictureStep_ = std::clamp(pictureStep_, 0, int(list.size()) - 1);
   const StepInfo& st = *list[size_t(pictureStep_)];
   ImGui::SetNextItemWidth(260 * s);
-  if (beginCombo("step##tree", st.label)) {
+  if (beginCombo("step##tree", tr(st.label))) {
     for (int i = 0; i < int(list.size()); ++i)
-      if (ImGui::Selectable(list[size_t(i)]->label, i == pictureStep_)) {
+      if (ImGui::Selectable(tr(list[size_t(i)]->label), i == pictureStep_)) {
         pictureStep_ = i;
         level_ = 0;
       }
@@ -83,13 +121,16 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
   const TreeModel& m = **tree_;
   const int levels = int(m.levels.size());
   level_ = std::clamp(level_, 0, levels);
-  sameLineIfFits(200 * s, "level");
+  sameLineIfFits(200 * s, tr("level"));
   ImGui::SetNextItemWidth(200 * s);
-  ImGui::SliderInt("level##tree", &level_, 0, levels, "%d", ImGuiSliderFlags_AlwaysClamp);
+  // The id stays "level" in every language.
+  ImGui::SliderInt((std::string(tr("level")) + "###leveltree").c_str(), &level_, 0, levels, "%d",
+                   ImGuiSliderFlags_AlwaysClamp);
   level_ = std::clamp(level_, 0, levels);  // a typed value may lie outside
   if (!ctx.exporting) {
-    sameLineIfFits(ImGui::CalcTextSize("Pause").x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (button(playing_ ? "Pause##tree" : "Play##tree")) {
+    sameLineIfFits(std::max(ImGui::CalcTextSize(tr("Pause")).x, ImGui::CalcTextSize(tr("Play")).x) +
+                   2 * ImGui::GetStyle().FramePadding.x);
+    if (button(playing_ ? N_("Pause##tree") : N_("Play##tree"))) {
       playing_ = !playing_;
       if (playing_ && level_ == levels) level_ = 0;
       lastTick_ = ImGui::GetTime();
@@ -102,28 +143,37 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
       }
     }
   }
-  textWrapped(tr("Level 0 loads: %s."), m.load.c_str());
+  textWrapped("Level 0 loads: %s.", tr(m.load).c_str());
   if (!m.note.empty()) mutedText(ctx.theme, m.note.c_str());
   if (level_ > 0) {
     const TreeLevel& l = m.levels[size_t(level_ - 1)];
-    textWrapped(tr("Level %d, %s."), level_, l.what.c_str());
+    textWrapped("Level %d, %s.", level_, levelText(m, l).c_str());
   }
   drawTreePicture(ctx, m);
   drawLevelTable(ctx, m);
   drawBanks(ctx, m);
   const bool shuffle = m.step == StepId::Shuffle || m.step == StepId::Atomic;
-  mutedText(ctx.theme,
-            ("Over the whole tree: " + std::to_string(m.totalDivergent()) +
-             " divergent warp-levels, " + std::to_string(m.barriers()) + " __syncthreads barrier" +
-             (m.barriers() == 1 ? "" : "s") + ", " +
-             (shuffle ? std::string("no shared-memory tree: registers pass through shuffles, and "
-                                    "shared memory holds one sum per warp.")
-              : m.step == StepId::Course
-                  ? std::string("every addition reads and writes global memory.")
-                  : std::to_string(m.totalWavefronts()) +
-                        " shared-memory wavefronts (a conflict-free warp request takes one per "
-                        "128 bytes). Drawn for float32 (4-byte slots)."))
-                .c_str());
+  // Counts after a colon: no plural to agree with them.
+  if (shuffle)
+    mutedText(ctx.theme,
+              trf("Over the whole tree: divergent warp-levels: %d; __syncthreads barriers: %d. No "
+                  "shared-memory tree: registers pass through shuffles, and shared memory holds "
+                  "one sum per warp.",
+                  m.totalDivergent(), m.barriers())
+                  .c_str());
+  else if (m.step == StepId::Course)
+    mutedText(ctx.theme,
+              trf("Over the whole tree: divergent warp-levels: %d; __syncthreads barriers: %d. "
+                  "Every addition reads and writes global memory.",
+                  m.totalDivergent(), m.barriers())
+                  .c_str());
+  else
+    mutedText(ctx.theme,
+              trf("Over the whole tree: divergent warp-levels: %d; __syncthreads barriers: %d; "
+                  "shared-memory wavefronts: %d (a conflict-free warp request takes one per 128 "
+                  "bytes). Drawn for float32 (4-byte slots).",
+                  m.totalDivergent(), m.barriers(), m.totalWavefronts())
+                  .c_str());
   endPanel(ctx);
 }
 
@@ -132,7 +182,7 @@ void ReductionTreePanel::draw(LessonContext& ctx) {
 void ReductionTreePanel::drawTreePicture(LessonContext& ctx, const TreeModel& m) {
   const float s = ctx.scale;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float label = ImGui::CalcTextSize("level 00").x + 6 * s;
+  const float label = ImGui::CalcTextSize(trf("level %d", 10).c_str()).x + 6 * s;
   const float width = std::max(200 * s, ImGui::GetContentRegionAvail().x - label);
   const float cell = width / float(m.slots);
   const float rowH = 14 * s, gap = 10 * s;
@@ -146,7 +196,7 @@ void ReductionTreePanel::drawTreePicture(LessonContext& ctx, const TreeModel& m)
     const bool shown = r <= level_;
     const bool current = r == level_;
     dl->AddText(ImVec2(o.x, y), current ? text : ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                ("level " + std::to_string(r)).c_str());
+                trf("level %d", r).c_str());
     std::vector<int> writer(size_t(m.slots), -1);
     if (r > 0)
       for (const TreeOp& op : m.levels[size_t(r - 1)].ops) {
@@ -181,18 +231,20 @@ void ReductionTreePanel::drawTreePicture(LessonContext& ctx, const TreeModel& m)
     }
   }
   ImGui::Dummy(ImVec2(label + width, float(rows) * (rowH + gap)));
-  mutedText(
-      ctx.theme,
-      (std::string("Each row is the block's ") + std::to_string(m.slots) +
-       (m.step == StepId::Shuffle || m.step == StepId::Atomic
-            ? " threads' registers (warp sums pass through shared memory once)"
-        : m.step == StepId::Course ? " numbers in global memory"
-                                   : " shared-memory slots") +
-       ". A coloured slot was written at that level, in its thread's warp colour (warp 0 "
-       "blue, 1 orange, 2 green, 3 vermillion, 4 purple, 5 yellow, 6 sky blue, then again); grey "
-       "slots still hold a part of the sum; "
-       "outlined ones are used up.")
-          .c_str());
+  // Two whole sentences, each translated on its own.
+  mutedText(ctx.theme,
+            ((m.step == StepId::Shuffle || m.step == StepId::Atomic
+                  ? trf("Each row is the block's %d threads' registers (warp sums pass through "
+                        "shared memory once).",
+                        m.slots)
+              : m.step == StepId::Course
+                  ? trf("Each row is the block's %d numbers in global memory.", m.slots)
+                  : trf("Each row is the block's %d shared-memory slots.", m.slots)) +
+             " " +
+             tr("A coloured slot was written at that level, in its thread's warp colour (warp 0 "
+                "blue, 1 orange, 2 green, 3 vermillion, 4 purple, 5 yellow, 6 sky blue, then "
+                "again); grey slots still hold a part of the sum; outlined ones are used up."))
+                .c_str());
 }
 
 void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) {
@@ -217,7 +269,10 @@ void ReductionTreePanel::drawLevelTable(LessonContext& ctx, const TreeModel& m) 
     if (i + 1 == level_)
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_Header, 0.8f));
     ImGui::TableNextColumn();
-    ImGui::Text("%d%s", i + 1, l.barrier ? "  (then __syncthreads)" : "");
+    if (l.barrier)
+      ImGui::TextUnformatted(trf("%d  (then __syncthreads)", i + 1).c_str());
+    else
+      ImGui::Text("%d", i + 1);
     ImGui::TableNextColumn();
     if (l.shuffle)
       ImGui::Text(tr("offset %d"), l.stride >= 32 ? l.stride / 32 : l.stride);
@@ -263,14 +318,19 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
   const float s = ctx.scale;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const float lane = std::min(26 * s, (ImGui::GetContentRegionAvail().x - 90 * s) / 32);
+  // The row labels' column fits the longest label in the UI's language.
+  const char* laneLabel = tr("lane");
+  const char* readLabel = l.shuffle || l.globalMemory ? tr("reads lane") : tr("bank read");
+  const float labelW = std::max(
+      90 * s, std::max(ImGui::CalcTextSize(laneLabel).x, ImGui::CalcTextSize(readLabel).x) + 6 * s);
+  const float lane = std::min(26 * s, (ImGui::GetContentRegionAvail().x - labelW) / 32);
   const float h = 18 * s;
-  ImGui::Text(
-      "Warp %d at level %d: %d lane%s add%s%s", w.warp, level_, w.useful, w.useful == 1 ? "" : "s",
-      w.executing > w.useful
-          ? (", " + std::to_string(w.executing - w.useful) + " more run for nothing").c_str()
-          : "",
-      w.divergent ? "; divergent: the others wait" : "");
+  // Whole sentences, each translated on its own; the count after "of 32" needs no plural.
+  std::string line = trf("Warp %d at level %d: %d of 32 lanes add.", w.warp, level_, w.useful);
+  if (w.executing > w.useful)
+    line += std::string(" ") + trf("%d more run for nothing.", w.executing - w.useful);
+  if (w.divergent) line += std::string(" ") + tr("Divergent: the others wait."));
+  textWrapped("%s", line.c_str());
   std::vector<int> srcOf(32, -1);
   std::vector<bool> useful(32, false);
   for (const TreeOp& op : l.ops)
@@ -290,10 +350,8 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
       srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
   }
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const float labelW = 90 * s;
-  dl->AddText(ImVec2(o.x, o.y + 2 * s), text, "lane");
-  dl->AddText(ImVec2(o.x, o.y + h + 6 * s), text,
-              l.shuffle || l.globalMemory ? "reads lane" : "bank read");
+  dl->AddText(ImVec2(o.x, o.y + 2 * s), text, laneLabel);
+  dl->AddText(ImVec2(o.x, o.y + h + 6 * s), text, readLabel);
   for (int ln = 0; ln < 32; ++ln) {
     const ImVec2 a(o.x + labelW + float(ln) * lane, o.y);
     const ImVec2 b(a.x + lane - 2 * s, a.y + h);
@@ -321,13 +379,14 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
               "back, and their sums are never used.");
   else if (!l.globalMemory)
     mutedText(ctx.theme,
-              (std::string("Coloured lanes add; grey lanes run the addition for nothing; "
-                           "empty lanes wait. ") +
+              (std::string(tr("Coloured lanes add; grey lanes run the addition for nothing; "
+                              "empty lanes wait.")) +
+               " " +
                (w.conflictDegree > 1
-                    ? std::to_string(w.conflictDegree) +
-                          "-way bank conflict: as many lanes ask one bank for different slots, "
-                          "and the bank serves them one after another."
-                    : "Every bank is asked for at most one slot: no conflict."))
+                    ? trf("%d-way bank conflict: as many lanes ask one bank for different slots, "
+                          "and the bank serves them one after another.",
+                          w.conflictDegree)
+                    : std::string(tr("Every bank is asked for at most one slot: no conflict."))))
                   .c_str());
 }
 

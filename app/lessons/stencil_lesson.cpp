@@ -48,9 +48,7 @@ const LessonInfo kStencilLessonInfo{
        "through CUDA-OpenGL interop, every stage timed against the 33 ms budget beside the CPU "
        "doing the same work; the blur as a ladder of kernels (every tap from global memory, a "
        "shared-memory tile with a halo, two separable passes, both passes in shared memory) "
-       "against "
-       "a device copy of the frame; "
-       "one block's tile and halo drawn.")};
+       "against a device copy of the frame; one block's tile and halo drawn.")};
 
 namespace {
 
@@ -86,6 +84,30 @@ constexpr ParamSpec kThresholdChoice{
     "threshold", "Threshold", 0, 1, 1, "", "Whether the edges are thresholded into a mask."};
 constexpr ParamSpec kViewChoice{
     "show", "Show", 0, 3, 3, "", "Which stage the picture shows right of the split."};
+
+// validate(), with the refusal the learner meets most, a tile and its halo larger than a block's
+// shared memory, as one translated sentence with its numbers (the kernels' own sentences are
+// English; errorText translates their fixed ones).
+Status checked(const Pipeline& p, int width, int height, long long sharedLimit) {
+  Status s = validate(p, width, height, sharedLimit);
+  if (s || !p.blur || !usesTile(p.blurId)) return s;
+  const long long need = sharedBytes(p.blurId, p.tile, p.radius);
+  if (sharedLimit <= 0 || need <= sharedLimit) return s;
+  const int side = p.tile + 2 * p.radius;
+  if (p.blurId == BlurId::SeparableShared)
+    return Status::error(trf(
+        "A %d x %d tile with a halo of %d pixels is %d x %d pixels of 16 bytes (RGBA floats), plus "
+        "the row pass's %d x %d results: %s bytes of shared memory, and a block may have %s. "
+        "Choose a smaller tile or radius; the halo grows with the radius on every side.",
+        p.tile, p.tile, p.radius, side, side, side, p.tile, thousands(need).c_str(),
+        thousands(sharedLimit).c_str()));
+  return Status::error(
+      trf("A %d x %d tile with a halo of %d pixels is %d x %d pixels of 16 bytes (RGBA floats): %s "
+          "bytes of shared memory, and a block may have %s. Choose a smaller tile or radius; the "
+          "halo grows with the radius on every side.",
+          p.tile, p.tile, p.radius, side, side, thousands(need).c_str(),
+          thousands(sharedLimit).c_str()));
+}
 
 std::string msText(double ms) {
   return trimmedFixed(ms, ms < 0.1 ? 4 : ms < 10 ? 3 : 1) + " ms";
@@ -189,9 +211,9 @@ class StencilLesson final : public Lesson {
     // A frame that failed is not tried again every frame; touching a control tries again.
     if (ImGui::IsAnyItemActive()) frameError_ = false;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    if (beginCombo(tr("Frame"), kFrameSizes[sizeIndex_].label)) {
+    if (beginCombo("Frame", tr(kFrameSizes[sizeIndex_].label))) {
       for (int i = 0; i < int(std::size(kFrameSizes)); ++i)
-        if (ImGui::Selectable(kFrameSizes[i].label, i == sizeIndex_)) {
+        if (ImGui::Selectable(tr(kFrameSizes[i].label), i == sizeIndex_)) {
           sizeIndex_ = i;
           still_.clear();
           stillName_.clear();
@@ -199,26 +221,27 @@ class StencilLesson final : public Lesson {
         }
       ImGui::EndCombo();
     }
-    checkbox(tr("Play"), &playing_);
+    checkbox("Play", &playing_);
     helpTooltip("A new frame of the moving scene every time the window draws.");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     ImGui::InputTextWithHint("##image", tr("a PNG or JPEG file instead of the scene"), file_,
                              sizeof file_);
-    if (button(tr("Open picture"))) loadPicture(ctx);
+    if (button("Open picture")) loadPicture(ctx);
     ImGui::SameLine();
-    if (button(tr("Scene"))) {
+    if (button("Scene")) {
       still_.clear();
       stillName_.clear();
       ++stillVersion_;
     }
-    if (!stillName_.empty()) textWrapped(tr("Input: %s"), stillName_.c_str());
+    if (!stillName_.empty())
+      textWrapped("Input: %s (%d x %d, scaled to the frame)", stillName_.c_str(), stillW_, stillH_);
 
     ImGui::Separator();
-    checkbox(tr("Blur"), &pipe_.blur);
+    checkbox("Blur", &pipe_.blur);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    if (beginCombo("##blur", blurInfo(pipe_.blurId).label)) {
+    if (beginCombo("##blur", tr(blurInfo(pipe_.blurId).label))) {
       for (const BlurInfo& b : blurs())
-        if (ImGui::Selectable(b.label, b.id == pipe_.blurId)) pipe_.blurId = b.id;
+        if (ImGui::Selectable(tr(b.label), b.id == pipe_.blurId)) pipe_.blurId = b.id;
       ImGui::EndCombo();
     }
     helpTooltip(blurInfo(pipe_.blurId).help);
@@ -233,21 +256,27 @@ class StencilLesson final : public Lesson {
         ImGui::EndCombo();
       }
     }
-    checkbox(tr("Sobel edges"), &pipe_.sobel);
-    checkbox(tr("Threshold"), &pipe_.threshold);
+    checkbox("Sobel edges", &pipe_.sobel);
+    checkbox("Threshold", &pipe_.threshold);
     if (pipe_.threshold) {
       ImGui::SliderFloat(halfWidthLabel("Edge level"), &pipe_.thresholdValue, 0.05f, 2.0f, "%.2f");
     }
-    const char* views[] = {"input", "blurred", "edges", "mask over the picture"};
-    int view = int(pipe_.view);
+    const char* views[] = {N_("input"), N_("blurred"), N_("edges"), N_("mask over the picture")};
+    const int view = int(pipe_.view);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    if (ImGui::Combo(tr("Show"), &view, views, 4)) pipe_.view = View(view);
+    if (beginCombo("Show", tr(views[view]))) {
+      for (int i = 0; i < 4; ++i)
+        if (ImGui::Selectable(tr(views[i]), i == view)) pipe_.view = View(i);
+      ImGui::EndCombo();
+    }
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    ImGui::SliderFloat(tr("Split"), &split_, 0.0f, 1.0f, "%.2f");
+    // The English label stays the id: a drag in progress survives a change of language.
+    ImGui::SliderFloat((std::string(tr("Split")) + "###split").c_str(), &split_, 0.0f, 1.0f,
+                       "%.2f");
     helpTooltip("Left of the split the input, right of it the chosen stage.");
     if (gpu_) {
       bool hostCopy = path_ == InteropPath::HostCopy;
-      if (checkbox(tr("Copy through host memory"), &hostCopy))
+      if (checkbox("Copy through host memory", &hostCopy))
         path_ = hostCopy ? InteropPath::HostCopy : InteropPath::Interop;
       helpTooltip(
           "Off: the kernel writes into OpenGL's pixel buffer directly (CUDA-OpenGL interop). "
@@ -255,19 +284,20 @@ class StencilLesson final : public Lesson {
     }
     ImGui::Separator();
     ImGui::BeginDisabled(working() || !gpu_);
-    if (button(tr("Measure the kernels"))) startMeasure();
+    if (button("Measure the kernels")) startMeasure();
     helpTooltip(
         "Every blur variant at radius 1 to 15 on this frame size (each checked against "
         "the CPU first), the other stages and a device copy of the frame.");
     ImGui::EndDisabled();
     ImGui::BeginDisabled(working());
-    if (button(tr("Time the CPU"))) startCpu();
+    if (button("Time the CPU")) startCpu();
     ImGui::EndDisabled();
     helpTooltip("The same pipeline on the CPU, one core and all cores, on this frame.");
     if (working()) {
       const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), pr.what.c_str());
-      if (button(tr("Cancel"))) {
+      // The CPU job's steps are marked N_() below; the measurement's ("naive, radius 3") are names.
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what.c_str()));
+      if (button("Cancel")) {
         cancelAll();
       }
     }
@@ -320,7 +350,8 @@ class StencilLesson final : public Lesson {
       }
       ImGui::Image(image_.textureId(), ImVec2(w, h));
     } else {
-      textWrapped("%s", cpuJob_.running() ? "The CPU is filtering the frame..." : "No frame yet.");
+      textWrapped(
+          "%s", cpuJob_.running() ? tr("The CPU is filtering the frame...") : tr("No frame yet."));
     }
     if (!gpu_ && shownCpu_)
       mutedText(ctx.theme, "No GPU: this frame was filtered by the CPU (all cores).");
@@ -329,8 +360,10 @@ class StencilLesson final : public Lesson {
   }
 
   void drawBudget(LessonContext& ctx) {
-    const char* series[] = {"input",          "blur",          "Sobel",           "threshold",
-                            "display pixels", "to the screen", "UI (this lesson)"};
+    // Translated where the plot draws them.
+    const char* series[] = {N_("input"),           N_("blur"),           N_("Sobel"),
+                            N_("threshold"),       N_("display pixels"), N_("to the screen"),
+                            N_("UI (this lesson)")};
     std::vector<const char*> cats;
     std::vector<double> v;
     // values[series * nCat + cat]; categories: the GPU frame, then the CPU's rows.
@@ -342,15 +375,15 @@ class StencilLesson final : public Lesson {
     if (gpu_) {
       const FrameTimes& t = runner_.lastTimes();
       // The GPU's bar is too thin to see beside the CPU's: its total goes in its name.
-      gpuLabel_ = "GPU: " + msText(t.gpuTotal() + displayMs_ + uiMs_);
+      gpuLabel_ = trf("GPU: %s", msText(t.gpuTotal() + displayMs_ + uiMs_).c_str());
       rows.push_back({gpuLabel_.c_str(),
                       {t.input, t.blur, t.sobel, t.threshold, t.compose, displayMs_, uiMs_}});
     }
     if (cpu_) {
-      rows.push_back({"CPU, all cores",
+      rows.push_back({N_("CPU, all cores"),
                       {cpu_->sceneAllMs, cpu_->all.blurMs, cpu_->all.sobelMs, cpu_->all.thresholdMs,
                        cpu_->all.composeMs, 0, 0}});
-      rows.push_back({"CPU, one core",
+      rows.push_back({N_("CPU, one core"),
                       {cpu_->sceneOneMs, cpu_->one.blurMs, cpu_->one.sobelMs, cpu_->one.thresholdMs,
                        cpu_->one.composeMs, 0, 0}});
     }
@@ -368,7 +401,7 @@ class StencilLesson final : public Lesson {
                         ImVec2(-1, h))) {
       plot::SetupCategories(cats.data(), n, plot::AxisId::Y);
       plot::SetupLegend(plot::Legend::Outside);
-      plot::SetupAxes({"time per frame", plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
+      plot::SetupAxes({N_("time per frame"), plot::Scale::Linear, 0, NAN, "s"}, {nullptr});
       plot::PlotStackedBars(series, 7, v.data(), n, true);
       plot::SetNextColour(5);
       plot::PlotVLine("33.3 ms: 30 fps", 1.0 / 30);
@@ -380,33 +413,35 @@ class StencilLesson final : public Lesson {
       }
       plot::EndPlot();
     }
+    // Whole sentences, each translated with its numbers.
     std::string text;
     if (gpu_) {
       const double total = runner_.lastTimes().gpuTotal() + displayMs_ + uiMs_;
-      text = "The GPU's frame with this lesson's UI: " + msText(total) + " (" +
-             trimmedFixed(33.333 / std::max(total, 1e-6), 0) +
-             "x inside the 33 ms budget), of which " + msText(displayMs_) +
-             " to bring it to the "
-             "screen (" +
-             (image_.path() == InteropPath::Interop ? "CUDA-OpenGL interop"
-                                                    : "copied through host memory") +
-             "). ";
+      text =
+          trf("The GPU's frame with this lesson's UI: %s (%sx inside the 33 ms budget), of which "
+              "%s to bring it to the screen (%s).",
+              msText(total).c_str(), trimmedFixed(33.333 / std::max(total, 1e-6), 0).c_str(),
+              msText(displayMs_).c_str(),
+              image_.path() == InteropPath::Interop ? tr("CUDA-OpenGL interop")
+                                                    : tr("copied through host memory")) +
+          " ";
       if (costMs_[0] > 0 && costMs_[1] > 0)
-        text += "To the screen through interop " + msText(costMs_[0]) + ", through host memory " +
-                msText(costMs_[1]) + " (" + trimmedFixed(costMs_[1] / costMs_[0], 1) + "x). ";
+        text += trf("To the screen through interop %s, through host memory %s (%sx).",
+                    msText(costMs_[0]).c_str(), msText(costMs_[1]).c_str(),
+                    trimmedFixed(costMs_[1] / costMs_[0], 1).c_str()) +
+                " ";
     }
     if (cpu_)
-      text += "The CPU on the same " + std::to_string(cpu_->width) + " x " +
-              std::to_string(cpu_->height) +
-              " frame: " + msText(cpu_->all.totalMs() + cpu_->sceneAllMs) + " on all cores, " +
-              msText(cpu_->one.totalMs() + cpu_->sceneOneMs) +
-              " on one (filters as chosen when it ran: radius " + std::to_string(cpu_->p.radius) +
-              ", " + blurInfo(cpu_->p.blurId).key +
-              "). This CPU code is the tests' bit-exact reference, one pixel at a time without "
-              "vector instructions; a tuned CPU filter would be several times faster, and on one "
-              "core still far from 33 ms at full HD. ";
-    text += "The window redraws every " + msText(double(ImGui::GetIO().DeltaTime) * 1000) +
-            " (the display's rate, not the work's).";
+      text += trf("The CPU on the same %d x %d frame: %s on all cores, %s on one (filters as "
+                  "chosen when it ran: radius %d, %s). This CPU code is the tests' bit-exact "
+                  "reference, one pixel at a time without vector instructions; a tuned CPU filter "
+                  "would be several times faster, and on one core still far from 33 ms at full HD.",
+                  cpu_->width, cpu_->height, msText(cpu_->all.totalMs() + cpu_->sceneAllMs).c_str(),
+                  msText(cpu_->one.totalMs() + cpu_->sceneOneMs).c_str(), cpu_->p.radius,
+                  blurInfo(cpu_->p.blurId).key) +
+              " ";
+    text += trf("The window redraws every %s (the display's rate, not the work's).",
+                msText(double(ImGui::GetIO().DeltaTime) * 1000).c_str());
     mutedText(ctx.theme, text.c_str());
   }
 
@@ -424,12 +459,12 @@ class StencilLesson final : public Lesson {
       double bytes;  // read once + written once
     };
     const Stage stages[] = {
-        {"input (scene or picture)", t.input, px * 16},
-        {pipe_.blur ? blurInfo(pipe_.blurId).label : "blur (off)", t.blur, px * 32},
-        {"Sobel edges", t.sobel, px * 20},
-        {"threshold", t.threshold, px * 8},
-        {"display pixels", t.compose, px * (16 + 16 + 4 + 4 + 4)},
-        {"to the screen", displayMs_, px * 4},
+        {N_("input (scene or picture)"), t.input, px * 16},
+        {pipe_.blur ? blurInfo(pipe_.blurId).label : N_("blur (off)"), t.blur, px * 32},
+        {N_("Sobel edges"), t.sobel, px * 20},
+        {N_("threshold"), t.threshold, px * 8},
+        {N_("display pixels"), t.compose, px * (16 + 16 + 4 + 4 + 4)},
+        {N_("to the screen"), displayMs_, px * 4},
     };
     static const TableColumn kColumns[] = {
         {"stage"},
@@ -441,7 +476,7 @@ class StencilLesson final : public Lesson {
       for (const Stage& s : stages) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.name);
+        ImGui::TextUnformatted(tr(s.name));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(trimmedFixed(s.ms, 4).c_str());
         ImGui::TableNextColumn();
@@ -457,14 +492,20 @@ class StencilLesson final : public Lesson {
       }
       endDataTable();
     }
-    mutedText(ctx.theme,
-              ("GB/s counts each stage's frames read once and written once (RGBA floats, 16 bytes "
-               "a pixel; edges and mask 4 bytes); the percentage is of a device-to-device copy "
-               "of the frame" +
-               (copyGBps > 0 ? " (" + trimmedFixed(copyGBps, 0) + " GB/s)"
-                             : std::string(", measured by \"Measure the kernels\"")) +
-               ". Times are one frame's, from CUDA events around each stage.")
-                  .c_str());
+    if (copyGBps > 0)
+      mutedText(ctx.theme,
+                trf("GB/s counts each stage's frames read once and written once (RGBA floats, 16 "
+                    "bytes a pixel; edges and mask 4 bytes); the percentage is of a "
+                    "device-to-device copy of the frame (%s GB/s). Times are one frame's, from "
+                    "CUDA events around each stage.",
+                    trimmedFixed(copyGBps, 0).c_str())
+                    .c_str());
+    else
+      mutedText(ctx.theme,
+                "GB/s counts each stage's frames read once and written once (RGBA floats, 16 "
+                "bytes a pixel; edges and mask 4 bytes); the percentage is of a device-to-device "
+                "copy of the frame, measured by \"Measure the kernels\". Times are one frame's, "
+                "from CUDA events around each stage.");
     endPanel(ctx);
   }
 
@@ -473,15 +514,15 @@ class StencilLesson final : public Lesson {
   void drawSweep(LessonContext& ctx) {
     if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
     if (!report_) {
-      textWrapped("%s", measureJob_.running() ? "Measuring..."
-                        : gpu_                ? "Press \"Measure the kernels\"."
-                                              : "No GPU: nothing is measured.");
+      textWrapped("%s", measureJob_.running() ? tr("Measuring...")
+                        : gpu_                ? tr("Press \"Measure the kernels\".")
+                                              : tr("No GPU: nothing is measured."));
       return endPanel(ctx);
     }
     const KernelReport& r = *report_;
     if (plot::BeginPlot("stencil_radius", "##radius", ImVec2(-1, 0))) {
-      plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},
-                      {"time", plot::Scale::Log10, NAN, NAN, "s"});
+      plot::SetupAxes({N_("radius"), plot::Scale::Linear, 0, 16},
+                      {N_("time"), plot::Scale::Log10, NAN, NAN, "s"});
       plot::SetupLegend(plot::Legend::Outside);
       for (const BlurInfo& b : blurs()) {
         std::vector<double> xs, ys;
@@ -502,9 +543,13 @@ class StencilLesson final : public Lesson {
         if (p.id == id && p.radius == radius) return &p;
       return nullptr;
     };
-    std::string text = std::to_string(r.width) + " x " + std::to_string(r.height) + " on " +
-                       r.device + ". Every point checked against the CPU bit for bit: " +
-                       (allOk ? "all equal. " : "SOME DIFFER. ");
+    // Whole sentences, each translated with its numbers; the kernels' keys are names.
+    std::string text =
+        (allOk ? trf("%d x %d on %s. Every point checked against the CPU bit for bit: all equal.",
+                     r.width, r.height, r.device.c_str())
+               : trf("%d x %d on %s. Every point checked against the CPU bit for bit: SOME DIFFER.",
+                     r.width, r.height, r.device.c_str())) +
+        " ";
     for (int radius : {1, 7}) {
       const KernelPoint* best = nullptr;
       std::string each;
@@ -515,25 +560,29 @@ class StencilLesson final : public Lesson {
         }
       const KernelPoint *n = at(BlurId::Naive, radius), *s = at(BlurId::Separable, radius);
       if (!best) continue;
-      text += "Radius " + std::to_string(radius) + ": " + each + "; the best, " +
-              blurInfo(best->id).key + ", takes " + trimmedFixed(best->ms / r.copyMs, 1) +
-              "x a copy of the frame" +
-              (n && s && s->ms > n->ms
-                   ? std::string(" (the two separable passes lose to the naive kernel here: "
-                                 "each reads and writes the whole frame, which costs more than ") +
-                         std::to_string((2 * radius + 1) * (2 * radius + 1)) + " cached taps)"
-                   : std::string()) +
-              ". ";
+      const std::string ratio = trimmedFixed(best->ms / r.copyMs, 1);
+      if (n && s && s->ms > n->ms)
+        text +=
+            trf("Radius %d: %s; the best, %s, takes %sx a copy of the frame (the two separable "
+                "passes lose to the naive kernel here: each reads and writes the whole frame, "
+                "which costs more than %d cached taps).",
+                radius, each.c_str(), blurInfo(best->id).key, ratio.c_str(),
+                (2 * radius + 1) * (2 * radius + 1));
+      else
+        text += trf("Radius %d: %s; the best, %s, takes %sx a copy of the frame.", radius,
+                    each.c_str(), blurInfo(best->id).key, ratio.c_str());
+      text += " ";
     }
     if (r.points.size() < defaultRadii().size() * blurs().size())
-      text +=
-          "Radii whose tile and halo do not fit in a block's shared memory are not "
-          "measured for the tiled kernels (their lines stop there). ";
-    text += "A copy of the frame: " + msText(r.copyMs) +
-            ". The 2D kernels do (2r + 1)^2 "
-            "multiply-adds per pixel and grow with the square of the radius; the separable "
-            "passes do 2 (2r + 1) and grow linearly, so separable wins more the larger the radius; "
-            "in shared memory it also reads and writes the frame only once.";
+      text += std::string(tr("Radii whose tile and halo do not fit in a block's shared memory are "
+                             "not measured for the tiled kernels (their lines stop there).")) +
+              " ";
+    text +=
+        trf("A copy of the frame: %s. The 2D kernels do (2r + 1)^2 multiply-adds per pixel and "
+            "grow with the square of the radius; the separable passes do 2 (2r + 1) and grow "
+            "linearly, so separable wins more the larger the radius; in shared memory it also "
+            "reads and writes the frame only once.",
+            msText(r.copyMs).c_str());
     mutedText(ctx.theme, text.c_str());
     endPanel(ctx);
   }
@@ -596,13 +645,13 @@ class StencilLesson final : public Lesson {
     colourSwatch(1);
     ImGui::TextUnformatted(tr("by 2 (an edge's halo)"));
     colourSwatch(5);
-    ImGui::TextUnformatted(2 * r > t ? "by 3 or more (corners; a halo wider than half a tile)"
-                                     : "by 4 (a corner's)");
-    textWrapped(tr("The frame outline: the middle block's tile plus halo."));
+    ImGui::TextUnformatted(2 * r > t ? tr("by 3 or more (corners; a halo wider than half a tile)")
+                                     : tr("by 4 (a corner's)"));
+    textWrapped("The frame outline: the middle block's tile plus halo.");
     ImGui::EndGroup();
     if (plot::BeginPlot("stencil_halo", "Loads per output pixel##halo", ImVec2(-1, 0))) {
-      plot::SetupAxes({"radius", plot::Scale::Linear, 0, 16},
-                      {"loads per output", plot::Scale::Log10});
+      plot::SetupAxes({N_("radius"), plot::Scale::Linear, 0, 16},
+                      {N_("loads per output"), plot::Scale::Log10});
       plot::SetupLegend(plot::Legend::Outside);
       std::vector<double> xs;
       for (int k = 1; k <= kMaxRadius; ++k)
@@ -614,15 +663,16 @@ class StencilLesson final : public Lesson {
         plot::SetNextColour(colour);
         plot::PlotLine(name, xs.data(), ys.data(), int(xs.size()));
       };
-      series("naive: (2r+1)^2 taps", blurInfo(BlurId::Naive).colour,
+      // PlotLine translates the names (marked here: they reach it through the lambda).
+      series(N_("naive: (2r+1)^2 taps"), blurInfo(BlurId::Naive).colour,
              [](const TileModel& q) { return q.naiveReadsPerPixel; });
-      series("tiled: (T+2r)^2 / T^2 loads", blurInfo(BlurId::Tiled).colour,
+      series(N_("tiled: (T+2r)^2 / T^2 loads"), blurInfo(BlurId::Tiled).colour,
              [](const TileModel& q) { return q.tiledReadsPerPixel; });
-      series("separable: 2 (2r+1) taps", blurInfo(BlurId::Separable).colour,
+      series(N_("separable: 2 (2r+1) taps"), blurInfo(BlurId::Separable).colour,
              [](const TileModel& q) { return q.separableReadsPerPixel; });
       plot::EndPlot();
     }
-    if (Status v = validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
+    if (Status v = checked(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
       errorText(ctx.theme, v);
     mutedText(ctx.theme,
               "Across the frame every input pixel is read (2r + 1)^2 times by the naive kernel "
@@ -657,7 +707,7 @@ class StencilLesson final : public Lesson {
     const Pipeline p = pipeline();
     // A refused pipeline (a tile and halo too large) keeps the last good frame on screen and
     // says why above it.
-    refusal_ = validate(p, width(), height(), sharedLimit_);
+    refusal_ = checked(p, width(), height(), sharedLimit_);
     if (s && !refusal_) return;
     if (s) {
       image_.setPath(path_);
@@ -698,8 +748,9 @@ class StencilLesson final : public Lesson {
     for (size_t i = 0; i < f.px.size(); ++i)
       still_[i] = packRgba(f.px[i]);
     ++stillVersion_;
-    stillName_ = std::string(file_) + " (" + std::to_string(img->width) + " x " +
-                 std::to_string(img->height) + ", scaled to the frame)";
+    stillName_ = file_;
+    stillW_ = img->width;
+    stillH_ = img->height;
     error_ = {};
   }
 
@@ -739,7 +790,7 @@ class StencilLesson final : public Lesson {
       v.width = w;
       v.height = h;
       v.p = p;
-      c.progress(0.05f, "the frame");
+      c.progress(0.05f, N_("the frame"));
       // The input the GPU's first stage makes: the scene (timed on all cores and on one), or the
       // picture, already decoded.
       auto input = [&](int threads, double& ms) {
@@ -751,12 +802,12 @@ class StencilLesson final : public Lesson {
       };
       const HostFrame in = input(0, v.sceneAllMs);
       (void)input(1, v.sceneOneMs);
-      c.progress(0.15f, "all cores");
+      c.progress(0.15f, N_("all cores"));
       v.all = cpuPipeline(in, p, 0, c.cancelFlag());
-      if (c.cancelled()) return Status::error("Cancelled.");
-      c.progress(0.35f, "one core");
+      if (c.cancelled()) return Status::error(N_("Cancelled."));
+      c.progress(0.35f, N_("one core"));
       v.one = cpuPipeline(in, p, 1, c.cancelFlag());
-      if (c.cancelled()) return Status::error("Cancelled.");
+      if (c.cancelled()) return Status::error(N_("Cancelled."));
       v.rgba = v.all.rgba;
       return v;
     });
@@ -773,9 +824,10 @@ class StencilLesson final : public Lesson {
   int frame_ = 0;
   char file_[512] = "";
   std::vector<std::uint32_t> still_;
-  std::string stillName_;
-  int stillVersion_ = 0;  // counts the pictures opened (and the returns to the scene)
-  int stillLoaded_ = -1;  // the version the runner holds
+  std::string stillName_;        // the picture's file
+  int stillW_ = 0, stillH_ = 0;  // its own size, before scaling to the frame
+  int stillVersion_ = 0;         // counts the pictures opened (and the returns to the scene)
+  int stillLoaded_ = -1;         // the version the runner holds
   InteropPath path_ = InteropPath::Interop;
 
   FrameRunner runner_;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/cuda_check.hpp"
+#include "common/translatable.hpp"
 #include "counters/cupti_loader.hpp"
 
 namespace cudalab::counters {
@@ -24,65 +25,66 @@ namespace {
 
 const MetricInfo kMetrics[] = {
     {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors",
-     "32-byte sectors the warps' global loads touched in L1: the memory traffic of the loads."},
+     N_("32-byte sectors the warps' global loads touched in L1: the memory traffic of the loads.")},
     {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests",
-     "Warp-wide global load instructions: sectors / requests is 4 for a perfectly coalesced "
-     "float load, 32 when every lane touches its own sector."},
+     N_("Warp-wide global load instructions: sectors / requests is 4 for a perfectly coalesced "
+        "float load, 32 when every lane touches its own sector.")},
     {"global_store_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sectors",
-     "32-byte sectors the warps' global stores touched."},
+     N_("32-byte sectors the warps' global stores touched.")},
     {"global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "requests",
-     "Warp-wide global store instructions."},
+     N_("Warp-wide global store instructions.")},
     {"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
-     "Passes shared memory needed for the loads: one per request without bank conflicts, up to "
-     "32 when all lanes hit different words of one bank."},
+     N_("Passes shared memory needed for the loads: one per request without bank conflicts, up to "
+        "32 when all lanes hit different words of one bank.")},
     {"shared_load_requests", "smsp__inst_executed_op_shared_ld.sum", "requests",
-     "Warp-wide shared-memory load instructions."},
+     N_("Warp-wide shared-memory load instructions.")},
     {"shared_store_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-     "wavefronts", "Passes shared memory needed for the stores."},
+     "wavefronts", N_("Passes shared memory needed for the stores.")},
     {"shared_store_requests", "smsp__inst_executed_op_shared_st.sum", "requests",
-     "Warp-wide shared-memory store instructions."},
+     N_("Warp-wide shared-memory store instructions.")},
     {"shared_load_wavefronts_sass",
      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
-     "Shared-load wavefronts counted per instruction by the SM (SASS): the kernel's own loads "
-     "only, without the hardware's other uses of the pipe."},
+     N_("Shared-load wavefronts counted per instruction by the SM (SASS): the kernel's own loads "
+        "only, without the hardware's other uses of the pipe.")},
     {"shared_store_wavefronts_sass",
      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
-     "Shared-store wavefronts counted per instruction by the SM (SASS)."},
+     N_("Shared-store wavefronts counted per instruction by the SM (SASS).")},
     {"shared_load_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
      "conflicts",
-     "Extra passes shared-memory loads needed because lanes hit different words of one bank."},
+     N_("Extra passes shared-memory loads needed because lanes hit different words of one bank.")},
     {"shared_store_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-     "conflicts", "The same for shared-memory stores."},
+     "conflicts", N_("The same for shared-memory stores.")},
     {"divergent_branches", "smsp__sass_branch_targets_threads_divergent.sum", "branches",
-     "Branches where a warp's threads went different ways, so the warp ran both paths one "
-     "after the other (divergence)."},
+     N_("Branches where a warp's threads went different ways, so the warp ran both paths one "
+        "after the other (divergence).")},
     {"l1_hit_rate", "l1tex__t_sector_hit_rate.pct", "%",
-     "Share of the sectors asked of L1 that were already there."},
+     N_("Share of the sectors asked of L1 that were already there.")},
     {"l2_hit_rate", "lts__t_sector_hit_rate.pct", "%",
-     "Share of the sectors asked of L2 that were already there (not fetched from DRAM)."},
-    {"dram_bytes_read", "dram__bytes_read.sum", "bytes", "Bytes read from the GPU's memory."},
-    {"dram_bytes_written", "dram__bytes_write.sum", "bytes", "Bytes written to the GPU's memory."},
+     N_("Share of the sectors asked of L2 that were already there (not fetched from DRAM).")},
+    {"dram_bytes_read", "dram__bytes_read.sum", "bytes", N_("Bytes read from the GPU's memory.")},
+    {"dram_bytes_written", "dram__bytes_write.sum", "bytes",
+     N_("Bytes written to the GPU's memory.")},
     {"achieved_occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", "%",
-     "Warps resident on an SM on average, against the most it can hold: the occupancy reached, "
-     "beside the theoretical one from registers, shared memory and block size."},
+     N_("Warps resident on an SM on average, against the most it can hold: the occupancy reached, "
+        "beside the theoretical one from registers, shared memory and block size.")},
     {"warp_efficiency", "smsp__thread_inst_executed_per_inst_executed.ratio", "threads",
-     "Threads active per executed warp instruction (32 at best): divergence lowers it."},
-    {"instructions", "smsp__inst_executed.sum", "instructions", "Warp instructions executed."},
+     N_("Threads active per executed warp instruction (32 at best): divergence lowers it.")},
+    {"instructions", "smsp__inst_executed.sum", "instructions", N_("Warp instructions executed.")},
     {"sm_busy", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "%",
-     "Share of the kernel's time an average SM had at least one warp: a grid too small for the "
-     "GPU, or a last wave of few blocks, leaves SMs idle."},
+     N_("Share of the kernel's time an average SM had at least one warp: a grid too small for the "
+        "GPU, or a last wave of few blocks, leaves SMs idle.")},
 };
 
 const RatioInfo kRatios[] = {
     {"global_load_sectors_per_request", "global_load_sectors", "global_load_requests",
-     "32-byte sectors per warp-wide global load: 4 when a warp's 32 floats are consecutive, 32 "
-     "when every lane reads its own sector."},
+     N_("32-byte sectors per warp-wide global load: 4 when a warp's 32 floats are consecutive, 32 "
+        "when every lane reads its own sector.")},
     {"global_store_sectors_per_request", "global_store_sectors", "global_store_requests",
-     "32-byte sectors per warp-wide global store."},
+     N_("32-byte sectors per warp-wide global store.")},
     {"shared_load_wavefronts_per_request", "shared_load_wavefronts_sass", "shared_load_requests",
-     "Passes shared memory needs per warp-wide load: 1 without bank conflicts, up to 32."},
+     N_("Passes shared memory needs per warp-wide load: 1 without bank conflicts, up to 32.")},
     {"shared_store_wavefronts_per_request", "shared_store_wavefronts_sass", "shared_store_requests",
-     "Passes shared memory needs per warp-wide store."},
+     N_("Passes shared memory needs per warp-wide store.")},
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "common/cuda_check.hpp"
+#include "common/translatable.hpp"
 #include "counters/counters.hpp"
 #include "counters/cupti_loader.hpp"
 
@@ -22,28 +23,28 @@ namespace {
 const SassMetricInfo kSass[] = {
     {SassMetric::Instructions,
      {{"smsp__sass_inst_executed"}},
-     "Warp instructions executed: how often warps ran the line's machine instructions."},
+     N_("Warp instructions executed: how often warps ran the line's machine instructions.")},
     {SassMetric::ThreadInstructions,
      {{"smsp__sass_thread_inst_executed"}},
-     "Thread instructions: the same, counting every thread that took part (32 per warp "
-     "instruction at best; fewer where a branch or a guard idles lanes)."},
+     N_("Thread instructions: the same, counting every thread that took part (32 per warp "
+        "instruction at best; fewer where a branch or a guard idles lanes).")},
     {SassMetric::GlobalSectors,
      {{"smsp__sass_sectors_mem_global"},
       {"smsp__sass_sectors_mem_global_op_ld", "smsp__sass_sectors_mem_global_op_st"}},
-     "32-byte sectors the line's global loads and stores touched."},
+     N_("32-byte sectors the line's global loads and stores touched.")},
     {SassMetric::GlobalRequests,
      {{"smsp__sass_inst_executed_op_global"},
       {"smsp__sass_inst_executed_op_global_ld", "smsp__sass_inst_executed_op_global_st"}},
-     "Warp-wide global load and store instructions the line executed."},
+     N_("Warp-wide global load and store instructions the line executed.")},
     {SassMetric::SharedWavefronts,
      {{"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"},
       {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared"}},
-     "Passes shared memory needed for the line's accesses: one per instruction without bank "
-     "conflicts."},
+     N_("Passes shared memory needed for the line's accesses: one per instruction without bank "
+        "conflicts.")},
     {SassMetric::SharedRequests,
      {{"smsp__sass_inst_executed_op_shared"},
       {"smsp__sass_inst_executed_op_shared_ld", "smsp__sass_inst_executed_op_shared_st"}},
-     "Warp-wide shared-memory instructions the line executed."},
+     N_("Warp-wide shared-memory instructions the line executed.")},
 };
 }  // namespace
 

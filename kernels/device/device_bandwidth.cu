@@ -22,6 +22,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab {
 
@@ -32,27 +33,29 @@ namespace cudalab {
 namespace {
 
 constexpr CopyVariant kCopyVariants[] = {
-    {CopyKind::DeviceToDevice, "d2d", "Device to device",
-     "cudaMemcpy between two buffers in GPU memory. Each byte is read from and written to DRAM, "
-     "so the bandwidth counts it twice. This is the practical ceiling for memory-bound kernels, "
-     "usually 80-95% of the theoretical peak.",
+    {CopyKind::DeviceToDevice, "d2d", N_("Device to device"),
+     // xgettext:no-c-format
+     N_("cudaMemcpy between two buffers in GPU memory. Each byte is read from and written to DRAM, "
+        "so the bandwidth counts it twice. This is the practical ceiling for memory-bound kernels, "
+        "usually 80-95% of the theoretical peak."),
      2},
-    {CopyKind::HostToDevicePinned, "h2d_pinned", "Host to device (pinned)",
-     "Copy from page-locked host memory (cudaMallocHost) to the GPU. The copy engine reads host "
-     "memory directly over PCIe or NVLink, so this shows the link's real speed.",
+    {CopyKind::HostToDevicePinned, "h2d_pinned", N_("Host to device (pinned)"),
+     N_("Copy from page-locked host memory (cudaMallocHost) to the GPU. The copy engine reads host "
+        "memory directly over PCIe or NVLink, so this shows the link's real speed."),
      1},
-    {CopyKind::DeviceToHostPinned, "d2h_pinned", "Device to host (pinned)",
-     "Copy from the GPU to page-locked host memory. Usually close to the host-to-device rate; a "
-     "large difference points at the link or the host's memory.",
+    {CopyKind::DeviceToHostPinned, "d2h_pinned", N_("Device to host (pinned)"),
+     N_("Copy from the GPU to page-locked host memory. Usually close to the host-to-device rate; a "
+        "large difference points at the link or the host's memory."),
      1},
-    {CopyKind::HostToDevicePageable, "h2d_pageable", "Host to device (pageable)",
-     "Copy from ordinary malloc'd memory. The driver first copies it into its own pinned staging "
-     "buffer with the CPU, then to the GPU, which is why it is slower than pinned. Copies from "
-     "pageable memory also cannot overlap with kernels.",
+    {CopyKind::HostToDevicePageable, "h2d_pageable", N_("Host to device (pageable)"),
+     N_("Copy from ordinary malloc'd memory. The driver first copies it into its own pinned "
+        "staging "
+        "buffer with the CPU, then to the GPU, which is why it is slower than pinned. Copies from "
+        "pageable memory also cannot overlap with kernels."),
      1},
-    {CopyKind::DeviceToHostPageable, "d2h_pageable", "Device to host (pageable)",
-     "Copy from the GPU into ordinary malloc'd memory, through the driver's staging buffer. The "
-     "call returns only when the data has arrived, so the CPU waits for all of it.",
+    {CopyKind::DeviceToHostPageable, "d2h_pageable", N_("Device to host (pageable)"),
+     N_("Copy from the GPU into ordinary malloc'd memory, through the driver's staging buffer. The "
+        "call returns only when the data has arrived, so the CPU waits for all of it."),
      1},
 };
 
@@ -86,15 +89,15 @@ Status validate(const BandwidthParams& p, size_t freeDeviceBytes) {
   // two buffers for the device copy, one for the host copies.
   const double freeMiB = std::floor(static_cast<double>(freeDeviceBytes) / kMiB);
   if (2.0 * p.deviceCopyMiB * kMiB > static_cast<double>(freeDeviceBytes)) {
-    return Status::error("A " + mib(p.deviceCopyMiB) + " device copy needs two " +
-                         mib(p.deviceCopyMiB) + " buffers (" + mib(2.0 * p.deviceCopyMiB) +
-                         " in all), but only " + mib(freeMiB) +
-                         " of device memory is free. Choose a smaller device copy size.");
+    return Status::errorf(
+        N_("A %s device copy needs two %s buffers (%s in all), but only %s of "
+           "device memory is free. Choose a smaller device copy size."),
+        {mib(p.deviceCopyMiB), mib(p.deviceCopyMiB), mib(2.0 * p.deviceCopyMiB), mib(freeMiB)});
   }
   if (p.hostCopyMiB * kMiB > static_cast<double>(freeDeviceBytes)) {
-    return Status::error("A " + mib(p.hostCopyMiB) + " host copy needs a " + mib(p.hostCopyMiB) +
-                         " device buffer, but only " + mib(freeMiB) +
-                         " of device memory is free. Choose a smaller host copy size.");
+    return Status::errorf(N_("A %s host copy needs a %s device buffer, but only %s of device "
+                             "memory is free. Choose a smaller host copy size."),
+                          {mib(p.hostCopyMiB), mib(p.hostCopyMiB), mib(freeMiB)});
   }
   return {};
 }
@@ -127,9 +130,9 @@ class PageableMemory {
   Status allocate(size_t bytes) {
     p_.reset(new (std::nothrow) unsigned char[bytes]);
     if (!p_) {
-      return Status::error("Could not allocate " + mib(static_cast<double>(bytes) / kMiB) +
-                           " of ordinary host memory for the pageable copies. Choose a smaller "
-                           "host copy size.");
+      return Status::errorf(N_("Could not allocate %s of ordinary host memory for the pageable "
+                               "copies. Choose a smaller host copy size."),
+                            {mib(static_cast<double>(bytes) / kMiB)});
     }
     return {};
   }
@@ -203,9 +206,10 @@ Result<CopyResult> timeCopies(const CopyVariant& v, void* dst, const void* src, 
 
   TimeStats t = timeStats(times);
   if (!(t.median > 0)) {
-    return Status::error(std::string(v.label) +
-                         ": the copy finished faster than CUDA events can time (about half a "
-                         "microsecond). Choose a larger copy size.");
+    // The variant's label is marked N_(), so the app shows it translated too.
+    return Status::errorf(N_("%s: the copy finished faster than CUDA events can time (about half a "
+                             "microsecond). Choose a larger copy size."),
+                          {v.label});
   }
   const double counted = static_cast<double>(bytes) * v.bytesCountedPerByte;
   return CopyResult{v.kind, bytes, t.median, t.min, t.max, counted / (t.median * 1e-3) / 1e9};

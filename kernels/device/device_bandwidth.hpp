@@ -26,6 +26,7 @@
 
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab {
 

@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 #include "models/arch.hpp"
 
 namespace cudalab {
@@ -166,11 +167,11 @@ struct PropertyGroup {
 };
 
 // The group titles, in display order.
-inline constexpr const char* kGroupIdentity = "Identity";
-inline constexpr const char* kGroupCompute = "Compute";
-inline constexpr const char* kGroupMemory = "Memory";
-inline constexpr const char* kGroupTransfers = "Transfers";
-inline constexpr const char* kGroupLimits = "Limits and other features";
+inline constexpr const char* kGroupIdentity = N_("Identity");
+inline constexpr const char* kGroupCompute = N_("Compute");
+inline constexpr const char* kGroupMemory = N_("Memory");
+inline constexpr const char* kGroupTransfers = N_("Transfers");
+inline constexpr const char* kGroupLimits = N_("Limits and other features");
 
 // Builds the labelled, explained groups from raw numbers. Pure: no CUDA call.
 std::vector<PropertyGroup> describeProperties(const RawDeviceNumbers& raw);

@@ -58,12 +58,30 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 #include "counters/counters.hpp"
 #include "launch_config/launch_config_index.cuh"
 
 typedef struct CUstream_st* cudaStream_t;
 
 namespace cudalab {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Sentences
+// ---------------------------------------------------------------------------------------------
+
+// A sentence with numbers, kept as its whole English format (marked N_ for the catalogue, "%s"
+// where each value goes) and the values already formatted ("30,000,000"), so the app can
+// translate the whole sentence (kernels never depend on the UI's translations) and tests and the
+// CLI read english(). A translation keeps the "%s" in the same order (msgfmt checks it).
+struct LaunchSentence {
+  const char* format = nullptr;  // nullptr: no sentence
+  std::vector<std::string> args;
+  // The format with each "%s" replaced by the next value ("%%" gives "%"); `format` may be a
+  // translation of the English one.
+  std::string english() const { return fill(format); }
+  std::string fill(const char* fmt) const;
+};
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Configuration
@@ -200,7 +218,7 @@ struct DeviceLimits {
   int warpSize = kWarpSize;
   size_t freeBytes = 84490125312ull;  // what cudaMemGetInfo reported on an idle H100 80 GB
   bool fromDevice = false;            // true when queryLimits() filled it from a real GPU
-  std::string name = "model of an H100 SXM5 80 GB";
+  std::string name = N_("model of an H100 SXM5 80 GB");  // or the GPU's own name
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,10 +293,15 @@ Status validate(const LaunchConfig& c, const DeviceLimits& limits);
 // The refusal of a block of `threads` threads where the GPU allows `maxThreads`: why blocks are
 // limited and what to do instead (the playground's launches say the same).
 std::string blockTooLargeSentence(long long threads, long long maxThreads);
+LaunchSentence blockTooLargePhrase(long long threads, long long maxThreads);
+// validate()'s refusal as a sentence the app can translate: no format when the configuration is
+// valid or when the refusal is not the lesson's own (a number outside its range).
+LaunchSentence validationPhrase(const LaunchConfig& c, const DeviceLimits& limits);
 
 // Allowed but worth a sentence: a block size that is not a multiple of 32 (partly empty warps),
 // a narrow 2D block, the guard switch with a grid-stride loop (where it changes nothing).
 std::vector<std::string> warnings(const LaunchConfig& c);
+std::vector<LaunchSentence> warningPhrases(const LaunchConfig& c);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Occupancy
@@ -306,6 +329,10 @@ OccupancyNumbers occupancyNumbers(const LaunchShape& s, const DeviceLimits& limi
 // the launch is a good one).
 std::string conclusion(const LaunchConfig& c, const LaunchShape& s, const OccupancyNumbers& o,
                        const DeviceLimits& limits);
+// The same paragraph as sentences, for the app to translate one by one and join with spaces.
+std::vector<LaunchSentence> conclusionPhrases(const LaunchConfig& c, const LaunchShape& s,
+                                              const OccupancyNumbers& o,
+                                              const DeviceLimits& limits);
 
 // Points of the lesson's two sweeps, built from a base configuration: threads per block 32..1024
 // in steps of 32 (blocks automatic), and blocks per grid in powers of two from 1 up to what N
@@ -351,6 +378,8 @@ Result<OwnershipMap> modelOwnership(const LaunchConfig& c, const DeviceLimits& l
 
 // Refuses what the picture cannot show (the reasons modelOwnership gives); shared by both paths.
 Status checkPictureLimits(const LaunchShape& s);
+// The same refusal as a sentence the app can translate (no format: the picture can show it).
+LaunchSentence pictureLimitsPhrase(const LaunchShape& s);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reference

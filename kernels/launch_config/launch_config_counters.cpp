@@ -8,6 +8,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
@@ -31,7 +32,7 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
   std::vector<counters::StepReading> out;
   for (size_t i = 0; i < configs.size(); ++i) {
     const LaunchConfig& c = configs[i];
-    if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
     if (progress) progress(float(i) / float(configs.size()), describe(c));
     CUDALAB_TRY(validate(c, limits));
     Result<LaunchShape> shape = shapeFor(c, limits);
@@ -40,6 +41,8 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
     CUDALAB_TRY(in.allocate(size_t(shape->allocationElements)));
     CUDALAB_TRY(outArray.allocate(size_t(shape->allocationElements)));
     CUDALAB_CUDA_TRY(cudaMemset(in.get(), 0, in.bytes()));
+    // The row's name in English; the app reads its numbers back to translate it
+    // (rowLabel in app/lessons/launch_config_counters_panel.cpp): keep the two formats together.
     Result<counters::StepReading> r = counters::profileStep(
         std::to_string(c.threadsPerBlock),
         (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) + " threads x " +
@@ -55,7 +58,7 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
     reading.model.emplace_back("sm_busy", 100.0 * double(o.busySMs) / std::max(1, limits.smCount));
     out.push_back(std::move(reading));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
@@ -47,7 +48,36 @@ long long ceilDiv(long long a, long long b) {
   return (a + b - 1) / b;
 }
 
+// Joins the sentences of a paragraph with spaces.
+std::string joined(const std::vector<LaunchSentence>& parts) {
+  std::string text;
+  for (const LaunchSentence& p : parts) {
+    if (!text.empty()) text += ' ';
+    text += p.english();
+  }
+  return text;
+}
+
 }  // namespace
+
+std::string LaunchSentence::fill(const char* fmt) const {
+  std::string out;
+  if (!fmt) return out;
+  size_t next = 0;
+  for (const char* c = fmt; *c; ++c) {
+    if (c[0] == '%' && c[1] == 's') {
+      if (next < args.size()) out += args[next];
+      ++next;
+      ++c;
+    } else if (c[0] == '%' && c[1] == '%') {
+      out += '%';
+      ++c;
+    } else {
+      out += *c;
+    }
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants and description
@@ -56,35 +86,36 @@ long long ceilDiv(long long a, long long b) {
 namespace {
 
 constexpr LaunchVariant kLaunchVariants[] = {
-    {"1d_guarded", "1D, guarded",
-     "One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x, and `if (i < n)` stops "
-     "the threads of the last block that fall past the end. The course's first kernel with the "
-     "check it needs.",
+    {"1d_guarded", N_("1D, guarded"),
+     N_("One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x, and `if (i < n)` stops "
+        "the threads of the last block that fall past the end. The course's first kernel with the "
+        "check it needs."),
      false, true, false},
-    {"1d_unguarded", "1D, no guard",
-     "The same without `if (i < n)`: when the grid has more threads than elements, the extra "
-     "threads write past the end of the array. Here they land in a canary zone and are counted; "
-     "in a real program they overwrite other data or crash with an illegal address.",
+    {"1d_unguarded", N_("1D, no guard"),
+     N_("The same without `if (i < n)`: when the grid has more threads than elements, the extra "
+        "threads write past the end of the array. Here they land in a canary zone and are counted; "
+        "in a real program they overwrite other data or crash with an illegal address."),
      false, false, false},
-    {"1d_grid_stride", "1D, grid-stride loop",
-     "Each thread starts at its own index and steps by the size of the whole grid "
-     "(gridDim.x * blockDim.x) while i < n, so any grid covers any N. Lets the grid be sized for "
-     "the GPU (a few blocks per SM) instead of for the data.",
+    {"1d_grid_stride", N_("1D, grid-stride loop"),
+     N_("Each thread starts at its own index and steps by the size of the whole grid "
+        "(gridDim.x * blockDim.x) while i < n, so any grid covers any N. Lets the grid be sized "
+        "for "
+        "the GPU (a few blocks per SM) instead of for the data."),
      false, true, true},
-    {"2d_guarded", "2D, guarded",
-     "The array seen as a picture width elements wide: x along a row, y down the rows, element "
-     "y * width + x, and `if (x < width && y < height)`. The way images and matrices are "
-     "indexed.",
+    {"2d_guarded", N_("2D, guarded"),
+     N_("The array seen as a picture width elements wide: x along a row, y down the rows, element "
+        "y * width + x, and `if (x < width && y < height)`. The way images and matrices are "
+        "indexed."),
      true, true, false},
-    {"2d_unguarded", "2D, no guard",
-     "The 2D kernel without its guard. A thread with x >= width does not fall off the end: it "
-     "writes y * width + x, an element of the NEXT row, which is then written twice. The output "
-     "still looks right (both write the same value), which is why this bug survives tests; the "
-     "write-count picture shows it.",
+    {"2d_unguarded", N_("2D, no guard"),
+     N_("The 2D kernel without its guard. A thread with x >= width does not fall off the end: it "
+        "writes y * width + x, an element of the NEXT row, which is then written twice. The output "
+        "still looks right (both write the same value), which is why this bug survives tests; the "
+        "write-count picture shows it."),
      true, false, false},
-    {"2d_grid_stride", "2D, grid-stride loop",
-     "Loops over rows a grid's height apart and, in each row, over columns a grid's width "
-     "apart. Any 2D grid covers any picture.",
+    {"2d_grid_stride", N_("2D, grid-stride loop"),
+     N_("Loops over rows a grid's height apart and, in each row, over columns a grid's width "
+        "apart. Any 2D grid covers any picture."),
      true, true, true},
 };
 
@@ -283,90 +314,113 @@ size_t deviceBytesNeeded(const LaunchShape& s) {
 // [SECTION] Validation and warnings
 // ---------------------------------------------------------------------------------------------
 
+LaunchSentence blockTooLargePhrase(long long threads, long long maxThreads) {
+  const std::string n = num(threads), need = num(ceilDiv(threads, maxThreads)),
+                    most = num(maxThreads);
+  if (maxThreads == 1024)
+    return {N_("A block can have at most 1,024 threads on every GPU since compute capability 2.0: "
+               "the threads of a block run on one SM, share its registers and synchronise "
+               "together, and the hardware tracks at most that many. A block of %s threads would "
+               "need %s blocks of %s: choose %s or fewer threads per block and let the grid have "
+               "more blocks."),
+            {n, need, most, most}};
+  return {N_("This GPU allows at most %s threads per block (1,024 on every GPU since compute "
+             "capability 2.0): the threads of a block run on one SM, share its registers and "
+             "synchronise together, and the hardware tracks at most that many. A block of %s "
+             "threads would need %s blocks of %s: choose %s or fewer threads per block and let "
+             "the grid have more blocks."),
+          {most, n, need, most, most}};
+}
+
 std::string blockTooLargeSentence(long long threads, long long maxThreads) {
-  const std::string limit =
-      maxThreads == 1024 ? "A block can have at most 1,024 threads on every GPU since compute "
-                           "capability 2.0"
-                         : "This GPU allows at most " + num(maxThreads) +
-                               " threads per block (1,024 on every GPU since compute capability "
-                               "2.0)";
-  return limit +
-         ": the threads of a block run on one SM, share its registers and synchronise together, "
-         "and the hardware tracks at most that many. A block of " +
-         num(threads) + " threads would need " + num(ceilDiv(threads, maxThreads)) + " blocks of " +
-         num(maxThreads) + ": choose " + num(maxThreads) +
-         " or fewer threads per block and let the grid have more blocks.";
+  return blockTooLargePhrase(threads, maxThreads).english();
+}
+
+LaunchSentence validationPhrase(const LaunchConfig& c, const DeviceLimits& limits) {
+  Result<LaunchShape> rs = shapeFor(c, limits);
+  if (!rs) return {};
+  const LaunchShape& s = *rs;
+
+  if (c.threadsPerBlock > limits.maxThreadsPerBlock)
+    return blockTooLargePhrase(c.threadsPerBlock, limits.maxThreadsPerBlock);
+  if (s.gridX > limits.maxGridX)
+    return {N_("A grid can have at most %s blocks in x on this GPU, and this launch asks for %s. "
+               "Use fewer blocks: with a grid-stride loop a few blocks per SM cover any N."),
+            {num(limits.maxGridX), num(s.gridX)}};
+  if (s.gridY > limits.maxGridY) {
+    if (c.autoBlocks)
+      return {N_("A grid can have at most %s blocks in y, far fewer than in x, and the picture is "
+                 "%s rows high and a block covers %s of them, so the grid needs %s. Make the rows "
+                 "longer (width), use more threads per block, or a grid-stride loop."),
+              {num(limits.maxGridY), num(s.height), num(s.blockY), num(s.gridY)}};
+    return {N_("A grid can have at most %s blocks in y, far fewer than in x, and this launch asks "
+               "for %s. Make the rows longer (width), use more threads per block, or a "
+               "grid-stride loop."),
+            {num(limits.maxGridY), num(s.gridY)}};
+  }
+  const size_t need = deviceBytesNeeded(s);
+  if (need > limits.freeBytes) {
+    const long long canary = s.allocationElements - s.n;
+    const std::string needed = mib(static_cast<double>(need)),
+                      free = mib(static_cast<double>(limits.freeBytes));
+    if (canary > 0)
+      return {N_("N = %s needs %s of device memory (input, output, owner map and write counts: 16 "
+                 "bytes per element, for the array and the %s-element canary zone after it), but "
+                 "only %s is free. Choose a smaller N or fewer blocks, or turn the guard on: the "
+                 "canary zone is there only to catch the threads that write past the end."),
+              {num(c.n), needed, num(canary), free}};
+    return {N_("N = %s needs %s of device memory (input, output, owner map and write counts: 16 "
+               "bytes per element), but only %s is free. Choose a smaller N."),
+            {num(c.n), needed, free}};
+  }
+  return {};
 }
 
 Status validate(const LaunchConfig& c, const DeviceLimits& limits) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return rs.status();
-  const LaunchShape& s = *rs;
-
-  if (c.threadsPerBlock > limits.maxThreadsPerBlock)
-    return Status::error(blockTooLargeSentence(c.threadsPerBlock, limits.maxThreadsPerBlock));
-  if (s.gridX > limits.maxGridX) {
-    return Status::error(
-        "A grid can have at most " + num(limits.maxGridX) +
-        " blocks in x on this GPU, and this "
-        "launch asks for " +
-        num(s.gridX) +
-        ". Use fewer blocks: with a grid-stride loop a few blocks per SM cover any N.");
-  }
-  if (s.gridY > limits.maxGridY) {
-    std::string why = c.autoBlocks
-                          ? "the picture is " + num(s.height) + " rows high and a block covers " +
-                                num(s.blockY) + " of them, so the grid needs " + num(s.gridY)
-                          : "this launch asks for " + num(s.gridY);
-    return Status::error("A grid can have at most " + num(limits.maxGridY) +
-                         " blocks in y, far fewer than in x, and " + why +
-                         ". Make the rows longer (width), use more threads per block, or a "
-                         "grid-stride loop.");
-  }
-  const size_t need = deviceBytesNeeded(s);
-  if (need > limits.freeBytes) {
-    std::string what = "N = " + num(c.n) + " needs " + mib(static_cast<double>(need)) +
-                       " of device memory (input, output, owner map and write counts: 16 bytes "
-                       "per element";
-    const long long canary = s.allocationElements - s.n;
-    if (canary > 0)
-      what += ", for the array and the " + num(canary) + "-element canary zone after it";
-    what += "), but only " + mib(static_cast<double>(limits.freeBytes)) + " is free.";
-    what += canary > 0 ? " Choose a smaller N or fewer blocks, or turn the guard on: the canary "
-                         "zone is there only to catch the threads that write past the end."
-                       : " Choose a smaller N.";
-    return Status::error(what);
-  }
+  const LaunchSentence why = validationPhrase(c, limits);
+  if (why.format) return Status::error(why.english());
   return {};
 }
 
-std::vector<std::string> warnings(const LaunchConfig& c) {
-  std::vector<std::string> out;
+std::vector<LaunchSentence> warningPhrases(const LaunchConfig& c) {
+  std::vector<LaunchSentence> out;
   const int t = c.threadsPerBlock;
   if (t > 0 && t % kWarpSize != 0) {
     const long long warps = clWarpsPerBlock(t);
     const int active = t % kWarpSize;
     const long long lanes = warps * kWarpSize;
-    std::string s = "A block of " + num(t) + " threads runs as " + num(warps) +
-                    (warps == 1 ? " warp with " + num(active) + " active lanes of 32"
-                                : " warps, the last with " + num(active) + " active lanes of 32") +
-                    ": " + num(lanes - t) + " of the block's " + num(lanes) +
-                    " lanes do nothing but still take their place on the SM. A multiple of 32 "
-                    "fills every warp.";
-    out.push_back(s);
+    if (warps == 1)
+      out.push_back({N_("A block of %s threads runs as %s warp with %s active lanes of 32: %s of "
+                        "the block's %s lanes do nothing but still take their place on the SM. A "
+                        "multiple of 32 fills every warp."),
+                     {num(t), num(warps), num(active), num(lanes - t), num(lanes)}});
+    else
+      out.push_back({N_("A block of %s threads runs as %s warps, the last with %s active lanes of "
+                        "32: %s of the block's %s lanes do nothing but still take their place on "
+                        "the SM. A multiple of 32 fills every warp."),
+                     {num(t), num(warps), num(active), num(lanes - t), num(lanes)}});
   }
   if (c.grid2d && t > kWarpSize && t % kWarpSize != 0) {
     const BlockShape2D b = blockShape2D(t);
-    out.push_back("In 2D a block of " + num(t) + " threads is " + num(b.x) + " x " + num(b.y) +
-                  ": 32 does not divide " + num(t) +
-                  ", so a block row is narrower than a warp and each warp spans several rows "
-                  "of the picture.");
+    out.push_back({N_("In 2D a block of %s threads is %s x %s: 32 does not divide %s, so a block "
+                      "row is narrower than a warp and each warp spans several rows of the "
+                      "picture."),
+                   {num(t), num(b.x), num(b.y), num(t)}});
   }
   if (c.gridStride && !c.guard) {
-    out.push_back(
-        "A grid-stride loop's condition (i < n) is its guard, so turning the guard off changes "
-        "nothing here.");
+    out.push_back({N_("A grid-stride loop's condition (i < n) is its guard, so turning the guard "
+                      "off changes nothing here."),
+                   {}});
   }
+  return out;
+}
+
+std::vector<std::string> warnings(const LaunchConfig& c) {
+  std::vector<std::string> out;
+  for (const LaunchSentence& w : warningPhrases(c))
+    out.push_back(w.english());
   return out;
 }
 
@@ -399,94 +453,132 @@ OccupancyNumbers occupancyNumbers(const LaunchShape& s, const DeviceLimits& limi
   return o;
 }
 
-std::string conclusion(const LaunchConfig& c, const LaunchShape& s, const OccupancyNumbers& o,
-                       const DeviceLimits& limits) {
-  std::vector<std::string> parts;
-  // Wrong results first, then wasted hardware, then what is fine.
+std::vector<LaunchSentence> conclusionPhrases(const LaunchConfig& c, const LaunchShape& s,
+                                              const OccupancyNumbers& o,
+                                              const DeviceLimits& limits) {
+  std::vector<LaunchSentence> parts;
+  // Wrong results first, then wasted hardware, then what is fine. Every choice between words is
+  // a whole sentence of its own, so each language can say it its way.
   if (s.unwrittenElements > 0) {
-    std::string grid =
-        c.grid2d ? "The grid covers " + num(s.gridX * s.blockX) + " x " + num(s.gridY * s.blockY) +
-                       " threads of a " + num(s.width) + " x " + num(s.height) + " picture"
-                 : "The grid has " + num(s.totalThreads) + " threads for " + num(s.n) + " elements";
-    parts.push_back(grid + " and no grid-stride loop, so " + num(s.unwrittenElements) +
-                    " elements were never written: they still hold the poison and the check "
-                    "counts them wrong. Launch enough blocks to cover N (the automatic grid), or "
-                    "loop with a grid stride.");
+    if (c.grid2d)
+      parts.push_back({N_("The grid covers %s x %s threads of a %s x %s picture and no grid-stride "
+                          "loop, so %s elements were never written: they still hold the poison "
+                          "and the check counts them wrong. Launch enough blocks to cover N (the "
+                          "automatic grid), or loop with a grid stride."),
+                       {num(s.gridX * s.blockX), num(s.gridY * s.blockY), num(s.width),
+                        num(s.height), num(s.unwrittenElements)}});
+    else
+      parts.push_back({N_("The grid has %s threads for %s elements and no grid-stride loop, so %s "
+                          "elements were never written: they still hold the poison and the check "
+                          "counts them wrong. Launch enough blocks to cover N (the automatic "
+                          "grid), or loop with a grid stride."),
+                       {num(s.totalThreads), num(s.n), num(s.unwrittenElements)}});
   }
   if (s.canaryWrites > 0) {
-    parts.push_back("With the guard off, " + num(s.canaryWrites) +
-                    " writes went past the end of the array into the canary zone allocated after "
-                    "it. In a real program that memory belongs to something else, or the kernel "
-                    "stops with an illegal-address error.");
+    parts.push_back({N_("With the guard off, %s writes went past the end of the array into the "
+                        "canary zone allocated after it. In a real program that memory belongs to "
+                        "something else, or the kernel stops with an illegal-address error."),
+                     {num(s.canaryWrites)}});
   }
   if (s.extraWrites > 0) {
-    parts.push_back("Threads with x >= width wrote into the next row: " + num(s.extraWrites) +
-                    " writes landed on elements that another thread also wrote. The output still "
-                    "looks right because both write the same value, which is how this bug "
-                    "survives tests; the write-count picture shows it.");
+    parts.push_back({N_("Threads with x >= width wrote into the next row: %s writes landed on "
+                        "elements that another thread also wrote. The output still looks right "
+                        "because both write the same value, which is how this bug survives tests; "
+                        "the write-count picture shows it."),
+                     {num(s.extraWrites)}});
   }
   if (s.idleThreads > 0 && s.idleThreads * 10 > s.totalThreads) {
-    parts.push_back(
-        num(s.idleThreads) + " of the " + num(s.totalThreads) + " threads (" +
-        percent(static_cast<double>(s.idleThreads) / static_cast<double>(s.totalThreads)) +
-        ") have no element of their own" +
-        (c.guard || c.gridStride ? ": they only check the guard and return."
-                                 : ", and without the guard they write anyway."));
+    const std::vector<std::string> args = {
+        num(s.idleThreads), num(s.totalThreads),
+        percent(static_cast<double>(s.idleThreads) / static_cast<double>(s.totalThreads))};
+    if (c.guard || c.gridStride)
+      parts.push_back({N_("%s of the %s threads (%s) have no element of their own: they only "
+                          "check the guard and return."),
+                       args});
+    else
+      parts.push_back({N_("%s of the %s threads (%s) have no element of their own, and without "
+                          "the guard they write anyway."),
+                       args});
   }
   if (s.partialWarps > 0) {
-    parts.push_back("Every block of " + num(s.threadsPerBlock) + " threads leaves " +
-                    num(s.warpsPerBlock * kWarpSize - s.threadsPerBlock) +
-                    " lanes of its last warp empty (" + num(s.emptyLanes) +
-                    " lanes in all): choose a multiple of 32.");
+    parts.push_back({N_("Every block of %s threads leaves %s lanes of its last warp empty (%s "
+                        "lanes in all): choose a multiple of 32."),
+                     {num(s.threadsPerBlock), num(s.warpsPerBlock * kWarpSize - s.threadsPerBlock),
+                      num(s.emptyLanes)}});
   }
   if (s.blocks < limits.smCount) {
-    parts.push_back("Only " + num(s.blocks) + (s.blocks == 1 ? " block" : " blocks") + " for " +
-                    num(limits.smCount) + " SMs: a block runs on one SM, so " +
-                    num(limits.smCount - s.blocks) + " SMs have nothing to do.");
+    const std::vector<std::string> args = {num(s.blocks), num(limits.smCount),
+                                           num(limits.smCount - s.blocks)};
+    if (s.blocks == 1)
+      parts.push_back({N_("Only %s block for %s SMs: a block runs on one SM, so %s SMs have "
+                          "nothing to do."),
+                       args});
+    else
+      parts.push_back({N_("Only %s blocks for %s SMs: a block runs on one SM, so %s SMs have "
+                          "nothing to do."),
+                       args});
   } else if (c.gridStride) {
     const double perSM = static_cast<double>(s.blocks) / limits.smCount;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", perSM);
     if (perSM >= kHeuristicBlocksPerSMLow && perSM <= kHeuristicBlocksPerSMHigh) {
-      parts.push_back(num(s.blocks) + " blocks is " + buf +
-                      " per SM, inside the course's 2 to 4 blocks per SM; the grid-stride loop "
-                      "gives each thread up to " +
-                      num(s.maxElementsPerThread) + " elements.");
+      parts.push_back({N_("%s blocks is %s per SM, inside the course's 2 to 4 blocks per SM; the "
+                          "grid-stride loop gives each thread up to %s elements."),
+                       {num(s.blocks), buf, num(s.maxElementsPerThread)}});
     } else {
-      parts.push_back(num(s.blocks) + " blocks is " + buf +
-                      " per SM; the course's heuristic for a grid-stride loop is 2 to 4 per SM "
-                      "(the blocks sweep shows how much it matters here).");
+      parts.push_back({N_("%s blocks is %s per SM; the course's heuristic for a grid-stride loop "
+                          "is 2 to 4 per SM (the blocks sweep shows how much it matters here)."),
+                       {num(s.blocks), buf}});
     }
   }
   if (o.blocksPerSM > 0 && o.blocksPerSM == limits.maxBlocksPerSM && o.occupancy <= 0.5) {
-    parts.push_back("An SM holds at most " + num(limits.maxBlocksPerSM) + " blocks, so blocks of " +
-                    num(s.threadsPerBlock) + " threads fill only " + percent(o.occupancy) +
-                    " of its thread slots: bigger blocks give it more warps to hide memory "
-                    "latency with.");
+    parts.push_back({N_("An SM holds at most %s blocks, so blocks of %s threads fill only %s of "
+                        "its thread slots: bigger blocks give it more warps to hide memory latency "
+                        "with."),
+                     {num(limits.maxBlocksPerSM), num(s.threadsPerBlock), percent(o.occupancy)}});
   }
   if (o.waves > 1 && o.waves <= 8 && o.tailFraction < 0.5) {
-    parts.push_back("The blocks run in " + num(o.waves) + " waves of " + num(o.residentBlocks) +
-                    " and the last wave is only " + percent(o.tailFraction) +
-                    " full, so much of the GPU waits at the end.");
+    parts.push_back({N_("The blocks run in %s waves of %s and the last wave is only %s full, so "
+                        "much of the GPU waits at the end."),
+                     {num(o.waves), num(o.residentBlocks), percent(o.tailFraction)}});
   }
   const bool correct = s.unwrittenElements == 0 && s.canaryWrites == 0 && s.extraWrites == 0;
   if (parts.empty() && correct) {
-    std::string waves =
-        o.waves > 0 ? " in " + num(o.waves) + (o.waves == 1 ? " wave" : " waves") : "";
-    parts.push_back("Every element is written exactly once by " +
-                    std::string(c.gridStride ? "the grid-stride loop" : "its own thread") + ": " +
-                    num(s.blocks) + " blocks of " + num(s.threadsPerBlock) + " threads" + waves +
-                    ". A good launch; the sweeps show whether another block size or grid is "
-                    "faster.");
+    const std::string blocks = num(s.blocks), threads = num(s.threadsPerBlock),
+                      waves = num(o.waves);
+    const char* f = nullptr;
+    if (c.gridStride)
+      f = o.waves <= 0   ? N_("Every element is written exactly once by the grid-stride loop: %s "
+                                "blocks of %s threads. A good launch; the sweeps show whether another "
+                                "block size or grid is faster.")
+          : o.waves == 1 ? N_("Every element is written exactly once by the grid-stride loop: %s "
+                              "blocks of %s threads in %s wave. A good launch; the sweeps show "
+                              "whether another block size or grid is faster.")
+                         : N_("Every element is written exactly once by the grid-stride loop: %s "
+                              "blocks of %s threads in %s waves. A good launch; the sweeps show "
+                              "whether another block size or grid is faster.");
+    else
+      f = o.waves <= 0   ? N_("Every element is written exactly once by its own thread: %s blocks "
+                                "of %s threads. A good launch; the sweeps show whether another block "
+                                "size or grid is faster.")
+          : o.waves == 1 ? N_("Every element is written exactly once by its own thread: %s blocks "
+                              "of %s threads in %s wave. A good launch; the sweeps show whether "
+                              "another block size or grid is faster.")
+                         : N_("Every element is written exactly once by its own thread: %s blocks "
+                              "of %s threads in %s waves. A good launch; the sweeps show whether "
+                              "another block size or grid is faster.");
+    LaunchSentence good{f, {blocks, threads}};
+    if (o.waves > 0) good.args.push_back(waves);
+    parts.push_back(std::move(good));
   } else if (correct) {
-    parts.insert(parts.begin(), "Every element is written exactly once.");
+    parts.insert(parts.begin(), LaunchSentence{N_("Every element is written exactly once."), {}});
   }
-  std::string text;
-  for (const std::string& p : parts) {
-    if (!text.empty()) text += ' ';
-    text += p;
-  }
-  return text;
+  return parts;
+}
+
+std::string conclusion(const LaunchConfig& c, const LaunchShape& s, const OccupancyNumbers& o,
+                       const DeviceLimits& limits) {
+  return joined(conclusionPhrases(c, s, o, limits));
 }
 
 // ---------------------------------------------------------------------------------------------

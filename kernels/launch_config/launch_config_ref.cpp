@@ -104,24 +104,30 @@ VisitRange visitRange(const LaunchShape& s) {
 
 }  // namespace
 
-Status checkPictureLimits(const LaunchShape& s) {
+LaunchSentence pictureLimitsPhrase(const LaunchShape& s) {
   if (s.allocationElements > kMaxPictureElements) {
-    std::string what = "The picture follows every element, at most " + num(kMaxPictureElements) +
-                       " of them, and this launch needs " + num(s.allocationElements);
     if (s.allocationElements > s.n)
-      what += " (N = " + num(s.n) + " and " + num(s.allocationElements - s.n) +
-              " canary elements for the writes past the end)";
-    return Status::error(what +
-                         ". Choose a smaller N to see the picture; the numbers and the timing do "
-                         "not need it.");
+      return {N_("The picture follows every element, at most %s of them, and this launch needs %s "
+                 "(N = %s and %s canary elements for the writes past the end). Choose a smaller N "
+                 "to see the picture; the numbers and the timing do not need it."),
+              {num(kMaxPictureElements), num(s.allocationElements), num(s.n),
+               num(s.allocationElements - s.n)}};
+    return {N_("The picture follows every element, at most %s of them, and this launch needs %s. "
+               "Choose a smaller N to see the picture; the numbers and the timing do not need "
+               "it."),
+            {num(kMaxPictureElements), num(s.allocationElements)}};
   }
   const VisitRange v = visitRange(s);
-  if (v.maxThreadId >= static_cast<long long>(kNoOwner)) {
-    return Status::error(
-        "The picture numbers threads with 32 bits, and this launch has threads "
-        "numbered up to " +
-        num(v.maxThreadId) + " that write. Use fewer blocks.");
-  }
+  if (v.maxThreadId >= static_cast<long long>(kNoOwner))
+    return {N_("The picture numbers threads with 32 bits, and this launch has threads numbered up "
+               "to %s that write. Use fewer blocks."),
+            {num(v.maxThreadId)}};
+  return {};
+}
+
+Status checkPictureLimits(const LaunchShape& s) {
+  const LaunchSentence why = pictureLimitsPhrase(s);
+  if (why.format) return Status::error(why.english());
   return {};
 }
 
@@ -149,10 +155,12 @@ Result<OwnershipMap> modelOwnership(const LaunchConfig& c, const DeviceLimits& l
   CUDALAB_TRY(checkPictureLimits(s));
   const VisitRange v = visitRange(s);
   if (v.threads > kMaxModelThreads) {
-    return Status::error("The CPU model follows at most " + num(kMaxModelThreads) +
-                         " threads, and " + num(v.threads) +
-                         " of this launch's threads write. Use fewer blocks (or turn the guard "
-                         "on).");
+    return Status::error(LaunchSentence{
+        N_("The CPU model follows at most %s threads, and %s of "
+           "this launch's threads write. Use fewer blocks (or "
+           "turn the guard on)."),
+        {num(kMaxModelThreads),
+         num(v.threads)}}.english());
   }
 
   OwnershipMap m;

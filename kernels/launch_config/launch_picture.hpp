@@ -23,7 +23,9 @@
 namespace cudalab {
 
 enum class ColourBy { Block = 0, Warp = 1, Thread = 2, Writes = 3 };
-inline constexpr const char* kColourByNames[] = {"block", "warp", "thread", "times written"};
+// What the colours say, as the UI names it (marked for the catalogue, translated where shown).
+inline constexpr const char* kColourByNames[] = {N_("block"), N_("warp"), N_("thread"),
+                                                 N_("times written")};
 
 // Keys the shader gives special colours (shaders/ids.frag uses the same values).
 inline constexpr std::uint32_t kKeyUnwritten = 0xFFFFFFFFu;

@@ -483,7 +483,7 @@ Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId
   CUDALAB_CUDA_TRY(cudaDeviceGetAttribute(&report.sms, cudaDevAttrMultiProcessorCount, dev));
   report.peakGBps = theoreticalBandwidth(dev);
 
-  if (progress) progress(0, "random numbers, exact sum");
+  if (progress) progress(0, N_("random numbers, exact sum"));
   const HostData data = makeData(p.type, p.n, std::random_device{}());
   report.cpu = cpuSums(data);
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
@@ -503,7 +503,7 @@ Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId
   if (!steps) return steps.status();
   report.steps = std::move(*steps);
   fillRatios(report);
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -546,12 +546,12 @@ Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* can
   CUDALAB_TRY(validate(p));
   CpuReport r;
   r.p = p;
-  if (progress) progress(0.05f, "random numbers");
+  if (progress) progress(0.05f, N_("random numbers"));
   const HostData data = makeData(p.type, p.n, std::random_device{}());
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
-  if (progress) progress(0.5f, "exact and CPU sums");
+  if (progress) progress(0.5f, N_("exact and CPU sums"));
   r.cpu = cpuSums(data);
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return r;
 }
 

@@ -31,6 +31,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 #include "counters/counters.hpp"
 
 typedef struct CUstream_st* cudaStream_t;

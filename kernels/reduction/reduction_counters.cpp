@@ -29,7 +29,7 @@ Result<std::vector<counters::StepReading>> measureCounters(const ReduceParams& p
     if (!r) return r.status();
     out.push_back(std::move(*r));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 

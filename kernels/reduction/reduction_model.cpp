@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "models/memory_access.hpp"
 #include "reduction/reduction.hpp"
 
@@ -18,60 +19,60 @@ long long ceilDiv(long long a, long long b) {
 
 // clang-format off
 const std::array<StepInfo, 11> kSteps{{
-    {StepId::Interleaved, "interleaved", "1. Interleaved, divergent", 1, Shape::Tree, 1, true, 5,
-     "Harris's first kernel. Each thread loads one number into shared memory. Then, at stride "
+    {StepId::Interleaved, "interleaved", N_("1. Interleaved, divergent"), 1, Shape::Tree, 1, true, 5,
+     N_("Harris's first kernel. Each thread loads one number into shared memory. Then, at stride "
      "s = 1, 2, 4, ..., thread tid adds slot tid + s into slot tid when tid % (2s) == 0. Only every "
      "other thread works at the first level, and the working threads are spread over every warp: "
      "each warp is divergent and runs the addition for a few lanes while the others wait. The % "
-     "is a slow instruction too."},
-    {StepId::Strided, "strided", "2. Interleaved, strided index", 2, Shape::Tree, 1, true, 1,
-     "What was wrong: the working threads were scattered, so every warp diverged. Now thread tid "
+     "is a slow instruction too.")},
+    {StepId::Strided, "strided", N_("2. Interleaved, strided index"), 2, Shape::Tree, 1, true, 1,
+     N_("What was wrong: the working threads were scattered, so every warp diverged. Now thread tid "
      "works on slot index = 2 s tid: the working threads are the first ones, in whole warps, and "
      "no warp diverges until fewer than 32 threads work. But neighbouring lanes now touch slots "
      "2s apart: at s = 1 two lanes hit each bank (a 2-way bank conflict), and at s = 16 every "
-     "working lane asks the same bank (8-way with 256 threads, 32-way with 1024)."},
-    {StepId::Sequential, "sequential", "3. Sequential addressing", 3, Shape::Tree, 1, true, 6,
-     "What was wrong: slots 2s apart made bank conflicts. Now the stride starts at blockDim / 2 and "
+     "working lane asks the same bank (8-way with 256 threads, 32-way with 1024).")},
+    {StepId::Sequential, "sequential", N_("3. Sequential addressing"), 3, Shape::Tree, 1, true, 6,
+     N_("What was wrong: slots 2s apart made bank conflicts. Now the stride starts at blockDim / 2 and "
      "halves: thread tid adds slot tid + s to slot tid, so a warp reads 32 consecutive slots, one "
-     "per bank: no conflict. Still, half the threads stop working after they load their number."},
-    {StepId::FirstAdd, "first_add", "4. First add during load", 4, Shape::Tree, 2, true, 2,
-     "What was wrong: half the threads only loaded a number and then idled. Now each thread loads "
+     "per bank: no conflict. Still, half the threads stop working after they load their number.")},
+    {StepId::FirstAdd, "first_add", N_("4. First add during load"), 4, Shape::Tree, 2, true, 2,
+     N_("What was wrong: half the threads only loaded a number and then idled. Now each thread loads "
      "two numbers blockDim apart and adds them before storing: a block sums 2 x blockDim numbers, "
-     "and half as many blocks do the same work."},
-    {StepId::UnrollLast, "unroll_last", "5. Last warp unrolled", 5, Shape::Tree, 2, true, 0,
-     "What was wrong: in the last six levels at most one warp works, yet each level still pays a "
+     "and half as many blocks do the same work.")},
+    {StepId::UnrollLast, "unroll_last", N_("5. Last warp unrolled"), 5, Shape::Tree, 2, true, 0,
+     N_("What was wrong: in the last six levels at most one warp works, yet each level still pays a "
      "__syncthreads barrier and the tid < s test. Once s <= 32, warp 0 finishes alone: all 32 of "
      "its lanes add at every level (the extra sums are never used) with no barrier and no branch. "
      "Harris's 2007 code relied on the lanes of a warp running in lockstep; since Volta they may "
-     "not, so __syncwarp() separates each level's reads from its writes."},
-    {StepId::Unrolled, "unrolled", "6. Completely unrolled", 6, Shape::Tree, 2, true, 4,
-     "What was wrong: the loop over s still costs a compare, a shift and a branch per level. With "
+     "not, so __syncwarp() separates each level's reads from its writes.")},
+    {StepId::Unrolled, "unrolled", N_("6. Completely unrolled"), 6, Shape::Tree, 2, true, 4,
+     N_("What was wrong: the loop over s still costs a compare, a shift and a branch per level. With "
      "the block size a template parameter the compiler knows every s: the loop disappears, and "
-     "the levels a smaller block does not need vanish at compile time."},
-    {StepId::Multiple, "multiple", "7. Many elements per thread", 7, Shape::GridStride, 2, true, 3,
-     "What was wrong: with two numbers per thread, 2^27 numbers need 2^26 threads, and each thread "
+     "the levels a smaller block does not need vanish at compile time.")},
+    {StepId::Multiple, "multiple", N_("7. Many elements per thread"), 7, Shape::GridStride, 2, true, 3,
+     N_("What was wrong: with two numbers per thread, 2^27 numbers need 2^26 threads, and each thread "
      "does little more than start, load twice and run the whole tree for its block. Now the grid "
      "is just large enough to fill the GPU once and each thread loops over the array (grid-stride), "
      "adding hundreds of numbers in a register before one tree per block. A second launch of a "
-     "single block adds the blocks' sums."},
-    {StepId::Shuffle, "shuffle", "Warp shuffles, 16-byte loads", 0, Shape::GridStride, 0, false, 0,
-     "Beyond Harris's 2007 ladder. __shfl_down_sync hands a register from one lane to another, so "
+     "single block adds the blocks' sums.")},
+    {StepId::Shuffle, "shuffle", N_("Warp shuffles, 16-byte loads"), 0, Shape::GridStride, 0, false, 0,
+     N_("Beyond Harris's 2007 ladder. __shfl_down_sync hands a register from one lane to another, so "
      "a warp turns its 32 numbers into one in 5 steps with no shared memory and no barrier; shared "
      "memory keeps one number per warp. Each thread reads 16 bytes per load (int4, float4, "
-     "double2) and keeps four loads in flight, enough bytes moving to keep memory busy."},
-    {StepId::Atomic, "atomic", "One atomicAdd per block", 0, Shape::Atomic, 0, false, 1,
-     "The shuffle kernel, but each block's sum is added into the result with one atomicAdd "
+     "double2) and keeps four loads in flight, enough bytes moving to keep memory busy.")},
+    {StepId::Atomic, "atomic", N_("One atomicAdd per block"), 0, Shape::Atomic, 0, false, 1,
+     N_("The shuffle kernel, but each block's sum is added into the result with one atomicAdd "
      "instead of a second launch. One launch; the order in which blocks arrive changes from run to "
-     "run, so a float sum may differ in its last bits from one run to the next."},
-    {StepId::Course, "course", "The course's kernel + CPU", 0, Shape::Course, 1, false, 5,
-     "The course's Numba kernel: blocks of 128 threads add in place in the input array itself, in "
+     "run, so a float sum may differ in its last bits from one run to the next.")},
+    {StepId::Course, "course", N_("The course's kernel + CPU"), 0, Shape::Course, 1, false, 5,
+     N_("The course's Numba kernel: blocks of 128 threads add in place in the input array itself, in "
      "global memory (sequential addressing, like step 3, without shared memory), and write one sum "
      "per block; the CPU adds the partial sums with np.sum, in NumPy's order. It overwrites its input, so each "
      "run here starts from a fresh copy. Its time includes copying the partial sums back and "
-     "adding them on the CPU, as the course's timer did."},
-    {StepId::Cub, "cub", "CUB DeviceReduce::Sum", 0, Shape::Library, 0, false, 7,
-     "cub::DeviceReduce::Sum, NVIDIA's library reduction, tuned for each architecture: the "
-     "reference every hand-written step is measured against."},
+     "adding them on the CPU, as the course's timer did.")},
+    {StepId::Cub, "cub", N_("CUB DeviceReduce::Sum"), 0, Shape::Library, 0, false, 7,
+     N_("cub::DeviceReduce::Sum, NVIDIA's library reduction, tuned for each architecture: the "
+     "reference every hand-written step is measured against.")},
 }};
 // clang-format on
 
@@ -147,10 +148,11 @@ Status validate(const ReduceParams& p) {
   CUDALAB_TRY(checkRange(kCount, static_cast<double>(p.n)));
   CUDALAB_TRY(checkRange(kBlock, p.block));
   if (!powerOfTwo(p.block))
-    return Status::error(
-        "Threads per block must be a power of two (64, 128, 256, 512 or 1024): "
-        "every level of the tree halves the threads that work, and " +
-        std::to_string(p.block) + " cannot be halved down to one thread.");
+    return Status::errorf(
+        N_("Threads per block must be a power of two (64, 128, 256, 512 or 1024): "
+           "every level of the tree halves the threads that work, and %s cannot be halved down "
+           "to one thread."),
+        {std::to_string(p.block)});
   if (p.runs < 1 || p.warmup < 0) return Status::error("A measurement needs at least one run.");
   return {};
 }
@@ -161,11 +163,11 @@ Status checkMemory(const ReduceParams& p, std::size_t freeDeviceBytes) {
   // CUB's temporary storage with room to spare.
   const double need = 2.0 * double(p.n) * b + 2.0 * double(ceilDiv(p.n, 64)) * b + 64.0 * 1048576;
   if (need > double(freeDeviceBytes))
-    return Status::error("Summing " + thousands(p.n) + " " + typeLabel(p.type) + " numbers needs " +
-                         mib(need) +
-                         " of device memory (the input, a copy for the course's "
-                         "kernel, which overwrites it, and the partial sums); " +
-                         mib(double(freeDeviceBytes)) + " is free. Choose a smaller N.");
+    return Status::errorf(
+        N_("Summing %s %s numbers needs %s of device memory (the input, a copy "
+           "for the course's kernel, which overwrites it, and the partial sums); "
+           "%s is free. Choose a smaller N."),
+        {thousands(p.n), typeLabel(p.type), mib(need), mib(double(freeDeviceBytes))});
   return {};
 }
 
@@ -323,17 +325,17 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
   const StepInfo& info = stepInfo(step);
   if (info.shape == Shape::Library)
     return Status::error(
-        "CUB's reduction is a library call: how it arranges its additions "
-        "inside is its own (and changes between versions), so there is no tree "
-        "to draw.");
+        N_("CUB's reduction is a library call: how it arranges its additions "
+           "inside is its own (and changes between versions), so there is no tree "
+           "to draw."));
   const bool unrolledWarp =
       step == StepId::UnrollLast || step == StepId::Unrolled || step == StepId::Multiple;
   const bool shuffle = step == StepId::Shuffle || step == StepId::Atomic;
   const int minBlock = unrolledWarp || shuffle ? 64 : 32;
   if (!powerOfTwo(block) || block < minBlock || block > 1024)
-    return Status::error("The tree picture needs a power-of-two block from " +
-                         std::to_string(minBlock) + " to 1024 threads for this step; " +
-                         std::to_string(block) + " is not one.");
+    return Status::errorf(N_("The tree picture needs a power-of-two block from %s to 1024 threads "
+                             "for this step; %s is not one."),
+                          {std::to_string(minBlock), std::to_string(block)});
   TreeModel m;
   m.step = step;
   m.block = block;
@@ -344,24 +346,24 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
   switch (step) {
     case StepId::Unrolled:
       m.note =
-          "The same tree as step 5: what changed is the code. The block size is a template "
-          "parameter, so there is no loop counter, no compare and no branch per level.";
+          N_("The same tree as step 5: what changed is the code. The block size is a template "
+             "parameter, so there is no loop counter, no compare and no branch per level.");
       break;
     case StepId::Multiple:
       m.note =
-          "The same tree as step 6, once per block: before it, each thread added hundreds "
-          "of numbers in a register, so the whole array needs only one such tree per block "
-          "plus one for the blocks' sums.";
+          N_("The same tree as step 6, once per block: before it, each thread added hundreds "
+             "of numbers in a register, so the whole array needs only one such tree per block "
+             "plus one for the blocks' sums.");
       break;
     case StepId::Atomic:
       m.note =
-          "The same block sum as the shuffle step; then thread 0 adds it into the result "
-          "with one atomicAdd instead of writing it for a second launch.";
+          N_("The same block sum as the shuffle step; then thread 0 adds it into the result "
+             "with one atomicAdd instead of writing it for a second launch.");
       break;
     case StepId::Course:
       m.note =
-          "Sequential addressing like step 3, but every read and write goes to global memory "
-          "(through the caches), and the numbers summed are overwritten.";
+          N_("Sequential addressing like step 3, but every read and write goes to global memory "
+             "(through the caches), and the numbers summed are overwritten.");
       break;
     default:
       break;
@@ -371,7 +373,7 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
 
   switch (step) {
     case StepId::Interleaved:
-      m.load = "slot[tid] = x[i], one number per thread";
+      m.load = N_("slot[tid] = x[i], one number per thread");
       for (int s = 1; s < block; s *= 2) {
         auto works = [s](int t) { return t % (2 * s) == 0; };
         m.levels.push_back(makeLevel({s,
@@ -382,7 +384,7 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
       }
       break;
     case StepId::Strided:
-      m.load = "slot[tid] = x[i], one number per thread";
+      m.load = N_("slot[tid] = x[i], one number per thread");
       for (int s = 1; s < block; s *= 2) {
         auto works = [s, block](int t) { return 2 * s * t < block; };
         m.levels.push_back(makeLevel(
@@ -403,17 +405,17 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
     case StepId::Multiple: {
       const bool global = step == StepId::Course;
       if (step == StepId::Sequential)
-        m.load = "slot[tid] = x[i], one number per thread";
+        m.load = N_("slot[tid] = x[i], one number per thread");
       else if (global)
         m.load =
-            "nothing is loaded: the block's numbers are added where they are, in the input "
-            "array in global memory";
+            N_("nothing is loaded: the block's numbers are added where they are, in the input "
+               "array in global memory");
       else if (step == StepId::Multiple)
         m.load =
-            "slot[tid] = the thread's sum of x[i] + x[i + blockDim] for i += 2 blockDim "
-            "gridDim (grid-stride)";
+            N_("slot[tid] = the thread's sum of x[i] + x[i + blockDim] for i += 2 blockDim "
+               "gridDim (grid-stride)");
       else
-        m.load = "slot[tid] = x[i] + x[i + blockDim], two numbers per thread";
+        m.load = N_("slot[tid] = x[i] + x[i + blockDim], two numbers per thread");
       const int last = unrolledWarp ? 32 : 0;
       for (int s = block / 2; s > last; s /= 2) {
         auto works = [s](int t) { return t < s; };
@@ -441,7 +443,7 @@ Result<TreeModel> treeModel(StepId step, int block, DataType type) {
     }
     case StepId::Shuffle:
     case StepId::Atomic: {
-      m.load = "each thread's register = its sum of 16-byte loads (grid-stride)";
+      m.load = N_("each thread's register = its sum of 16-byte loads (grid-stride)");
       for (int off = 16; off >= 1; off /= 2) {
         auto useful = [off](int t) { return t % 32 < off; };
         LevelSpec spec{off,
