@@ -27,7 +27,7 @@ namespace cudalab::atomics {
 namespace {
 
 Status cancelled() {
-  return Status::error("Measurement cancelled.");
+  return Status::error(N_("Measurement cancelled."));
 }
 
 bool isCancelled(const std::atomic<bool>* cancel) {
@@ -117,7 +117,7 @@ Result<RaceReport> runRace(const RaceParams& p, const std::atomic<bool>* cancel,
     rv.medianMs = *ms;
     report.variants.push_back(std::move(rv));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -140,8 +140,8 @@ Result<std::vector<ContentionPoint>> measureThreadSweep(const std::vector<long l
   for (size_t i = 0; i < threads.size(); ++i) {
     const long long t = threads[i];
     if (t < kBlock || t % kBlock != 0)
-      return Status::error("The thread sweep takes whole blocks of 256 threads; " + thousands(t) +
-                           " is not.");
+      return Status::errorf(N_("The thread sweep takes whole blocks of 256 threads; %s is not."),
+                            {thousands(t)});
     const long long blocks = t / kBlock;
     for (const CounterInfo& c : counters()) {
       if (isCancelled(cancel)) return cancelled();
@@ -159,7 +159,7 @@ Result<std::vector<ContentionPoint>> measureThreadSweep(const std::vector<long l
       out.push_back(pt);
     }
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 
@@ -168,7 +168,7 @@ Result<std::vector<ContentionPoint>> measureAddressSweep(long long threads,
                                                          const std::atomic<bool>* cancel,
                                                          const Progress& progress) {
   if (threads < 1 || threads > (1LL << 26))
-    return Status::error("The address sweep runs 1 to 2^26 threads.");
+    return Status::error(N_("The address sweep runs 1 to 2^26 threads."));
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   DeviceArray<unsigned> counters;
@@ -184,8 +184,9 @@ Result<std::vector<ContentionPoint>> measureAddressSweep(long long threads,
   for (size_t i = 0; i < addresses.size(); ++i) {
     const long long a = addresses[i];
     if (a < 1 || a > threads || threads % a != 0)
-      return Status::error("The counters must divide the threads evenly: " + thousands(threads) +
-                           " threads over " + thousands(a) + " counters do not.");
+      return Status::errorf(
+          N_("The counters must divide the threads evenly: %s threads over %s counters do not."),
+          {thousands(threads), thousands(a)});
     if (isCancelled(cancel)) return cancelled();
     if (progress) progress(float(i) / float(addresses.size()), thousands(a) + " counters");
     const long long group = threads / a;
@@ -208,7 +209,7 @@ Result<std::vector<ContentionPoint>> measureAddressSweep(long long threads,
                         [&](unsigned c) { return c == static_cast<unsigned>(group); });
     out.push_back(pt);
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 
@@ -303,9 +304,10 @@ class HistLauncher {
     int perSm = 0;
     CUDALAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, k, p_.block, shared_));
     if (perSm < 1)
-      return Status::error(std::string(histStepInfo(step_).label) + " cannot run: a block of " +
-                           std::to_string(p_.block) + " threads with " + mib(double(shared_)) +
-                           " of shared memory does not fit on an SM.");
+      return Status::errorf(
+          N_("%s cannot run: a block of %s threads with %s of shared memory "
+             "does not fit on an SM."),
+          {histStepInfo(step_).label, std::to_string(p_.block), mib(double(shared_))});
     // A grid that fills the GPU once; fewer blocks when there are fewer values than threads.
     const long long perThread =
         step_ == HistStepId::Vector || step_ == HistStepId::Aggregated || step_ == HistStepId::Lanes
@@ -363,7 +365,7 @@ class HistLauncher {
               <<<grid, block, shared_, s>>>(x, p_.n, rule_, copies_, hist_);
         break;
       default:
-        return Status::error("Not a GPU step.");
+        return Status::error(N_("Not a GPU step."));
     }
     CUDALAB_CUDA_TRY_LAUNCH();
     return {};
@@ -538,9 +540,9 @@ Result<HistReport> measureHistLadder(const HistParams& p, std::span<const HistSt
   HistReport report;
   report.p = p;
   report.device = currentDeviceName();
-  if (progress) progress(0, "fresh random values");
+  if (progress) progress(0, N_("fresh random values"));
   const HistInput in = makeInput(p, seedOf(p));
-  if (progress) progress(0.05f, "the CPU's histogram");
+  if (progress) progress(0.05f, N_("the CPU's histogram"));
   report.reference = cpuHistogram(in, binRule(p), 0);
   long long counted = 0;
   for (std::uint32_t c : report.reference)
@@ -559,7 +561,7 @@ Result<HistReport> measureHistLadder(const HistParams& p, std::span<const HistSt
   if (progress) inner = [&](float f, const std::string& w) { progress(0.3f + 0.7f * f, w); };
   CUDALAB_TRY(measureGpuSteps(p, in, which, report, true, cancel, inner));
   fillRatios(report);
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -568,7 +570,7 @@ Result<HistReport> measureHistCpu(const HistParams& p, const std::atomic<bool>* 
   CUDALAB_TRY(validate(p));
   HistReport report;
   report.p = p;
-  if (progress) progress(0, "fresh random values");
+  if (progress) progress(0, N_("fresh random values"));
   const HistInput in = makeInput(p, seedOf(p));
   report.reference = cpuHistogram(in, binRule(p), 0);
   long long counted = 0;
@@ -583,7 +585,7 @@ Result<HistReport> measureHistCpu(const HistParams& p, const std::atomic<bool>* 
     r->atomics = atomicsPerElement(id, p.n, p.bins, 0);
     report.steps.push_back(std::move(*r));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -619,7 +621,7 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& base,
     for (const HistStepResult& s : r.steps)
       out.push_back({s.step, p.skew, s.ms, s.gbps, s.check.ok()});
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 

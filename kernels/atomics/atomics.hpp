@@ -30,10 +30,12 @@
 #include "atomics/atomics_bin.cuh"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"  // N_(): labels and help, translated where shown
 
 namespace cudalab::atomics {
 
-// Called on the measuring thread with the fraction done and what runs now.
+// Called on the measuring thread with the fraction done and what runs now (a step's label or a
+// fixed phrase marked N_(), which the app translates; phrases with numbers stay in English).
 using Progress = std::function<void(float fraction, const std::string& what)>;
 
 // ---------------------------------------------------------------------------------------------

@@ -18,23 +18,27 @@ namespace cudalab::atomics {
 namespace {
 
 const CounterInfo kCounters[] = {
-    {CounterId::Plain, "plain", "counter += 1 (the course's race)", false, 5,
-     "global_counter[0] += 1 is three steps: read the counter, add 1, write it back. Between one "
-     "thread's read and its write, others read the same old value, and their writes overwrite "
-     "each other: updates are lost, a different number each run."},
-    {CounterId::Global, "global", "atomicAdd on the global counter", true, 0,
-     "atomicAdd(counter, 1) reads, adds and writes as one indivisible operation in the memory "
-     "system (the L2 cache): no update is lost. Every thread's atomic goes to the same address, "
-     "so they are done one after another there."},
-    {CounterId::Shared, "shared", "shared counter per block, one global atomic per block", true, 1,
-     "Each block counts its threads with atomicAdd on a counter in shared memory (inside the SM, "
-     "close by), then one thread adds the block's total to the global counter: one global atomic "
-     "per block instead of one per thread."},
-    {CounterId::Warp, "warp", "one atomic per warp (__reduce_add_sync)", true, 2,
-     "The 32 threads of a warp add their 1s together with __reduce_add_sync (registers, no "
-     "memory), and one lane adds the warp's total: 32 times fewer atomics. The compiler itself "
-     "does this for simple atomicAdd(counter, 1) on recent GPUs, which is why the two can time "
-     "alike."},
+    {CounterId::Plain, "plain", N_("counter += 1 (the course's race)"), false, 5,
+     N_("global_counter[0] += 1 is three steps: read the counter, add 1, write it back. Between "
+        "one "
+        "thread's read and its write, others read the same old value, and their writes overwrite "
+        "each other: updates are lost, a different number each run.")},
+    {CounterId::Global, "global", N_("atomicAdd on the global counter"), true, 0,
+     N_("atomicAdd(counter, 1) reads, adds and writes as one indivisible operation in the memory "
+        "system (the L2 cache): no update is lost. Every thread's atomic goes to the same address, "
+        "so they are done one after another there.")},
+    {CounterId::Shared, "shared", N_("shared counter per block, one global atomic per block"), true,
+     1,
+     N_("Each block counts its threads with atomicAdd on a counter in shared memory (inside the "
+        "SM, "
+        "close by), then one thread adds the block's total to the global counter: one global "
+        "atomic "
+        "per block instead of one per thread.")},
+    {CounterId::Warp, "warp", N_("one atomic per warp (__reduce_add_sync)"), true, 2,
+     N_("The 32 threads of a warp add their 1s together with __reduce_add_sync (registers, no "
+        "memory), and one lane adds the warp's total: 32 times fewer atomics. The compiler itself "
+        "does this for simple atomicAdd(counter, 1) on recent GPUs, which is why the two can time "
+        "alike.")},
 };
 
 }  // namespace
@@ -78,9 +82,9 @@ Status validate(const RaceParams& p) {
   if (Status s = checkRange(kRaceBlocks, double(p.blocks)); !s) return s;
   if (Status s = checkRange(kRaceThreads, p.threads); !s) {
     if (p.threads > 1024)
-      return Status::error("A block holds at most 1,024 threads on every CUDA GPU; " +
-                           thousands(p.threads) +
-                           " cannot be launched. Use more blocks for more threads.");
+      return Status::errorf(N_("A block holds at most 1,024 threads on every CUDA GPU; %s cannot "
+                               "be launched. Use more blocks for more threads."),
+                            {thousands(p.threads)});
     return s;
   }
   return checkRange(kRaceRepeats, p.repeats);
@@ -158,58 +162,62 @@ std::vector<long long> defaultAddressCounts(long long threads) {
 namespace {
 
 const SourceInfo kSources[] = {
-    {Source::Normal, "normal", "the course's: normal float32 numbers", 4,
-     "Random normal numbers (mean 0, deviation 1) in float32, counted between xmin and xmax as "
-     "the course's cpu_histogram does: most fall in the middle bins."},
-    {Source::Pixels, "pixels", "8-bit pixels of a generated image", 1,
-     "The grey levels of a picture the app draws (gradients, discs, noise), one byte per pixel: "
-     "real images have large areas of similar values."},
-    {Source::Uniform, "uniform", "uniform 8-bit values (skew: a share in one bin)", 1,
-     "Random bytes, every value equally likely, with a share of them (the skew) replaced by 0: "
-     "at skew 1 every value falls in bin 0, the worst case for atomics."},
+    {Source::Normal, "normal", N_("the course's: normal float32 numbers"), 4,
+     N_("Random normal numbers (mean 0, deviation 1) in float32, counted between xmin and xmax as "
+        "the course's cpu_histogram does: most fall in the middle bins.")},
+    {Source::Pixels, "pixels", N_("8-bit pixels of a generated image"), 1,
+     N_("The grey levels of a picture the app draws (gradients, discs, noise), one byte per pixel: "
+        "real images have large areas of similar values.")},
+    {Source::Uniform, "uniform", N_("uniform 8-bit values (skew: a share in one bin)"), 1,
+     N_("Random bytes, every value equally likely, with a share of them (the skew) replaced by 0: "
+        "at skew 1 every value falls in bin 0, the worst case for atomics.")},
 };
 
 const HistStepInfo kSteps[] = {
-    {HistStepId::CpuOne, "cpu-1", "CPU, one thread", false, 7,
-     "The course's cpu_histogram: one loop over every value, one bin incremented at a time. The "
-     "reference every other step is compared with."},
-    {HistStepId::CpuAll, "cpu-all", "CPU, all cores", false, 7,
-     "Each core counts its share of the values into a histogram of its own; the histograms are "
-     "added at the end. No core waits for another: privatisation, the idea the GPU steps use "
-     "too."},
-    {HistStepId::Global, "global", "one global atomicAdd per value", true, 5,
-     "The course exercise's natural answer: one thread per value, atomicAdd(&hist[bin], 1) in "
-     "global memory. Correct, unlike += 1, but every atomic goes to the L2 cache, and when many "
-     "values share a bin their atomics on that one counter are done one at a time."},
-    {HistStepId::Shared, "shared", "a histogram per block in shared memory", true, 0,
-     "Global atomics are far away and contended. Each block now counts into its own histogram in "
-     "shared memory (on the SM: shared atomics are much cheaper) and adds it to the global one "
-     "at the end, one atomic per bin per block. A grid that fills the GPU once, each thread "
-     "looping over many values, keeps those merges few."},
-    {HistStepId::Warps, "warps", "a sub-histogram per warp", true, 1,
-     "In one block's histogram, all its warps still contend for the same counters. Each warp now "
-     "gets its own copy (as many as shared memory holds), so only the 32 lanes of one warp can "
-     "collide; the copies are added before the merge."},
-    {HistStepId::Vector, "vector", "per warp, 16-byte loads", true, 2,
-     "The previous steps load one value per instruction: 1 byte for 8-bit data, far too little "
-     "to keep the memory busy. Each thread now loads 16 bytes at once (16 pixels or 4 floats) "
-     "and counts them from registers."},
-    {HistStepId::Aggregated, "aggregated", "per warp, 16-byte loads, equal bins combined", true, 3,
-     "When many lanes of a warp hit the same bin (skewed data, or an image with flat areas), "
-     "their shared atomics on one counter are serialised. __match_any_sync finds the lanes with "
-     "the same bin; one of them adds the group's count: one atomic per distinct bin. Finding "
-     "the groups costs instructions on every value, which uniform data does not repay."},
-    {HistStepId::Lanes, "lanes", "16-byte loads, a column of counters per lane", true, 6,
-     "Two problems remained inside a warp: lanes counting the same bin wait for each other, and "
-     "lanes counting different bins in the same shared-memory bank wait too. Each bin now has "
-     "32 counters side by side, one per lane: lane l always uses word bin x 32 + l, which lies "
-     "in bank l. When 32 columns fit in shared memory (up to about 1,800 bins on an H100), no "
-     "two lanes of a warp ever touch the same counter or the same bank, whatever the data; "
-     "with more bins fewer columns fit and lanes share them. The columns are added at the end. "
-     "(Warps of a block share the columns.)"},
-    {HistStepId::Cub, "cub", "CUB DeviceHistogram::HistogramEven", true, 4,
-     "NVIDIA's library: privatised histograms in shared memory, tuned per GPU. The reference for "
-     "speed."},
+    {HistStepId::CpuOne, "cpu-1", N_("CPU, one thread"), false, 7,
+     N_("The course's cpu_histogram: one loop over every value, one bin incremented at a time. The "
+        "reference every other step is compared with.")},
+    {HistStepId::CpuAll, "cpu-all", N_("CPU, all cores"), false, 7,
+     N_("Each core counts its share of the values into a histogram of its own; the histograms are "
+        "added at the end. No core waits for another: privatisation, the idea the GPU steps use "
+        "too.")},
+    {HistStepId::Global, "global", N_("one global atomicAdd per value"), true, 5,
+     N_("The course exercise's natural answer: one thread per value, atomicAdd(&hist[bin], 1) in "
+        "global memory. Correct, unlike += 1, but every atomic goes to the L2 cache, and when many "
+        "values share a bin their atomics on that one counter are done one at a time.")},
+    {HistStepId::Shared, "shared", N_("a histogram per block in shared memory"), true, 0,
+     N_("Global atomics are far away and contended. Each block now counts into its own histogram "
+        "in "
+        "shared memory (on the SM: shared atomics are much cheaper) and adds it to the global one "
+        "at the end, one atomic per bin per block. A grid that fills the GPU once, each thread "
+        "looping over many values, keeps those merges few.")},
+    {HistStepId::Warps, "warps", N_("a sub-histogram per warp"), true, 1,
+     N_("In one block's histogram, all its warps still contend for the same counters. Each warp "
+        "now "
+        "gets its own copy (as many as shared memory holds), so only the 32 lanes of one warp can "
+        "collide; the copies are added before the merge.")},
+    {HistStepId::Vector, "vector", N_("per warp, 16-byte loads"), true, 2,
+     N_("The previous steps load one value per instruction: 1 byte for 8-bit data, far too little "
+        "to keep the memory busy. Each thread now loads 16 bytes at once (16 pixels or 4 floats) "
+        "and counts them from registers.")},
+    {HistStepId::Aggregated, "aggregated", N_("per warp, 16-byte loads, equal bins combined"), true,
+     3,
+     N_("When many lanes of a warp hit the same bin (skewed data, or an image with flat areas), "
+        "their shared atomics on one counter are serialised. __match_any_sync finds the lanes with "
+        "the same bin; one of them adds the group's count: one atomic per distinct bin. Finding "
+        "the groups costs instructions on every value, which uniform data does not repay.")},
+    {HistStepId::Lanes, "lanes", N_("16-byte loads, a column of counters per lane"), true, 6,
+     N_("Two problems remained inside a warp: lanes counting the same bin wait for each other, and "
+        "lanes counting different bins in the same shared-memory bank wait too. Each bin now has "
+        "32 counters side by side, one per lane: lane l always uses word bin x 32 + l, which lies "
+        "in bank l. When 32 columns fit in shared memory (up to about 1,800 bins on an H100), no "
+        "two lanes of a warp ever touch the same counter or the same bank, whatever the data; "
+        "with more bins fewer columns fit and lanes share them. The columns are added at the end. "
+        "(Warps of a block share the columns.)")},
+    {HistStepId::Cub, "cub", N_("CUB DeviceHistogram::HistogramEven"), true, 4,
+     N_("NVIDIA's library: privatised histograms in shared memory, tuned per GPU. The reference "
+        "for "
+        "speed.")},
 };
 
 constexpr HistStepId kAll[] = {HistStepId::CpuOne,     HistStepId::CpuAll, HistStepId::Global,
@@ -260,27 +268,28 @@ Status validate(const HistParams& p, long long freeBytes) {
   if (Status s = checkRange(kHistBins, p.bins); !s) return s;
   if (Status s = checkRange(kHistBlock, p.block); !s) return s;
   if (p.block % 32 != 0)
-    return Status::error(
-        "Threads per block must be a multiple of 32 here: the per-warp steps give "
-        "each warp of 32 threads its own sub-histogram, and " +
-        std::to_string(p.block) + " threads leave a partial warp.");
+    return Status::errorf(N_("Threads per block must be a multiple of 32 here: the per-warp steps "
+                             "give each warp of 32 threads its own sub-histogram, and %s threads "
+                             "leave a partial warp."),
+                          {std::to_string(p.block)});
   if (p.source == Source::Normal) {
     if (!std::isfinite(p.xmin) || !std::isfinite(p.xmax) || !(p.xmin < p.xmax))
-      return Status::error("The range needs xmin < xmax, both finite numbers.");
+      return Status::error(N_("The range needs xmin < xmax, both finite numbers."));
     const float w = (p.xmax - p.xmin) / float(p.bins);
     if (!(w > 0) || !std::isfinite(float(p.bins) / (p.xmax - p.xmin)))
-      return Status::error("The range is too narrow for " + std::to_string(p.bins) +
-                           " bins in float32: a bin would have no width.");
+      return Status::errorf(
+          N_("The range is too narrow for %s bins in float32: a bin would have no width."),
+          {std::to_string(p.bins)});
   }
   if (p.source == Source::Uniform && !(p.skew >= 0 && p.skew <= 1))
-    return Status::error("The share in one bin is a fraction between 0 and 1.");
+    return Status::error(N_("The share in one bin is a fraction between 0 and 1."));
   // The input and a copy of it (the copy ceiling is measured on the same bytes), and room for
   // the library's scratch space.
   const long long bytes = p.n * sourceInfo(p.source).elementBytes;
   if (freeBytes >= 0 && 2 * bytes + (64LL << 20) > freeBytes)
-    return Status::error("The input needs " + mib(double(bytes)) +
-                         " on the GPU, twice over (the copy ceiling copies it), and only " +
-                         mib(double(freeBytes)) + " is free: choose a smaller N.");
+    return Status::errorf(N_("The input needs %s on the GPU, twice over (the copy ceiling copies "
+                             "it), and only %s is free: choose a smaller N."),
+                          {mib(double(bytes)), mib(double(freeBytes))});
   return {};
 }
 

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "common/translatable.hpp"
+
 namespace cudalab {
 namespace {
 
@@ -87,9 +89,9 @@ nlohmann::json toJson(const std::vector<MeasuredRow>& rows) {
 
 Status writeText(const std::string& path, const std::string& text) {
   std::ofstream out(path);
-  if (!out) return Status::error("Could not open " + path + " for writing.");
+  if (!out) return Status::errorf(N_("Could not open %s for writing."), {path});
   out << text;
-  if (!out) return Status::error("Could not write " + path + ".");
+  if (!out) return Status::errorf(N_("Could not write %s."), {path});
   return {};
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab {
 
@@ -32,17 +33,26 @@ inline bool isOutOfMemory(const Status& s) {
 
 // "The sweep stopped at n = 8192: it did not fit in the GPU's free memory (...). The 5 points
 // measured before it are kept."
+// One whole sentence per case (out of memory or not; nothing, one point or several kept), so
+// that each translates as a whole; the cause's own sentence goes in as it is.
 inline Status sweepStopped(const std::string& at, const Status& cause, size_t kept) {
-  std::string msg = "The sweep stopped at ";
-  msg.append(at).append(": ");
-  if (isOutOfMemory(cause))
-    msg.append("it did not fit in the GPU's free memory (").append(cause.sentence()).append(").");
+  const bool oom = isOutOfMemory(cause);
+  const char* format = nullptr;
+  if (oom)
+    format = kept == 0   ? N_("The sweep stopped at %s: it did not fit in the GPU's free memory "
+                                "(%s). Nothing was measured before it.")
+             : kept == 1 ? N_("The sweep stopped at %s: it did not fit in the GPU's free memory "
+                              "(%s). The point measured before it is kept.")
+                         : N_("The sweep stopped at %s: it did not fit in the GPU's free memory "
+                              "(%s). The %s points measured before it are kept.");
   else
-    msg.append(cause.sentence());
-  msg.append(kept == 0   ? " Nothing was measured before it."
-             : kept == 1 ? " The point measured before it is kept."
-                         : " The " + std::to_string(kept) + " points measured before it are kept.");
-  return Status::error(msg);
+    format = kept == 0   ? N_("The sweep stopped at %s: %s Nothing was measured before it.")
+             : kept == 1 ? N_("The sweep stopped at %s: %s The point measured before it is kept.")
+                         : N_("The sweep stopped at %s: %s The %s points measured before it are "
+                              "kept.");
+  std::vector<std::string> values{at, cause.sentence()};
+  if (kept > 1) values.push_back(std::to_string(kept));
+  return Status::errorf(format, std::move(values));
 }
 
 }  // namespace cudalab

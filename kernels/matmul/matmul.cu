@@ -17,6 +17,7 @@
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
+#include "common/translatable.hpp"
 #include "device/device_bandwidth.hpp"
 #include "matmul/matmul.hpp"
 #include "matmul/matmul_kernels.cuh"
@@ -354,13 +355,13 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
   StreamDrain drain(stream.get());
   CublasHandle handle;
   CUDALAB_TRY(handle.create(stream.get()));
-  if (progress) progress(0, "float64 reference on the CPU");
+  if (progress) progress(0, N_("float64 reference on the CPU"));
   LadderWorkload w(p, std::move(a), std::move(b));
   CUDALAB_TRY(w.prepare(stream.get()));
   w.setHandle(handle.get());
   const bool everyRun = 1LL * p.M * p.N <= 1024LL * 1024LL;
   for (std::size_t i = 0; i < which.size(); ++i) {
-    if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
     const StepInfo& s = stepInfo(which[i]);
     if (progress) progress(float(i) / float(which.size()), s.label);
     w.setStep(s.id);
@@ -390,7 +391,7 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
     if (const StepResult* lib = report.find(libraryFor(stepInfo(r.step).precision)))
       r.ofLibrary = lib->gflops > 0 ? r.gflops / lib->gflops : 0;
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return run;
 }
 
@@ -483,7 +484,7 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
   std::mt19937 rng{std::random_device{}()};
   const std::size_t count = std::size_t(n) * n;
   std::vector<float> a = randomMatrix(count, rng), b = randomMatrix(count, rng);
-  if (progress) progress(0.02f, "float64 reference on the CPU");
+  if (progress) progress(0.02f, N_("float64 reference on the CPU"));
   const Reference ref = referenceProduct(a.data(), b.data(), n, n, n, checkedRows(n, n));
 
   std::vector<float> cpu(count), one(count);
@@ -506,13 +507,13 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
     row.maxAbsVsRef = compare(out.data(), ref, Precision::Float32, n).maxAbsError;
     return row;
   };
-  if (progress) progress(0.1f, "CPU, all cores");
-  report.rows.push_back(cpuRow(0, cpu, "CPU, all cores (float32)"));
-  if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
-  if (progress) progress(0.3f, "CPU, one thread");
-  report.rows.push_back(cpuRow(1, one, "CPU, one thread (float32)"));
+  if (progress) progress(0.1f, N_("CPU, all cores"));
+  report.rows.push_back(cpuRow(0, cpu, N_("CPU, all cores (float32)")));
+  if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
+  if (progress) progress(0.3f, N_("CPU, one thread"));
+  report.rows.push_back(cpuRow(1, one, N_("CPU, one thread (float32)")));
   report.rows.back().maxAbsVsCpu = maxAbsDiff(one.data(), cpu.data(), count);
-  if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+  if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
 
   static constexpr StepId kGpuSteps[] = {StepId::Naive, StepId::Tiled16, StepId::Cublas};
   if (!gpu) {
@@ -520,7 +521,7 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
       CourseRow row;
       row.what = stepInfo(s).label;
       row.gpu = true;
-      row.note = "no GPU";
+      row.note = N_("no GPU");
       report.rows.push_back(row);
     }
     return report;

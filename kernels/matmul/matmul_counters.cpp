@@ -9,6 +9,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/translatable.hpp"
 #include "matmul/matmul.hpp"
 
 namespace cudalab::matmul {
@@ -49,7 +50,7 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
   for (size_t i = 0; i < steps.size(); ++i) {
     const StepInfo& s = stepInfo(steps[i]);
     if (!handWritten(s)) continue;  // cuBLAS's kernels are its own
-    if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
     if (progress) progress(float(i) / float(steps.size()), s.label);
     const bool f64 = s.precision == Precision::Float64;
     if (f64 && !A64.get()) {
@@ -78,7 +79,7 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
                                100.0 * *blocks * warps * 32 / std::max(1, maxThreadsPerSM));
     out.push_back(std::move(reading));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 

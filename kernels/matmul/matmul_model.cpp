@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "matmul/matmul.hpp"
 #include "matmul/matmul_config.hpp"
 
@@ -28,81 +29,77 @@ constexpr int tiledShared(int tile, int bytes) {
 
 // clang-format off
 const std::array<StepInfo, 14> kSteps{{
-    {StepId::Naive, "naive", "1. Naive (course)", Precision::Float32, Family::Naive, true,
+    {StepId::Naive, "naive", N_("1. Naive (course)"), Precision::Float32, Family::Naive, true,
      kN, kN, kN, kN, 1, 1, 1, 0, false, 5,
-     "The course's kernel: one thread per element of C, with i (the row) on thread x. The 32 "
-     "lanes of a warp (16 rows x 2 columns with the course's 16 x 16 blocks) read A[i, k] from 16 "
-     "different rows: 16 sectors for one float each, 17 with B. Every product comes from global "
-     "memory."},
-    {StepId::Swapped, "swapped", "2. Naive, j on x", Precision::Float32, Family::Naive, false,
+     N_("The course's kernel: one thread per element of C, with i (the row) on thread x. The 32 "
+        "lanes of a warp (16 rows x 2 columns with the course's 16 x 16 blocks) read A[i, k] "
+        "from 16 different rows: 16 sectors for one float each, 17 with B. Every product comes "
+        "from global memory.")},
+    {StepId::Swapped, "swapped", N_("2. Naive, j on x"), Precision::Float32, Family::Naive, false,
      kN, kN, kN, kN, 1, 1, 1, 0, false, 6,
-     "Only the mapping changes: j (the column) on thread x. A warp (16 columns x 2 rows) now "
-     "reads B[k, j] as 16 consecutive floats and A[i, k] as one value per row: 4 sectors per k "
-     "instead of 17. Still no reuse: every product reads global memory."},
-    {StepId::Tiled8, "tiled8", "3. Shared tiles, 8 x 8", Precision::Float32, Family::Tiled, false,
-     8, 8, 8, 8, 8, 1, 1, tiledShared(8, 4), false, 4,
-     "The course's tiled kernel. A block loads an 8 x 8 tile of A and one of B into shared memory, "
-     "then each thread multiplies from there: each value read from global memory is used 8 "
-     "times, and every 8 multiply-adds cost two __syncthreads barriers: no faster than the "
-     "swapped naive kernel, whose reads the caches serve well."},
-    {StepId::Tiled16, "tiled16", "3. Shared tiles, 16 x 16", Precision::Float32, Family::Tiled,
+     N_("Only the mapping changes: j (the column) on thread x. A warp (16 columns x 2 rows) now "
+        "reads B[k, j] as 16 consecutive floats and A[i, k] as one value per row: 4 sectors per k "
+        "instead of 17. Still no reuse: every product reads global memory.")},
+    {StepId::Tiled8, "tiled8", N_("3. Shared tiles, 8 x 8"), Precision::Float32, Family::Tiled,
+     false, 8, 8, 8, 8, 8, 1, 1, tiledShared(8, 4), false, 4,
+     N_("The course's tiled kernel. A block loads an 8 x 8 tile of A and one of B into shared "
+        "memory, then each thread multiplies from there: each value read from global memory is "
+        "used 8 times, and every 8 multiply-adds cost two __syncthreads barriers: no faster than "
+        "the swapped naive kernel, whose reads the caches serve well.")},
+    {StepId::Tiled16, "tiled16", N_("3. Shared tiles, 16 x 16"), Precision::Float32, Family::Tiled,
      false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 4), false, 4,
-     "The same kernel with 16 x 16 tiles, the course's choice: each value loaded is used 16 times. "
-     "Now shared memory is the bottleneck: every multiply-add needs two shared loads."},
-    {StepId::Tiled32, "tiled32", "3. Shared tiles, 32 x 32", Precision::Float32, Family::Tiled,
+     N_("The same kernel with 16 x 16 tiles, the course's choice: each value loaded is used 16 "
+        "times. Now shared memory is the bottleneck: every multiply-add needs two shared loads.")},
+    {StepId::Tiled32, "tiled32", N_("3. Shared tiles, 32 x 32"), Precision::Float32, Family::Tiled,
      false, 32, 32, 32, 32, 32, 1, 1, tiledShared(32, 4), false, 4,
-     "32 x 32 tiles, 1024 threads per block (the most a block may have): a little less global "
-     "traffic, the same two shared loads per multiply-add."},
-    {StepId::Reg1D, "reg1d", "4. 1D register blocking", Precision::Float32, Family::Blocked,
+     N_("32 x 32 tiles, 1024 threads per block (the most a block may have): a little less global "
+        "traffic, the same two shared loads per multiply-add.")},
+    {StepId::Reg1D, "reg1d", N_("4. 1D register blocking"), Precision::Float32, Family::Blocked,
      false, B1::kThreads, 1, B1::BM, B1::BN, B1::BK, B1::TM, 1,
      (B1::BM * B1::BK + B1::BK * B1::BN) * 4, false, 2,
-     "Each thread computes 8 results down one column of a 64 x 64 tile. It loads B[k, col] from "
-     "shared memory once and reuses it 8 times from a register: 9 shared loads for 8 "
-     "multiply-adds instead of 16."},
-    {StepId::Reg2D, "reg2d", "5. 2D register blocking", Precision::Float32, Family::Blocked,
+     N_("Each thread computes 8 results down one column of a 64 x 64 tile. It loads B[k, col] from "
+        "shared memory once and reuses it 8 times from a register: 9 shared loads for 8 "
+        "multiply-adds instead of 16.")},
+    {StepId::Reg2D, "reg2d", N_("5. 2D register blocking"), Precision::Float32, Family::Blocked,
      false, B2::kThreads, 1, B2::BM, B2::BN, B2::BK, B2::TM, B2::TN,
      (B2::BM * B2::BK + B2::BK * B2::BN) * 4, false, 3,
-     "Each thread computes an 8 x 8 tile of a 128 x 128 block tile: 16 shared loads feed 64 "
-     "multiply-adds, an outer product in registers. Loads are still one float at a time, and "
-     "reading A's tile down a column collides in shared-memory banks."},
-    {StepId::Vec4, "vec4", "6. float4 loads, A transposed", Precision::Float32, Family::Blocked,
+     N_("Each thread computes an 8 x 8 tile of a 128 x 128 block tile: 16 shared loads feed 64 "
+        "multiply-adds, an outer product in registers. Loads are still one float at a time, and "
+        "reading A's tile down a column collides in shared-memory banks.")},
+    {StepId::Vec4, "vec4", N_("6. float4 loads, A transposed"), Precision::Float32, Family::Blocked,
      false, B2::kThreads, 1, B2::BM, B2::BN, B2::BK, B2::TM, B2::TN,
      (B2::BM * B2::BK + B2::BK * B2::BN) * 4, true, 7,
-     "Global loads move four floats per instruction (float4), and A's tile is stored transposed "
-     "so each thread's 8 values of A are contiguous: two 16-byte shared loads instead of eight. "
-     "When K or N is not a multiple of 4 the kernel falls back to four checked loads."},
-    {StepId::Warp, "warp", "7. Warp tiles, double buffer", Precision::Float32, Family::Blocked,
+     N_("Global loads move four floats per instruction (float4), and A's tile is stored transposed "
+        "so each thread's 8 values of A are contiguous: two 16-byte shared loads instead of eight. "
+        "When K or N is not a multiple of 4 the kernel falls back to four checked loads.")},
+    {StepId::Warp, "warp", N_("7. Warp tiles, double buffer"), Precision::Float32, Family::Blocked,
      false, W::kThreads, 1, W::kBM, W::kBN, W::kBK, W::TM, W::TN,
      2 * (W::kBK * (W::kBM + W::kPadA) + W::kBK * W::kBN) * 4, true, 0,
-     "Each warp owns a 64 x 64 piece of a 128 x 256 tile, its lanes placed so a warp reads "
-     "consecutive float4s from shared memory without conflicts. The next tile is fetched into "
-     "registers while the current one is multiplied, then stored into a second buffer: one "
-     "barrier per tile, and the wait for global memory hidden behind the arithmetic."},
-    {StepId::Cublas, "cublas", "8. cuBLAS SGEMM", Precision::Float32, Family::Library, false,
+     N_("Each warp owns a 64 x 64 piece of a 128 x 256 tile, its lanes placed so a warp reads "
+        "consecutive float4s from shared memory without conflicts. The next tile is fetched into "
+        "registers while the current one is multiplied, then stored into a second buffer: one "
+        "barrier per tile, and the wait for global memory hidden behind the arithmetic.")},
+    {StepId::Cublas, "cublas", N_("8. cuBLAS SGEMM"), Precision::Float32, Family::Library, false,
      0, 0, 0, 0, 0, 0, 0, 0, false, 1,
-     "cublasSgemm: NVIDIA's library, tuned per GPU and size with the same ideas plus many more "
-     "(assembly-level register allocation, pipelined copies, split K). The bar to measure "
-     "against."},
-    {StepId::CublasTf32, "cublas_tf32", "9. cuBLAS, TF32 tensor cores", Precision::Tf32,
+     N_("cublasSgemm: NVIDIA's library, tuned per GPU and size with the same ideas plus many more "
+        "(assembly-level register allocation, pipelined copies, split K). The bar to measure "
+        "against.")},
+    {StepId::CublasTf32, "cublas_tf32", N_("9. cuBLAS, TF32 tensor cores"), Precision::Tf32,
      Family::Library, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 1,
-     "cuBLAS on tensor cores, with inputs rounded to TF32 (10 mantissa bits instead of 23) and "
-     "sums kept in float32. Much faster, and a different precision: compare its error."},
-    {StepId::Naive64, "naive_f64", "Naive (course), float64", Precision::Float64, Family::Naive,
+     N_("cuBLAS on tensor cores, with inputs rounded to TF32 (10 mantissa bits instead of 23) and "
+        "sums kept in float32. Much faster, and a different precision: compare its error.")},
+    {StepId::Naive64, "naive_f64", N_("Naive (course), float64"), Precision::Float64, Family::Naive,
      true, kN, kN, kN, kN, 1, 1, 1, 0, false, 5,
-     "The course's naive kernel in double precision: the same memory traffic doubled."},
-    {StepId::Tiled64, "tiled16_f64", "Shared tiles 16 x 16, float64", Precision::Float64,
+     N_("The course's naive kernel in double precision: the same memory traffic doubled.")},
+    {StepId::Tiled64, "tiled16_f64", N_("Shared tiles 16 x 16, float64"), Precision::Float64,
      Family::Tiled, false, 16, 16, 16, 16, 16, 1, 1, tiledShared(16, 8), false, 4,
-     "The course's tiled kernel in double precision."},
-    {StepId::Cublas64, "cublas_f64", "cuBLAS DGEMM", Precision::Float64, Family::Library, false,
+     N_("The course's tiled kernel in double precision.")},
+    {StepId::Cublas64, "cublas_f64", N_("cuBLAS DGEMM"), Precision::Float64, Family::Library, false,
      0, 0, 0, 0, 0, 0, 0, 0, false, 1,
-     "cublasDgemm: float64 products. Hopper and Ampere data-centre GPUs run them on FP64 tensor "
-     "cores, with float64 results."},
+     N_("cublasDgemm: float64 products. Hopper and Ampere data-centre GPUs run them on FP64 tensor "
+        "cores, with float64 results.")},
 }};
 // clang-format on
-
-std::string withUnit(long long n, const char* unit) {
-  return thousands(n) + " " + unit;
-}
 
 }  // namespace
 
@@ -207,7 +204,7 @@ Status validate(const MatmulParams& p) {
   CUDALAB_TRY(checkRange(kSizeN, p.N));
   CUDALAB_TRY(checkRange(kSizeK, p.K));
   if (p.warmup < 0 || p.runs < 1 || p.runs > 1000)
-    return Status::error("Runs must be between 1 and 1000 and warm-up runs at least 0.");
+    return Status::error(N_("Runs must be between 1 and 1000 and warm-up runs at least 0."));
   return {};
 }
 
@@ -216,29 +213,29 @@ Status checkMemory(const MatmulParams& p, std::size_t freeDeviceBytes) {
   const double need =
       (double(p.M) * p.K + double(p.K) * p.N + double(p.M) * p.N) * 8.0 + 64.0 * 1024 * 1024;
   if (need <= double(freeDeviceBytes)) return {};
-  return Status::error("A, B and C at " + std::to_string(p.M) + " x " + std::to_string(p.N) +
-                       " x " + std::to_string(p.K) + " in float64 need " + mib(need) +
-                       " of device memory with cuBLAS's workspace; " +
-                       mib(double(freeDeviceBytes)) + " is free. Choose smaller sizes.");
+  return Status::errorf(N_("A, B and C at %s x %s x %s in float64 need %s of device memory with "
+                           "cuBLAS's workspace; %s is free. Choose smaller sizes."),
+                        {std::to_string(p.M), std::to_string(p.N), std::to_string(p.K), mib(need),
+                         mib(double(freeDeviceBytes))});
 }
 
 Status validateTile(const TileChoice& t, const BlockLimits& limits) {
-  if (t.tile < 1) return Status::error("A tile needs at least one element.");
+  if (t.tile < 1) return Status::error(N_("A tile needs at least one element."));
   if (t.threads() > limits.maxThreadsPerBlock)
-    return Status::error(
-        "A " + std::to_string(t.tile) + " x " + std::to_string(t.tile) +
-        " tile needs one thread per element of C's tile: " + withUnit(t.threads(), "threads") +
-        " per block. This device allows " + withUnit(limits.maxThreadsPerBlock, "threads") +
-        " per block, so the largest square tile is " +
-        std::to_string(int(std::sqrt(double(limits.maxThreadsPerBlock)))) + " x " +
-        std::to_string(int(std::sqrt(double(limits.maxThreadsPerBlock)))) + ".");
+    return Status::errorf(
+        N_("A %s x %s tile needs one thread per element of C's tile: %s threads per block. This "
+           "device allows %s threads per block, so the largest square tile is %s x %s."),
+        {std::to_string(t.tile), std::to_string(t.tile), thousands(t.threads()),
+         thousands(limits.maxThreadsPerBlock),
+         std::to_string(int(std::sqrt(double(limits.maxThreadsPerBlock)))),
+         std::to_string(int(std::sqrt(double(limits.maxThreadsPerBlock))))});
   if (t.sharedBytes() > limits.sharedPerBlock)
-    return Status::error(
-        "A " + std::to_string(t.tile) + " x " + std::to_string(t.tile) + " " +
-        precisionLabel(t.precision) + " tile of A and one of B need 2 x " + std::to_string(t.tile) +
-        " x " + std::to_string(t.tile) + " x " + std::to_string(elementBytes(t.precision)) + " = " +
-        withUnit(t.sharedBytes(), "bytes") + " of shared memory per block. This device allows " +
-        withUnit(limits.sharedPerBlock, "bytes") + ".");
+    return Status::errorf(
+        N_("A %s x %s %s tile of A and one of B need 2 x %s x %s x %s = %s bytes of shared memory "
+           "per block. This device allows %s bytes."),
+        {std::to_string(t.tile), std::to_string(t.tile), precisionLabel(t.precision),
+         std::to_string(t.tile), std::to_string(t.tile), std::to_string(elementBytes(t.precision)),
+         thousands(t.sharedBytes()), thousands(limits.sharedPerBlock)});
   return {};
 }
 
@@ -246,13 +243,12 @@ Status validateLaunch(const StepInfo& s, const BlockLimits& limits) {
   if (s.family == Family::Library) return {};
   const int threads = s.blockX * s.blockY;
   if (threads > limits.maxThreadsPerBlock)
-    return Status::error(std::string(s.label) + " needs " + withUnit(threads, "threads") +
-                         " per block. This device allows " +
-                         withUnit(limits.maxThreadsPerBlock, "threads") + ".");
+    return Status::errorf(N_("%s needs %s threads per block. This device allows %s threads."),
+                          {s.label, thousands(threads), thousands(limits.maxThreadsPerBlock)});
   if (s.sharedBytes > limits.sharedPerBlock)
-    return Status::error(std::string(s.label) + " needs " + withUnit(s.sharedBytes, "bytes") +
-                         " of shared memory per block. This device allows " +
-                         withUnit(limits.sharedPerBlock, "bytes") + ".");
+    return Status::errorf(
+        N_("%s needs %s bytes of shared memory per block. This device allows %s bytes."),
+        {s.label, thousands(s.sharedBytes), thousands(limits.sharedPerBlock)});
   return {};
 }
 

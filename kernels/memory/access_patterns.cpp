@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/translatable.hpp"
+
 namespace cudalab::mem {
 
 // ---------------------------------------------------------------------------------------------
@@ -12,12 +14,12 @@ namespace cudalab::mem {
 
 namespace {
 
-const Instruction kLoadIn{"load in", Space::Global, Op::Load};
-const Instruction kStoreOut{"store out", Space::Global, Op::Store};
-const Instruction kLoadA{"load A", Space::Global, Op::Load};
-const Instruction kStoreB{"store B", Space::Global, Op::Store};
-const Instruction kTileStore{"shared store (tile)", Space::Shared, Op::Store};
-const Instruction kTileLoad{"shared load (tile)", Space::Shared, Op::Load};
+const Instruction kLoadIn{N_("load in"), Space::Global, Op::Load};
+const Instruction kStoreOut{N_("store out"), Space::Global, Op::Store};
+const Instruction kLoadA{N_("load A"), Space::Global, Op::Load};
+const Instruction kStoreB{N_("store B"), Space::Global, Op::Store};
+const Instruction kTileStore{N_("shared store (tile)"), Space::Shared, Op::Store};
+const Instruction kTileLoad{N_("shared load (tile)"), Space::Shared, Op::Load};
 
 const std::vector<KernelInfo>& kernelTable() {
   static const std::vector<KernelInfo> table{
@@ -51,19 +53,19 @@ const std::vector<KernelInfo>& kernelTable() {
       {KernelId::MatmulCourse,
        "matmul_course",
        "for k: sum += A[i * K + k] * B[k * N + j];",
-       {{"load A", Space::Global, Op::Load},
-        {"load B", Space::Global, Op::Load},
-        {"store C", Space::Global, Op::Store}}},
+       {{N_("load A"), Space::Global, Op::Load},
+        {N_("load B"), Space::Global, Op::Load},
+        {N_("store C"), Space::Global, Op::Store}}},
       {KernelId::MatmulSwapped,
        "matmul_swapped",
        "for k: sum += A[i * K + k] * B[k * N + j];",
-       {{"load A", Space::Global, Op::Load},
-        {"load B", Space::Global, Op::Load},
-        {"store C", Space::Global, Op::Store}}},
+       {{N_("load A"), Space::Global, Op::Load},
+        {N_("load B"), Space::Global, Op::Load},
+        {N_("store C"), Space::Global, Op::Store}}},
       {KernelId::SharedStrided,
        "shared_strided",
        "v = buf[lane * s + o];",
-       {{"shared load", Space::Shared, Op::Load}}},
+       {{N_("shared load"), Space::Shared, Op::Load}}},
   };
   return table;
 }
@@ -85,55 +87,59 @@ const KernelInfo& kernelInfo(KernelId id) {
 namespace {
 
 const PatternInfo kPatterns[] = {
-    {PatternId::Strided, "strided", "Copy with a stride", KernelId::StridedCopy, 0,
-     "Lane l reads element l x stride + offset. Stride 1 is a contiguous, coalesced read; every "
-     "doubling of the stride doubles the sectors until each lane has one of its own."},
-    {PatternId::RowWise, "row-wise", "2D array, along a row", KernelId::TraverseRows, 0,
-     "A row-major array read with thread x walking the columns of one row: neighbouring lanes "
-     "read neighbouring addresses."},
-    {PatternId::ColumnWise, "column-wise", "2D array, down a column", KernelId::TraverseColumns, 0,
-     "The same array read with thread x walking the rows of one column: neighbouring lanes are a "
-     "whole row apart, so each needs a sector of its own."},
-    {PatternId::AoS, "aos", "Array of structures: read x", KernelId::ReadAoS, 0,
-     "Particles stored as {x, y, z} one after another: reading only x skips the other fields, "
-     "which still travel in the same sectors."},
-    {PatternId::SoA, "soa", "Structure of arrays: read x", KernelId::ReadSoA, 0,
-     "The same particles stored as three arrays x[], y[], z[]: reading x is a contiguous read."},
-    {PatternId::TransposeRead, "transpose-read", "Course transpose: read A[y, x]",
-     KernelId::TransposeNaive, 0,
-     "The course's B[x, y] = A[y, x] with x from threadIdx.x: the read walks along a row of A, "
-     "coalesced."},
-    {PatternId::TransposeWrite, "transpose-write", "Course transpose: write B[x, y]",
-     KernelId::TransposeNaive, 1,
-     "The same kernel's write walks down a column of B: every lane writes a different row, so a "
-     "warp touches 32 sectors for 128 bytes."},
-    {PatternId::MatmulA, "matmul-a", "Naive matmul (course): read A[i, k]", KernelId::MatmulCourse,
+    {PatternId::Strided, "strided", N_("Copy with a stride"), KernelId::StridedCopy, 0,
+     N_("Lane l reads element l x stride + offset. Stride 1 is a contiguous, coalesced read; every "
+        "doubling of the stride doubles the sectors until each lane has one of its own.")},
+    {PatternId::RowWise, "row-wise", N_("2D array, along a row"), KernelId::TraverseRows, 0,
+     N_("A row-major array read with thread x walking the columns of one row: neighbouring lanes "
+        "read neighbouring addresses.")},
+    {PatternId::ColumnWise, "column-wise", N_("2D array, down a column"), KernelId::TraverseColumns,
      0,
-     "The course's naive kernel puts i (the row of C) on thread x: the warp's lanes read A down "
-     "a column, 32 sectors per request."},
-    {PatternId::MatmulB, "matmul-b", "Naive matmul (course): read B[k, j]", KernelId::MatmulCourse,
-     1,
-     "In the same kernel j is the same for the whole warp: all lanes read one element of B, one "
-     "sector (a broadcast)."},
-    {PatternId::MatmulSwappedA, "matmul-swapped-a", "Naive matmul, j on x: read A[i, k]",
+     N_("The same array read with thread x walking the rows of one column: neighbouring lanes are "
+        "a whole row apart, so each needs a sector of its own.")},
+    {PatternId::AoS, "aos", N_("Array of structures: read x"), KernelId::ReadAoS, 0,
+     N_("Particles stored as {x, y, z} one after another: reading only x skips the other fields, "
+        "which still travel in the same sectors.")},
+    {PatternId::SoA, "soa", N_("Structure of arrays: read x"), KernelId::ReadSoA, 0,
+     N_("The same particles stored as three arrays x[], y[], z[]: reading x is a contiguous "
+        "read.")},
+    {PatternId::TransposeRead, "transpose-read", N_("Course transpose: read A[y, x]"),
+     KernelId::TransposeNaive, 0,
+     N_("The course's B[x, y] = A[y, x] with x from threadIdx.x: the read walks along a row of A, "
+        "coalesced.")},
+    {PatternId::TransposeWrite, "transpose-write", N_("Course transpose: write B[x, y]"),
+     KernelId::TransposeNaive, 1,
+     N_("The same kernel's write walks down a column of B: every lane writes a different row, so a "
+        "warp touches 32 sectors for 128 bytes.")},
+    {PatternId::MatmulA, "matmul-a", N_("Naive matmul (course): read A[i, k]"),
+     KernelId::MatmulCourse, 0,
+     N_("The course's naive kernel puts i (the row of C) on thread x: the warp's lanes read A down "
+        "a column, 32 sectors per request.")},
+    {PatternId::MatmulB, "matmul-b", N_("Naive matmul (course): read B[k, j]"),
+     KernelId::MatmulCourse, 1,
+     N_("In the same kernel j is the same for the whole warp: all lanes read one element of B, one "
+        "sector (a broadcast).")},
+    {PatternId::MatmulSwappedA, "matmul-swapped-a", N_("Naive matmul, j on x: read A[i, k]"),
      KernelId::MatmulSwapped, 0,
-     "With j (the column of C) on thread x instead, the row i is the same for the whole warp: "
-     "one element of A, one sector."},
-    {PatternId::MatmulSwappedB, "matmul-swapped-b", "Naive matmul, j on x: read B[k, j]",
-     KernelId::MatmulSwapped, 1, "...and B is read along a row: 32 consecutive floats, 4 sectors."},
-    {PatternId::TileRows, "tile-rows", "Shared tile, read by rows", KernelId::CopyThroughTile, 2,
-     "A 32x32 float tile in shared memory read along its rows: lane l reads column l, bank l. "
-     "No conflict, padded or not."},
-    {PatternId::TileColumns, "tile-columns", "Shared tile, read by columns",
+     N_("With j (the column of C) on thread x instead, the row i is the same for the whole warp: "
+        "one element of A, one sector.")},
+    {PatternId::MatmulSwappedB, "matmul-swapped-b", N_("Naive matmul, j on x: read B[k, j]"),
+     KernelId::MatmulSwapped, 1,
+     N_("...and B is read along a row: 32 consecutive floats, 4 sectors.")},
+    {PatternId::TileRows, "tile-rows", N_("Shared tile, read by rows"), KernelId::CopyThroughTile,
+     2,
+     N_("A 32x32 float tile in shared memory read along its rows: lane l reads column l, bank l. "
+        "No conflict, padded or not.")},
+    {PatternId::TileColumns, "tile-columns", N_("Shared tile, read by columns"),
      KernelId::TransposeTiled, 2,
-     "The transpose reads its tile down a column: lane l reads row l. With 32 columns every row "
-     "starts in bank 0, so all 32 lanes hit one bank (32-way). One column of padding (33) "
-     "shifts each row by one bank: no conflict."},
-    {PatternId::SharedStrided, "shared-strided", "Shared memory with a stride",
+     N_("The transpose reads its tile down a column: lane l reads row l. With 32 columns every row "
+        "starts in bank 0, so all 32 lanes hit one bank (32-way). One column of padding (33) "
+        "shifts each row by one bank: no conflict.")},
+    {PatternId::SharedStrided, "shared-strided", N_("Shared memory with a stride"),
      KernelId::SharedStrided, 0,
-     "Lane l reads shared element l x stride + offset. Stride 1: one word per bank. Stride 2: "
-     "two lanes per bank (2-way). Stride 32: all lanes in one bank (32-way). Stride 0: one word "
-     "for everybody, a broadcast, no conflict."},
+     N_("Lane l reads shared element l x stride + offset. Stride 1: one word per bank. Stride 2: "
+        "two lanes per bank (2-way). Stride 32: all lanes in one bank (32-way). Stride 0: one word "
+        "for everybody, a broadcast, no conflict.")},
 };
 
 }  // namespace
@@ -167,21 +173,21 @@ Status validate(const PatternParams& p) {
   CUDALAB_TRY(checkRange(kElementBytes, p.elementBytes));
   const int e = p.elementBytes;
   if (e != 1 && e != 2 && e != 4 && e != 8 && e != 16)
-    return Status::error(
-        "Element size must be 1, 2, 4, 8 or 16 bytes (a char, half, float, "
-        "double or float4); " +
-        std::to_string(e) + " is not one of them.");
+    return Status::errorf(N_("Element size must be 1, 2, 4, 8 or 16 bytes (a char, half, float, "
+                             "double or float4); %s is not one of them."),
+                          {std::to_string(e)});
   CUDALAB_TRY(checkRange(kRows, p.rows));
   CUDALAB_TRY(checkRange(kCols, p.cols));
   CUDALAB_TRY(checkRange(kInner, p.inner));
   CUDALAB_TRY(checkRange(kCount, p.count));
   CUDALAB_TRY(checkRange(kStructFloats, p.structFloats));
   if (p.matmulBlockX < 1 || p.matmulBlockY < 1 || p.matmulBlockX * p.matmulBlockY > 1024)
-    return Status::error("A block has 1 to 1024 threads; " + std::to_string(p.matmulBlockX) +
-                         " x " + std::to_string(p.matmulBlockY) + " is not allowed.");
+    return Status::errorf(N_("A block has 1 to 1024 threads; %s x %s is not allowed."),
+                          {std::to_string(p.matmulBlockX), std::to_string(p.matmulBlockY)});
   if (p.elementsPerThread != 1 && p.elementsPerThread != 4)
-    return Status::error("Elements per thread must be 1 (a 32x32 block) or 4 (a 32x8 block); " +
-                         std::to_string(p.elementsPerThread) + " is neither.");
+    return Status::errorf(
+        N_("Elements per thread must be 1 (a 32x32 block) or 4 (a 32x8 block); %s is neither."),
+        {std::to_string(p.elementsPerThread)});
   return {};
 }
 
@@ -397,9 +403,9 @@ Result<KernelMap> kernelMap(PatternId id, const PatternParams& p, const std::ato
   const LaunchShape& s = m.shape;
   const long long warps = s.warps();
   if (warps > kMaxMapWarps)
-    return Status::error("This kernel has " + std::to_string(warps) +
-                         " warps; the map draws at most " + std::to_string(kMaxMapWarps) +
-                         ". Choose a smaller size.");
+    return Status::errorf(
+        N_("This kernel has %s warps; the map draws at most %s. Choose a smaller size."),
+        {std::to_string(warps), std::to_string(kMaxMapWarps)});
   // 2D kernels have one warp per row of a 32-wide block: lay warps out like the data.
   const bool rowsOfWarps = s.blockX == kWarpSize;
   if (rowsOfWarps) {
@@ -414,7 +420,7 @@ Result<KernelMap> kernelMap(PatternId id, const PatternParams& p, const std::ato
   m.maxValue = 0;
   const int wpb = s.warpsPerBlock();
   for (long long w = 0; w < warps; ++w) {
-    if (cancel && (w & 1023) == 0 && cancel->load()) return Status::error("Cancelled.");
+    if (cancel && (w & 1023) == 0 && cancel->load()) return Status::error(N_("Cancelled."));
     InstructionTotals mine;
     for (int it = 0; it < s.iterations; ++it)
       add(mine, space, requestOf(info.kernel, info.instruction, p, s, w, it));

@@ -19,6 +19,7 @@
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
+#include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
@@ -253,7 +254,7 @@ Status launchStridedBytes(int elementBytes, const void* in, void* out, long long
     case 16:
       return launchStrided<float4>(in, out, count, stride, offset, stream);
     default:
-      return Status::error("Element size must be 1, 2, 4, 8 or 16 bytes.");
+      return Status::error(N_("Element size must be 1, 2, 4, 8 or 16 bytes."));
   }
 }
 
@@ -400,7 +401,7 @@ Result<TransposeReport> measureTranspose(const TransposeParams& p, const std::at
   }
   for (TransposeResult& r : report.steps)
     r.ofCeiling = report.ceilingGBps > 0 ? r.gbps / report.ceilingGBps : 0;
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -510,7 +511,7 @@ Result<StridedReport> measureStridedCopy(const StridedParams& p, const std::atom
   const StridedPoint& first = report.points.front();
   for (StridedPoint& pt : report.points)
     pt.predictedGBps = first.gbps * pt.modelEfficiency / first.modelEfficiency;
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return report;
 }
 
@@ -570,7 +571,7 @@ Status runModelKernel(const ModelCheckCase& c) {
         CUDALAB_AOS(8)
 #undef CUDALAB_AOS
         default:
-          return Status::error("Floats per structure must be between 2 and 8.");
+          return Status::error(N_("Floats per structure must be between 2 and 8."));
       }
       break;
     case KernelId::ReadSoA:
@@ -619,7 +620,7 @@ Status runModelKernel(const ModelCheckCase& c) {
               <<<blocks, 32, 0, s>>>(reinterpret_cast<float4*>(b.get()), p.stride, p.offset);
           break;
         default:
-          return Status::error("Element size must be 1, 2, 4, 8 or 16 bytes.");
+          return Status::error(N_("Element size must be 1, 2, 4, 8 or 16 bytes."));
       }
       break;
     }

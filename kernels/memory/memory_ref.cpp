@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
@@ -15,35 +16,38 @@ namespace cudalab::mem {
 namespace {
 
 const TransposeStepInfo kSteps[] = {
-    {TransposeStep::Memcpy, "memcpy", "cudaMemcpy (device to device)", KernelId::CopyTiled, false,
-     4, true,
-     "The driver's own copy of A into B: no transposing, just moving the bytes. The ceiling any "
-     "kernel that reads and writes every element once can hope for."},
-    {TransposeStep::Copy, "copy", "Copy kernel (same shape)", KernelId::CopyTiled, false, 4, true,
-     "B = A with the transposes' launch shape: 32x8 threads per 32x32 tile, four elements per "
-     "thread, every read and write coalesced. What a transpose would reach if transposing were "
-     "free."},
-    {TransposeStep::Naive, "naive", "Naive (the course's B[x, y] = A[y, x])",
+    {TransposeStep::Memcpy, "memcpy", N_("cudaMemcpy (device to device)"), KernelId::CopyTiled,
+     false, 4, true,
+     N_("The driver's own copy of A into B: no transposing, just moving the bytes. The ceiling any "
+        "kernel that reads and writes every element once can hope for.")},
+    {TransposeStep::Copy, "copy", N_("Copy kernel (same shape)"), KernelId::CopyTiled, false, 4,
+     true,
+     N_("B = A with the transposes' launch shape: 32x8 threads per 32x32 tile, four elements per "
+        "thread, every read and write coalesced. What a transpose would reach if transposing were "
+        "free.")},
+    {TransposeStep::Naive, "naive", N_("Naive (the course's B[x, y] = A[y, x])"),
      KernelId::TransposeNaive, false, 1, false,
-     "One element per thread. Reading A along a row is coalesced, but writing B walks down a "
-     "column: each lane of a warp writes a different row of B, 32 sectors for 128 useful bytes."},
-    {TransposeStep::Tiled, "tiled", "Tiled through shared memory", KernelId::TransposeTiled, false,
-     1, false,
-     "What was wrong: the naive kernel's writes were not coalesced. A 32x32 block reads a tile "
-     "of A by rows into shared memory, then writes it to B by rows, reading the tile by columns. "
-     "Both global accesses are now coalesced, but a column of a 32-float-wide tile lies in one "
-     "bank: every read of the tile is a 32-way bank conflict."},
-    {TransposeStep::Padded, "padded", "Tiled, padded tile (33 columns)", KernelId::TransposeTiled,
-     true, 1, false,
-     "What was wrong: the tile's columns all lay in one bank. One unused column of padding (33 "
-     "floats per row) shifts each row by one bank, so the 32 words of a column fall in 32 "
-     "different banks: no conflict."},
-    {TransposeStep::PaddedFour, "padded4", "Padded, 4 elements per thread",
+     N_("One element per thread. Reading A along a row is coalesced, but writing B walks down a "
+        "column: each lane of a warp writes a different row of B, 32 sectors for 128 useful "
+        "bytes.")},
+    {TransposeStep::Tiled, "tiled", N_("Tiled through shared memory"), KernelId::TransposeTiled,
+     false, 1, false,
+     N_("What was wrong: the naive kernel's writes were not coalesced. A 32x32 block reads a tile "
+        "of A by rows into shared memory, then writes it to B by rows, reading the tile by "
+        "columns. "
+        "Both global accesses are now coalesced, but a column of a 32-float-wide tile lies in one "
+        "bank: every read of the tile is a 32-way bank conflict.")},
+    {TransposeStep::Padded, "padded", N_("Tiled, padded tile (33 columns)"),
+     KernelId::TransposeTiled, true, 1, false,
+     N_("What was wrong: the tile's columns all lay in one bank. One unused column of padding (33 "
+        "floats per row) shifts each row by one bank, so the 32 words of a column fall in 32 "
+        "different banks: no conflict.")},
+    {TransposeStep::PaddedFour, "padded4", N_("Padded, 4 elements per thread"),
      KernelId::TransposeTiled, true, 4, false,
-     "What was wrong: a 1024-thread block, each thread moving one element, spends much of its "
-     "time on index arithmetic and synchronisation, and only one such block fits an SM at a "
-     "time with little left over. A 32x8 block whose threads move four elements each keeps more "
-     "loads in flight per thread and more blocks per SM (NVIDIA's transposeNoBankConflicts)."},
+     N_("What was wrong: a 1024-thread block, each thread moving one element, spends much of its "
+        "time on index arithmetic and synchronisation, and only one such block fits an SM at a "
+        "time with little left over. A 32x8 block whose threads move four elements each keeps more "
+        "loads in flight per thread and more blocks per SM (NVIDIA's transposeNoBankConflicts).")},
 };
 
 }  // namespace
@@ -87,16 +91,16 @@ StepModel stepModel(const TransposeStepInfo& s, int rows, int cols) {
 Status validate(const TransposeParams& p) {
   CUDALAB_TRY(checkRange(kMatrixRows, p.rows));
   CUDALAB_TRY(checkRange(kMatrixCols, p.cols));
-  if (p.runs < 1 || p.warmup < 0) return Status::error("A measurement needs at least one run.");
+  if (p.runs < 1 || p.warmup < 0) return Status::error(N_("A measurement needs at least one run."));
   return {};
 }
 
 Status checkMemory(const TransposeParams& p, std::size_t freeDeviceBytes) {
   const double need = 2.0 * double(p.rows) * double(p.cols) * sizeof(float);
   if (need > 0.9 * double(freeDeviceBytes))
-    return Status::error("A " + std::to_string(p.rows) + " x " + std::to_string(p.cols) +
-                         " transpose needs two matrices, " + mib(need) + " on the GPU; only " +
-                         mib(double(freeDeviceBytes)) + " are free.");
+    return Status::errorf(
+        N_("A %s x %s transpose needs two matrices, %s on the GPU; only %s are free."),
+        {std::to_string(p.rows), std::to_string(p.cols), mib(need), mib(double(freeDeviceBytes))});
   return {};
 }
 
@@ -114,7 +118,7 @@ Status validate(const StridedParams& p) {
   CUDALAB_TRY(checkRange(kCopyCount, double(p.count)));
   CUDALAB_TRY(checkRange(kMaxStride, p.maxStride));
   CUDALAB_TRY(checkRange(kOffset, p.offset));
-  if (p.runs < 1 || p.warmup < 0) return Status::error("A measurement needs at least one run.");
+  if (p.runs < 1 || p.warmup < 0) return Status::error(N_("A measurement needs at least one run."));
   return {};
 }
 
@@ -122,11 +126,11 @@ Status checkMemory(const StridedParams& p, std::size_t freeDeviceBytes) {
   const double span = double(p.count - 1) * p.maxStride + p.offset + 1;
   const double need = 2.0 * span * sizeof(float) + double(p.count) * sizeof(float);
   if (need > 0.9 * double(freeDeviceBytes))
-    return Status::error("Stride " + std::to_string(p.maxStride) + " over " + thousands(p.count) +
-                         " elements spreads them over " + mib(span * sizeof(float)) +
-                         " per array, " + mib(need) + " in all; only " +
-                         mib(double(freeDeviceBytes)) +
-                         " are free. Lower the largest stride or the element count.");
+    return Status::errorf(N_("Stride %s over %s elements spreads them over %s per array, %s in "
+                             "all; only %s are free. Lower the largest stride or the element "
+                             "count."),
+                          {std::to_string(p.maxStride), thousands(p.count),
+                           mib(span * sizeof(float)), mib(need), mib(double(freeDeviceBytes))});
   return {};
 }
 

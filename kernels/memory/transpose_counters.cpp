@@ -8,6 +8,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
@@ -55,7 +56,7 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
   for (size_t i = 0; i < steps.size(); ++i) {
     const TransposeStepInfo& s = steps[i];
     if (s.step == TransposeStep::Memcpy) continue;  // a copy engine's work, not a kernel
-    if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
     if (progress) progress(float(i) / float(steps.size()), s.label);
     Result<counters::StepReading> r = counters::profileStep(
         s.id, s.label, int(i), kTransposeCounterKeys,
@@ -83,7 +84,7 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
     }
     out.push_back(std::move(reading));
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return out;
 }
 

@@ -3,20 +3,23 @@
 #include <algorithm>
 #include <climits>
 
+#include "common/translatable.hpp"
+
 namespace cudalab {
 
+// Words the app shows (translated where it shows them).
 const char* limiterText(Limiter l) {
   switch (l) {
     case Limiter::Threads:
-      return "threads per SM";
+      return N_("threads per SM");
     case Limiter::Blocks:
-      return "blocks per SM";
+      return N_("blocks per SM");
     case Limiter::Registers:
-      return "registers";
+      return N_("registers");
     case Limiter::Shared:
-      return "shared memory";
+      return N_("shared memory");
     case Limiter::None:
-      return "nothing (the block does not fit)";
+      return N_("nothing (the block does not fit)");
   }
   return "";
 }

@@ -7,6 +7,7 @@
 
 #include "common/embedded.hpp"
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
 #include "playground/playground.hpp"
 
@@ -33,61 +34,62 @@ constexpr Arg kMatmulArgs[] = {Arg::MatA, Arg::MatB, Arg::MatC, Arg::N};
 constexpr Arg kReduceArgs[] = {Arg::In0, Arg::Partial, Arg::N};
 
 constexpr const char* kDoubleHints[] = {
-    "Which element is a thread's? threadIdx.x only counts inside one block: every block's thread "
-    "0 gets the same i. Add the blocks before it: blockIdx.x * blockDim.x + threadIdx.x.",
-    "The grid is rounded up to whole blocks, so the last block has threads with i >= n. Without "
-    "`if (i < n)` they write past the end of the array: the picture shows those writes after "
-    "the last element.",
-    "Try a grid that is too small (turn off \"grid from N\"): the elements no thread reached "
-    "keep the poison and show as never written."};
+    N_("Which element is a thread's? threadIdx.x only counts inside one block: every block's "
+       "thread 0 gets the same i. Add the blocks before it: blockIdx.x * blockDim.x + "
+       "threadIdx.x."),
+    N_("The grid is rounded up to whole blocks, so the last block has threads with i >= n. Without "
+       "`if (i < n)` they write past the end of the array: the picture shows those writes after "
+       "the last element."),
+    N_("Try a grid that is too small (turn off \"grid from N\"): the elements no thread reached "
+       "keep the poison and show as never written.")};
 constexpr const char* kMultiplyHints[] = {
-    "One block holds at most 1,024 threads, so one block cannot multiply a million numbers: the "
-    "launch needs many blocks, and the kernel must know which block it is in.",
-    "Use i = blockIdx.x * blockDim.x + threadIdx.x, and skip threads with i >= n."};
+    N_("One block holds at most 1,024 threads, so one block cannot multiply a million numbers: the "
+       "launch needs many blocks, and the kernel must know which block it is in."),
+    N_("Use i = blockIdx.x * blockDim.x + threadIdx.x, and skip threads with i >= n.")};
 constexpr const char* kHypotHints[] = {
-    "128 x 64 = 8,192 threads for 1,000,000 numbers: each thread must do about 122 of them.",
-    "A grid-stride loop: start at your own index and add gridDim.x * blockDim.x (every thread "
-    "of the grid) until you pass n. It works for any grid, so the grid can be sized for the GPU "
-    "rather than for the data."};
+    N_("128 x 64 = 8,192 threads for 1,000,000 numbers: each thread must do about 122 of them."),
+    N_("A grid-stride loop: start at your own index and add gridDim.x * blockDim.x (every thread "
+       "of the grid) until you pass n. It works for any grid, so the grid can be sized for the GPU "
+       "rather than for the data.")};
 constexpr const char* kCounterHints[] = {
-    "`counter[0] += 1` is three steps: read, add, write. Two threads that read the same value "
-    "both write value + 1, and one addition is lost.",
-    "atomicAdd(&counter[0], 1) does the three steps as one that no other thread can interrupt. "
-    "Atomics on one address are serialised: correct, but not free."};
+    N_("`counter[0] += 1` is three steps: read, add, write. Two threads that read the same value "
+       "both write value + 1, and one addition is lost."),
+    N_("atomicAdd(&counter[0], 1) does the three steps as one that no other thread can interrupt. "
+       "Atomics on one address are serialised: correct, but not free.")};
 constexpr const char* kHistogramHints[] = {
-    "Many threads find the same bin at once (there are only a few bins), so `hist[bin] += 1` "
-    "loses counts, like the counter race.",
-    "atomicAdd(&hist[bin], 1) makes each increment indivisible.",
-    "Faster: each block counts into its own copy in __shared__ memory (atomics there are cheap), "
-    "then adds its copy to hist once. Compare your time with CUB's."};
+    N_("Many threads find the same bin at once (there are only a few bins), so `hist[bin] += 1` "
+       "loses counts, like the counter race."),
+    N_("atomicAdd(&hist[bin], 1) makes each increment indivisible."),
+    N_("Faster: each block counts into its own copy in __shared__ memory (atomics there are "
+       "cheap), then adds its copy to hist once. Compare your time with CUB's.")};
 constexpr const char* kElementwiseHints[] = {
-    "For x = 0.001, x*x + 1 = 1.000001: float32 keeps about 7 digits, so after subtracting 1 only "
-    "one or two correct digits are left. Below x = 0.0003 nothing is left: f(x) = 0.",
-    "Multiply and divide by sqrt(x*x + 1) + 1: the result is x*x / (sqrt(x*x + 1) + 1), with no "
-    "subtraction of nearly equal numbers.",
-    "float64 cancels the same way, later: it is more than 8 ulps off below x = 0.3 or so, and "
-    "below about 1e-8 nothing is left (float32: below 3e-4). Look at both curves."};
+    N_("For x = 0.001, x*x + 1 = 1.000001: float32 keeps about 7 digits, so after subtracting 1 "
+       "only one or two correct digits are left. Below x = 0.0003 nothing is left: f(x) = 0."),
+    N_("Multiply and divide by sqrt(x*x + 1) + 1: the result is x*x / (sqrt(x*x + 1) + 1), with no "
+       "subtraction of nearly equal numbers."),
+    N_("float64 cancels the same way, later: it is more than 8 ulps off below x = 0.3 or so, and "
+       "below about 1e-8 nothing is left (float32: below 3e-4). Look at both curves.")};
 constexpr const char* kMatmulHints[] = {
-    "With n = 1000 and 16 x 16 blocks the grid is 63 x 63 blocks: 1,008 threads in each "
-    "direction, 8 more than there are rows and columns.",
-    "Threads with i >= n or j >= n must do nothing: the course's Numba kernel had "
-    "`if i < C.shape[0] and j < C.shape[1]`.",
-    "Then compare the time with the matmul lesson's tiled kernels and cuBLAS: every thread reads "
-    "a whole row of A and column of B from global memory."};
+    N_("With n = 1000 and 16 x 16 blocks the grid is 63 x 63 blocks: 1,008 threads in each "
+       "direction, 8 more than there are rows and columns."),
+    N_("Threads with i >= n or j >= n must do nothing: the course's Numba kernel had `if i < "
+       "C.shape[0] and j < C.shape[1]`."),
+    N_("Then compare the time with the matmul lesson's tiled kernels and cuBLAS: every thread "
+       "reads a whole row of A and column of B from global memory.")};
 constexpr const char* kReduceHints[] = {
-    "Follow the tree for 4 threads: stride 2 adds s[2] into s[0] and s[3] into s[1]; stride 1 "
-    "must then add s[1] into s[0]. Does the loop run with stride 1?",
-    "One element per thread needs a grid as large as the data. A grid-stride loop before the "
-    "tree lets each thread add many elements first (the reduction lesson's step 7).",
-    "The shared array has 256 places: a larger block writes past it."};
+    N_("Follow the tree for 4 threads: stride 2 adds s[2] into s[0] and s[3] into s[1]; stride 1 "
+       "must then add s[1] into s[0]. Does the loop run with stride 1?"),
+    N_("One element per thread needs a grid as large as the data. A grid-stride loop before the "
+       "tree lets each thread add many elements first (the reduction lesson's step 7)."),
+    N_("The shared array has 256 places: a larger block writes past it.")};
 
 constexpr Exercise kExercises[] = {
     {"double",
-     "1. Hello, doubling",
-     "Course file 003: doubling 30 million numbers with a kernel, one thread per element, and the "
-     "guard `if i < n`.",
-     "Make the kernel double every one of the N numbers. Each thread must find its own element "
-     "from its block and thread index, and threads past the end must not write.",
+     N_("1. Hello, doubling"),
+     N_("Course file 003: doubling 30 million numbers with a kernel, one thread per element, and "
+        "the guard `if i < n`."),
+     N_("Make the kernel double every one of the N numbers. Each thread must find its own element "
+        "from its block and thread index, and threads past the end must not write."),
      "double_it",
      Kind::Map,
      MapOp::Double,
@@ -99,19 +101,19 @@ constexpr Exercise kExercises[] = {
      {{1, 1, 1}, {256, 1, 1}},
      true,
      0,
-     "exact: doubling a float only changes its exponent",
+     N_("exact: doubling a float only changes its exponent"),
      kDoubleHints,
      "uses threadIdx.x alone, so every block writes the first blockDim.x elements",
      30000000,
      {{117188, 1, 1}, {256, 1, 1}},
-     "the launch-config lesson's doubling kernel",
+     N_("the launch-config lesson's doubling kernel"),
      "CUB DeviceTransform"},
     {"multiply",
-     "2. PyCUDA's multiply_them",
-     "Course file 001: PyCUDA's SourceModule with `multiply_them(float *dest, float *a, float *b)` "
-     "and `const int i = threadIdx.x`, run in one block of 400 threads.",
-     "The course's kernel is correct for 400 numbers in one block. Make it correct for any N, "
-     "with as many blocks as N needs.",
+     N_("2. PyCUDA's multiply_them"),
+     N_("Course file 001: PyCUDA's SourceModule with `multiply_them(float *dest, float *a, float "
+        "*b)` and `const int i = threadIdx.x`, run in one block of 400 threads."),
+     N_("The course's kernel is correct for 400 numbers in one block. Make it correct for any N, "
+        "with as many blocks as N needs."),
      "multiply_them",
      Kind::Map,
      MapOp::Multiply,
@@ -123,7 +125,7 @@ constexpr Exercise kExercises[] = {
      {{1, 1, 1}, {400, 1, 1}},
      true,
      0,
-     "exact: one float32 multiplication, rounded once, as the CPU does it",
+     N_("exact: one float32 multiplication, rounded once, as the CPU does it"),
      kMultiplyHints,
      "uses threadIdx.x alone: correct in one block, wrong past blockDim.x elements",
      1000000,
@@ -131,11 +133,11 @@ constexpr Exercise kExercises[] = {
      "",
      "CUB DeviceTransform"},
     {"hypot",
-     "3. hypot with a grid-stride loop",
-     "Course file 004: `hypot_stride` on 1,000,000 numbers with 128 blocks of 64 threads, "
-     "checked with np.hypot.",
-     "The grid is fixed at 128 blocks of 64 threads. Make every one of the N results right with a "
-     "grid-stride loop, whatever the grid.",
+     N_("3. hypot with a grid-stride loop"),
+     N_("Course file 004: `hypot_stride` on 1,000,000 numbers with 128 blocks of 64 threads, "
+        "checked with np.hypot."),
+     N_("The grid is fixed at 128 blocks of 64 threads. Make every one of the N results right with "
+        "a grid-stride loop, whatever the grid."),
      "hypot_stride",
      Kind::Map,
      MapOp::Hypot,
@@ -147,7 +149,7 @@ constexpr Exercise kExercises[] = {
      {{128, 1, 1}, {64, 1, 1}},
      false,
      0,
-     "within 4 float32 units in the last place of hypot in float64 (CUDA's hypotf is within 3)",
+     N_("within 4 float32 units in the last place of hypot in float64 (CUDA's hypotf is within 3)"),
      kHypotHints,
      "handles one element per thread, so 8,192 threads cover only the first 8,192 numbers",
      1000000,
@@ -155,11 +157,11 @@ constexpr Exercise kExercises[] = {
      "",
      "CUB DeviceTransform"},
     {"counter",
-     "4. The counter race",
-     "Course file 004: `global_counter[0] += 1` from 64 x 64 threads prints less than 4096; "
-     "`cuda.atomic.add` fixes it.",
-     "Every thread adds 1 to one counter, which must end at the number of threads launched. Run "
-     "the starting kernel a few times, watch the count, then fix it.",
+     N_("4. The counter race"),
+     N_("Course file 004: `global_counter[0] += 1` from 64 x 64 threads prints less than 4096; "
+        "`cuda.atomic.add` fixes it."),
+     N_("Every thread adds 1 to one counter, which must end at the number of threads launched. Run "
+        "the starting kernel a few times, watch the count, then fix it."),
      "count_threads",
      Kind::Counter,
      MapOp::Double,
@@ -171,7 +173,7 @@ constexpr Exercise kExercises[] = {
      {{64, 1, 1}, {64, 1, 1}},
      false,
      0,
-     "exact: the count must equal the threads launched, in every run",
+     N_("exact: the count must equal the threads launched, in every run"),
      kCounterHints,
      "reads, adds and writes back in three steps, so threads overwrite each other's additions",
      1,
@@ -179,11 +181,11 @@ constexpr Exercise kExercises[] = {
      "",
      ""},
     {"histogram",
-     "5. The histogram",
-     "Course file 004: write `cuda_histogram` with a grid-stride loop and atomics, checked "
-     "against `cpu_histogram` for 10,000 normal numbers in 10 bins between -4 and 4.",
-     "Count the numbers in each bin exactly as the course's cpu_histogram does, for any N and any "
-     "number of bins. Then make it faster and compare with CUB.",
+     N_("5. The histogram"),
+     N_("Course file 004: write `cuda_histogram` with a grid-stride loop and atomics, checked "
+        "against `cpu_histogram` for 10,000 normal numbers in 10 bins between -4 and 4."),
+     N_("Count the numbers in each bin exactly as the course's cpu_histogram does, for any N and "
+        "any number of bins. Then make it faster and compare with CUB."),
      "histogram",
      Kind::Histogram,
      MapOp::Double,
@@ -195,8 +197,8 @@ constexpr Exercise kExercises[] = {
      {{128, 1, 1}, {64, 1, 1}},
      false,
      10,
-     "exact per bin, except numbers within a rounding of a bin edge, which may count in either "
-     "neighbour",
+     N_("exact per bin, except numbers within a rounding of a bin edge, which may count in either "
+        "neighbour"),
      kHistogramHints,
      "adds to hist[bin] with `+= 1`, so threads counting into the same bin lose counts",
      10000000,
@@ -204,11 +206,11 @@ constexpr Exercise kExercises[] = {
      "",
      "CUB DeviceHistogram::HistogramEven"},
     {"elementwise",
-     "6. An element-wise function",
-     "Course file 000: `@vectorize(['float32(float32)'], target='cuda')`, and float32 ignoring "
-     "values much smaller than 1 (a tiny result comes out as 0).",
-     "Write only f. The app applies it to N numbers as float and as double and compares both with "
-     "the exact value: make both within 8 units in the last place for every x.",
+     N_("6. An element-wise function"),
+     N_("Course file 000: `@vectorize(['float32(float32)'], target='cuda')`, and float32 ignoring "
+        "values much smaller than 1 (a tiny result comes out as 0)."),
+     N_("Write only f. The app applies it to N numbers as float and as double and compares both "
+        "with the exact value: make both within 8 units in the last place for every x."),
      "f",
      Kind::Elementwise,
      MapOp::Double,
@@ -220,7 +222,8 @@ constexpr Exercise kExercises[] = {
      {{1, 1, 1}, {256, 1, 1}},
      true,
      0,
-     "within 8 units in the last place of its own precision, float and double, of the exact value",
+     N_("within 8 units in the last place of its own precision, float and double, of the exact "
+        "value"),
      kElementwiseHints,
      "computes sqrt(x*x + 1) - 1 as written, which cancels for small x",
      1000000,
@@ -228,11 +231,11 @@ constexpr Exercise kExercises[] = {
      "",
      ""},
     {"matmul",
-     "7. The naive matrix product",
-     "Course file 001: Numba's `matmul_kernel` with `i, j = cuda.grid(2)` and the guard "
-     "`if i < C.shape[0] and j < C.shape[1]`.",
-     "Compute C = A B for n x n matrices, one thread per element of C, correct for any n. Then "
-     "compare your time with the matmul lesson's best kernel and cuBLAS.",
+     N_("7. The naive matrix product"),
+     N_("Course file 001: Numba's `matmul_kernel` with `i, j = cuda.grid(2)` and the guard `if i < "
+        "C.shape[0] and j < C.shape[1]`."),
+     N_("Compute C = A B for n x n matrices, one thread per element of C, correct for any n. Then "
+        "compare your time with the matmul lesson's best kernel and cuBLAS."),
      "matmul",
      Kind::Matmul,
      MapOp::Double,
@@ -244,22 +247,22 @@ constexpr Exercise kExercises[] = {
      {{63, 63, 1}, {16, 16, 1}},
      true,
      0,
-     "each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
-     "float32 unit roundoffs)",
+     N_("each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
+        "float32 unit roundoffs)"),
      kMatmulHints,
      "has no guard, so with n = 1000 the threads past the last column write into the next row "
      "(wrong elements) and those past the last row write past the end of C",
      1000,
      {{63, 63, 1}, {16, 16, 1}},
-     "the matmul lesson's warp-tile kernel",
+     N_("the matmul lesson's warp-tile kernel"),
      "cuBLAS SGEMM"},
     {"reduce",
-     "8. A sum reduction",
-     "Course file 002: `sum_kernel` adds each block's part in a tree with `cuda.syncthreads()`, "
-     "and the host adds the partial sums.",
-     "Each block writes the sum of its part to partial[blockIdx.x]; the app adds the partial "
-     "sums. Make the total right for any N and any grid. (The numbers are small whole numbers, "
-     "so float32 adds them exactly and one number left out shows.)",
+     N_("8. A sum reduction"),
+     N_("Course file 002: `sum_kernel` adds each block's part in a tree with `cuda.syncthreads()`, "
+        "and the host adds the partial sums."),
+     N_("Each block writes the sum of its part to partial[blockIdx.x]; the app adds the partial "
+        "sums. Make the total right for any N and any grid. (The numbers are small whole numbers, "
+        "so float32 adds them exactly and one number left out shows.)"),
      "sum_blocks",
      Kind::Reduce,
      MapOp::Double,
@@ -271,13 +274,13 @@ constexpr Exercise kExercises[] = {
      {{65536, 1, 1}, {256, 1, 1}},
      true,
      0,
-     "exact: the numbers are whole numbers from -4 to 4, so every float32 sum of them is exact "
-     "and the total must equal the exact sum (the partial sums are added in float64)",
+     N_("exact: the numbers are whole numbers from -4 to 4, so every float32 sum of them is exact "
+        "and the total must equal the exact sum (the partial sums are added in float64)"),
      kReduceHints,
      "stops the tree at stride 2, so s[1] is never added into s[0]",
      1LL << 24,
      {{65536, 1, 1}, {256, 1, 1}},
-     "the reduction lesson's best step",
+     N_("the reduction lesson's best step"),
      "CUB DeviceReduce::Sum"},
 };
 
@@ -448,6 +451,32 @@ long long outputElements(const Exercise& e, const RunParams& p, const Launch& l)
   return p.n;
 }
 
+// launch_config's sentence about a block that is too large, with the block's own sizes after it.
+// The formats repeat launch_config's two sentences (blockTooLargePhrase) so that the whole text
+// translates as one; if they ever drift apart, the English sentence goes out as it is.
+Status blockTooLarge(long long threads, long long maxThreads, const Dim3& block) {
+  const LaunchSentence phrase = blockTooLargePhrase(threads, maxThreads);
+  const std::string english = phrase.english() + " (Here the block is " + thousands(block.x) +
+                              " x " + thousands(block.y) + " x " + thousands(block.z) + ".)";
+  const char* format =
+      maxThreads == 1024
+          ? N_("A block can have at most 1,024 threads on every GPU since compute capability "
+               "2.0: the threads of a block run on one SM, share its registers and synchronise "
+               "together, and the hardware tracks at most that many. A block of %s threads would "
+               "need %s blocks of %s: choose %s or fewer threads per block and let the grid have "
+               "more blocks. (Here the block is %s x %s x %s.)")
+          : N_("This GPU allows at most %s threads per block (1,024 on every GPU since compute "
+               "capability 2.0): the threads of a block run on one SM, share its registers and "
+               "synchronise together, and the hardware tracks at most that many. A block of %s "
+               "threads would need %s blocks of %s: choose %s or fewer threads per block and let "
+               "the grid have more blocks. (Here the block is %s x %s x %s.)");
+  std::vector<std::string> values = phrase.args;
+  for (long long v : {block.x, block.y, block.z})
+    values.push_back(thousands(v));
+  if (fillFormat(format, values) != english) return Status::error(english);
+  return Status::errorf(format, std::move(values));
+}
+
 }  // namespace
 
 long long guardElements(long long outputElements, long long threads) {
@@ -497,8 +526,9 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
 
 Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) {
   if (e.kind != Kind::Counter && (p.n < e.minN || p.n > e.maxN))
-    return Status::error("N must be between " + thousands(e.minN) + " and " + thousands(e.maxN) +
-                         " for this exercise; " + thousands(p.n) + " is outside that range.");
+    return Status::errorf(
+        N_("N must be between %s and %s for this exercise; %s is outside that range."),
+        {thousands(e.minN), thousands(e.maxN), thousands(p.n)});
   if (e.kind == Kind::Histogram) CUDALAB_TRY(checkRange(kBinsSpec, p.bins));
   CUDALAB_TRY(checkRange(kRunsSpec, p.runs));
   CUDALAB_TRY(checkRange(kTimeoutSpec, p.timeoutSeconds));
@@ -508,10 +538,9 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
   const long long grid[] = {l.grid.x, l.grid.y, l.grid.z};
   for (int a = 0; a < 3; ++a) {
     if (block[a] < 1 || grid[a] < 1)
-      return Status::error(std::string("The block and the grid need at least 1 in every "
-                                       "direction; ") +
-                           axis[a] + " has " + thousands(std::min(block[a], grid[a])) +
-                           ". A launch of zero threads does nothing.");
+      return Status::errorf(N_("The block and the grid need at least 1 in every direction; %s "
+                               "has %s. A launch of zero threads does nothing."),
+                            {axis[a], thousands(std::min(block[a], grid[a]))});
   }
   for (int a = 0; a < 3; ++a)
     if (block[a] > 2048 || grid[a] > (1LL << 32))
@@ -520,40 +549,41 @@ Status validate(const Exercise& e, const RunParams& p, const GpuLimits& limits) 
           "1,024 threads and a grid at most 2^31 - 1 blocks in x.");
   const long long threads = l.block.count();
   if (threads > limits.maxThreadsPerBlock)
-    return Status::error(blockTooLargeSentence(threads, limits.maxThreadsPerBlock) +
-                         " (Here the block is " + thousands(l.block.x) + " x " +
-                         thousands(l.block.y) + " x " + thousands(l.block.z) + ".)");
+    return blockTooLarge(threads, limits.maxThreadsPerBlock, l.block);
   for (int a = 0; a < 3; ++a) {
     if (block[a] > limits.maxBlock[a])
-      return Status::error(std::string("A block can be at most ") + thousands(limits.maxBlock[a]) +
-                           " threads long in " + axis[a] + ", and this one asks for " +
-                           thousands(block[a]) +
-                           ". Spread the threads over x and y instead (z is the shortest).");
+      return Status::errorf(N_("A block can be at most %s threads long in %s, and this one asks "
+                               "for %s. Spread the threads over x and y instead (z is the "
+                               "shortest)."),
+                            {thousands(limits.maxBlock[a]), axis[a], thousands(block[a])});
     if (grid[a] > limits.maxGrid[a])
-      return Status::error(
-          std::string("A grid can have at most ") + thousands(limits.maxGrid[a]) + " blocks in " +
-          axis[a] + " on this GPU, and this launch asks for " + thousands(grid[a]) +
-          (a == 0 ? ". Use fewer blocks: a grid-stride loop covers any N with a few blocks per SM."
-                  : ". Put the long direction in x, which allows 2^31 - 1 blocks."));
+      return Status::errorf(
+          a == 0 ? N_("A grid can have at most %s blocks in %s on this GPU, and this launch asks "
+                      "for %s. Use fewer blocks: a grid-stride loop covers any N with a few "
+                      "blocks per SM.")
+                 : N_("A grid can have at most %s blocks in %s on this GPU, and this launch asks "
+                      "for %s. Put the long direction in x, which allows 2^31 - 1 blocks."),
+          {thousands(limits.maxGrid[a]), axis[a], thousands(grid[a])});
   }
   // Products of sizes that each pass can still be absurd: 2^31 x 65,535 x 65,535 blocks.
   const double total = static_cast<double>(l.grid.x) * static_cast<double>(l.grid.y) *
                        static_cast<double>(l.grid.z) * static_cast<double>(threads);
   if (total > static_cast<double>(1LL << 40))
-    return Status::error("This launch has " + trimmedFixed(total, 0) +
-                         " threads: more than a trillion, which would take hours. Use a smaller "
-                         "grid; a grid-stride loop covers any N with a few blocks per SM.");
+    return Status::errorf(N_("This launch has %s threads: more than a trillion, which would take "
+                             "hours. Use a smaller grid; a grid-stride loop covers any N with a "
+                             "few blocks per SM."),
+                          {trimmedFixed(total, 0)});
   if (e.kind == Kind::Counter && total > 2147483647.0)
     return Status::error(
         "The counter is an int: more than 2,147,483,647 threads would overflow "
         "it even when every addition is counted. Launch fewer threads.");
   const std::size_t need = deviceBytes(e, p);
   if (need > limits.freeBytes / 10 * 9)
-    return Status::error("This run needs " + mib(static_cast<double>(need)) +
-                         " of device memory (inputs, the output with its guard zone, and the "
-                         "comparisons) and " +
-                         mib(static_cast<double>(limits.freeBytes)) +
-                         " are free. Choose a smaller N.");
+    return Status::errorf(
+        N_("This run needs %s of device memory (inputs, the output with its "
+           "guard zone, and the comparisons) and %s are free. Choose a smaller "
+           "N."),
+        {mib(static_cast<double>(need)), mib(static_cast<double>(limits.freeBytes))});
   return {};
 }
 
@@ -597,13 +627,12 @@ Status checkRegisters(const Exercise& e, const RunParams& p, int registers, cons
   const long long perWarp = (static_cast<long long>(registers) * 32 + sm.registerUnit - 1) /
                             sm.registerUnit * sm.registerUnit;
   const long long maxThreads = std::min<long long>(1024, sm.registersPerSM / perWarp * 32);
-  return Status::error("This kernel uses " + std::to_string(registers) +
-                       " registers per thread, so a block of " + thousands(threads) +
-                       " threads needs " + thousands(o.registersPerBlock) +
-                       " registers, and one SM has " + thousands(sm.registersPerSM) +
-                       ": the GPU would refuse the launch (\"too many resources requested\"). Use "
-                       "blocks of at most " +
-                       thousands(maxThreads) + " threads, or make the kernel use fewer registers.");
+  return Status::errorf(
+      N_("This kernel uses %s registers per thread, so a block of %s threads needs %s registers, "
+         "and one SM has %s: the GPU would refuse the launch (\"too many resources requested\"). "
+         "Use blocks of at most %s threads, or make the kernel use fewer registers."),
+      {std::to_string(registers), thousands(threads), thousands(o.registersPerBlock),
+       thousands(sm.registersPerSM), thousands(maxThreads)});
 }
 
 double exerciseBytes(const Exercise& e, const RunParams& p) {

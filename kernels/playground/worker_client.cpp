@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "playground/worker.hpp"
 
 extern char** environ;
@@ -98,17 +99,17 @@ WorkerClient::~WorkerClient() {
 
 Status WorkerClient::start() {
   if (pid_ > 0) return {};
-  if (command_.empty()) return Status::error("No worker command was given.");
+  if (command_.empty()) return Status::error(N_("No worker command was given."));
   int toChild[2], fromChild[2], out[2];
   if (::pipe2(toChild, O_CLOEXEC) != 0)
-    return Status::error("Could not make a pipe for the worker.");
+    return Status::error(N_("Could not make a pipe for the worker."));
   if (::pipe2(fromChild, O_CLOEXEC) != 0) {
     ::close(toChild[0]), ::close(toChild[1]);
-    return Status::error("Could not make a pipe for the worker.");
+    return Status::error(N_("Could not make a pipe for the worker."));
   }
   if (::pipe2(out, O_CLOEXEC) != 0) {
     ::close(toChild[0]), ::close(toChild[1]), ::close(fromChild[0]), ::close(fromChild[1]);
-    return Status::error("Could not make a pipe for the worker.");
+    return Status::error(N_("Could not make a pipe for the worker."));
   }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -136,8 +137,8 @@ Status WorkerClient::start() {
   ::close(out[1]);
   if (rc != 0) {
     ::close(toChild[1]), ::close(fromChild[0]), ::close(out[0]);
-    return Status::error("Could not start the worker process " + command_[0] + " (" +
-                         std::strerror(rc) + ").");
+    return Status::errorf(N_("Could not start the worker process %s (%s)."),
+                          {command_[0], std::strerror(rc)});
   }
   pid_ = pid;
   toWorker_ = toChild[1];
@@ -163,8 +164,10 @@ void WorkerClient::drainOutput() {
   }
 }
 
+// The fixed descriptions are marked: they go into learner-facing sentences as values, which the
+// app translates when a catalogue has them (the ones with a number stay in English).
 std::string WorkerClient::exitDescription() {
-  if (pid_ <= 0) return "it had already stopped";
+  if (pid_ <= 0) return N_("it had already stopped");
   int status = 0;
   pid_t r = -1;
   // The process closed its pipe; give it a moment to finish exiting.
@@ -173,13 +176,13 @@ std::string WorkerClient::exitDescription() {
     if (r != 0) break;
     ::usleep(10000);
   }
-  if (r == 0) return "it stopped answering";
+  if (r == 0) return N_("it stopped answering");
   pid_ = -1;  // reaped
   if (WIFSIGNALED(status))
     return "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" +
            strsignal(WTERMSIG(status)) + ")";
   if (WIFEXITED(status)) return "it exited with code " + std::to_string(WEXITSTATUS(status));
-  return "it stopped";
+  return N_("it stopped");
 }
 
 void WorkerClient::waitForExit(double seconds) {
@@ -218,7 +221,7 @@ Result<Message> WorkerClient::call(const Message& request, double setupSeconds,
   if (Status s = writeMessage(toWorker_, request); !s) {
     const std::string why = exitDescription();
     stop();
-    return Status::error("The worker process could not take the request: " + why + ".");
+    return Status::errorf(N_("The worker process could not take the request: %s."), {why});
   }
   // Three limits, one after the other: getting the run ready (loading the kernel, making the
   // inputs), the learner's launches (the time limit the learner chose), and the check with the
@@ -234,7 +237,7 @@ Result<Message> WorkerClient::call(const Message& request, double setupSeconds,
     if (fds[1].revents & POLLIN) drainOutput();
     if (cancel && cancel->load()) {
       stop();
-      return Status::error("Cancelled: the worker process was stopped.");
+      return Status::error(N_("Cancelled: the worker process was stopped."));
     }
     if (ready > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
       // A message has begun: read all of it (a message is never cut by a slice).
@@ -265,32 +268,38 @@ Result<Message> WorkerClient::call(const Message& request, double setupSeconds,
       if (why == "eof") {
         const std::string how = exitDescription();
         stop();
-        return Status::error("The worker process ended before it answered: " + how +
-                             ". The next run starts a fresh worker.");
+        return Status::errorf(
+            N_("The worker process ended before it answered: %s. The next run starts a fresh "
+               "worker."),
+            {how});
       }
       stop();
-      return Status::error("The worker process sent something the app cannot read (" + why +
-                           "), so it was stopped. The next run starts a fresh worker.");
+      return Status::errorf(N_("The worker process sent something the app cannot read (%s), so "
+                               "it was stopped. The next run starts a fresh worker."),
+                            {why});
     }
     if (steadySeconds() < deadline) continue;
     stop();
-    const std::string secs = trimmedFixed(limit, 1) + " s";
+    const std::string secs = trimmedFixed(limit, 1);
     switch (phase) {
       case Phase::Kernel:
-        return Status::error(
-            "Your kernel ran past the time limit of " + secs +
-            ", so the app stopped the worker process. A kernel that never finishes (a loop "
-            "whose condition never turns false, a barrier some threads never reach) looks like "
-            "this; a slow one needs a longer limit. The next run starts a fresh worker.");
+        return Status::errorf(
+            N_("Your kernel ran past the time limit of %s s, so the app stopped the worker "
+               "process. A kernel that never finishes (a loop whose condition never turns false, a "
+               "barrier some threads never reach) looks like this; a slow one needs a longer "
+               "limit. The next run starts a fresh worker."),
+            {secs});
       case Phase::Checking:
-        return Status::error("Checking the result and timing the comparisons took longer than " +
-                             secs + ", so the app stopped the worker process.");
+        return Status::errorf(N_("Checking the result and timing the comparisons took longer than "
+                                 "%s s, so the app stopped the worker process."),
+                              {secs});
       case Phase::Setup:
         break;
     }
-    return Status::error("The worker process did not get ready within " + secs +
-                         " (starting, loading the kernel, making the inputs), so the app stopped "
-                         "it. The next run starts a fresh worker.");
+    return Status::errorf(N_("The worker process did not get ready within %s s (starting, loading "
+                             "the kernel, making the inputs), so the app stopped it. The next run "
+                             "starts a fresh worker."),
+                          {secs});
   }
 }
 
@@ -338,23 +347,27 @@ Result<WorkerHello> WorkerClient::hello(const std::atomic<bool>* cancel) {
 
 Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercise& e,
                                     const RunParams& p, const std::atomic<bool>* cancel) {
-  if (!compiled.ok) return Status::error("Compile the kernel without errors first.");
+  if (!compiled.ok) return Status::error(N_("Compile the kernel without errors first."));
   Result<WorkerHello> h = hello(cancel);
   if (!h) return h.status();
-  if (!h->hasDevice) return Status::error("The worker has no GPU to run on: " + h->problem);
+  if (!h->hasDevice) return Status::errorf(N_("The worker has no GPU to run on: %s"), {h->problem});
   if (h->arch != compiled.arch)
-    return Status::error("The kernel was compiled for sm_" + std::to_string(compiled.arch) +
-                         " but the GPU is sm_" + std::to_string(h->arch) + ": compile it again.");
+    return Status::errorf(N_("The kernel was compiled for sm_%s but the GPU is sm_%s: compile it "
+                             "again."),
+                          {std::to_string(compiled.arch), std::to_string(h->arch)});
   // The parameters the kernel declares must be the ones the app passes, in number and size.
   const std::vector<int> want = expectedParamSizes(e);
   for (const std::string& entry : entryPoints(e)) {
     const std::optional<std::vector<int>> got = ptxParamSizes(compiled.ptx, entry);
     if (got && *got != want)
-      return Status::error("The kernel " + entry + " takes " + std::to_string(got->size()) +
-                           " parameter" + (got->size() == 1 ? "" : "s") +
-                           " (or ones of other sizes), but the app passes the exercise's " +
-                           std::to_string(want.size()) + ": " + signatureText(e) +
-                           ". Keep the signature: the same number, order and types.");
+      return Status::errorf(
+          got->size() == 1
+              ? N_("The kernel %s takes %s parameter (or ones of other sizes), but the app passes "
+                   "the exercise's %s: %s. Keep the signature: the same number, order and types.")
+              : N_("The kernel %s takes %s parameters (or ones of other sizes), but the app "
+                   "passes the exercise's %s: %s. Keep the signature: the same number, order and "
+                   "types."),
+          {entry, std::to_string(got->size()), std::to_string(want.size()), signatureText(e)});
   }
   Message req;
   req.head = {{"type", "run"}, {"params", toJson(p)}, {"entries", entryPoints(e)}};
@@ -370,7 +383,9 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
       // (the driver cleans up the faulted context as it exits), then reap it.
       waitForExit(10.0);
       stop();
-      s += " The worker process was restarted: the next run starts clean.";
+      // The worker's own message (CUDA's words) stays as it is; the app's sentence translates.
+      return Status::errorf(N_("%s The worker process was restarted: the next run starts clean."),
+                            {s});
     }
     return Status::error(s);
   }

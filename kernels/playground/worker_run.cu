@@ -15,6 +15,7 @@
 #include "common/cuda_raii.hpp"
 #include "common/format.hpp"
 #include "common/measurement.hpp"
+#include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
 #include "matmul/matmul.hpp"
 #include "playground/compile.hpp"
@@ -486,12 +487,12 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       auto sameAsLearner = [&]() -> std::string {
         std::vector<float> h(static_cast<size_t>(p.n));
         if (cudaMemcpy(h.data(), po, h.size() * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
-          return "could not be read back";
+          return N_("could not be read back");
         long long differ = 0;
         for (long long i = 0; i < p.n; ++i)
           differ +=
               std::memcmp(&h[static_cast<size_t>(i)], &c.host[static_cast<size_t>(i)], 4) != 0;
-        return differ == 0 ? "outputs identical to yours, bit for bit"
+        return differ == 0 ? N_("outputs identical to yours, bit for bit")
                            : thousands(differ) + " elements differ from yours";
       };
       if (e.op == MapOp::Double) {
@@ -510,7 +511,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
             break;
           }
           cmp.ms = medianOf(ms);
-          cmp.note = "256 threads per block, grid from N; " + sameAsLearner();
+          cmp.note = std::string(N_("256 threads per block, grid from N")) + "; " + sameAsLearner();
           r.comparisons.push_back(cmp);
         }
       }
@@ -688,7 +689,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         break;
       }
       r.comparisons.push_back({e.library, medianOf(ms), true,
-                               "the same numbers and bins; CUB counts only xmin <= x < xmax"});
+                               N_("the same numbers and bins; CUB counts only xmin <= x < xmax")});
       break;
     }
 
@@ -752,7 +753,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       cells.moveInto(r);
       checkGuard(y32, r);
       r.comparisons.push_back(
-          {"your f in double", medianOf(ms64), true, "the same kernel with T = double"});
+          {N_("your f in double"), medianOf(ms64), true, N_("the same kernel with T = double")});
       break;
     }
 
@@ -826,7 +827,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].m.kernel().medianMs,
                                  lr->steps[i].error.ok(),
-                                 "measured by the matmul lesson's runner at the same n"});
+                                 N_("measured by the matmul lesson's runner at the same n")});
       break;
     }
 
@@ -888,7 +889,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       const char* labels[] = {e.builtIn, e.library};
       for (size_t i = 0; i < lr->steps.size(); ++i)
         r.comparisons.push_back({labels[i], lr->steps[i].ms, lr->steps[i].ok,
-                                 "measured by the reduction lesson's runner at the same N"});
+                                 N_("measured by the reduction lesson's runner at the same N")});
       break;
     }
   }
@@ -900,7 +901,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
               counters::sourcePlace(loaded.image, rec.function, rec.pcOffset);
           return place ? *place : counters::SourcePlace{};
         });
-    if (r.lines.empty()) r.linesProblem = "The profiler saw no instruction of your kernel.";
+    if (r.lines.empty()) r.linesProblem = N_("The profiler saw no instruction of your kernel.");
   }
   r.medianMs = medianOf(r.kernelMs);
   r.ok = r.wrong == 0 && r.pastEnd == 0 && r.beforeStart == 0 && r.checked > 0;

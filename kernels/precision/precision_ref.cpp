@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/translatable.hpp"
 #include "precision/precision.hpp"
 #include "precision/precision_formulas.cuh"
 #include "precision/precision_internal.hpp"
@@ -17,69 +18,78 @@ namespace cudalab::precision {
 
 namespace {
 
+// N_(): the texts a learner reads, translated where the app shows them; the formulas themselves
+// (labels and formulas written only in symbols) read the same in every language.
 constexpr ExprInfo kExpressions[] = {
-    {Expr::PlusOne, "plus_one", "(x + 1) - 1", "(x + 1) - 1", nullptr, "x itself",
-     "Adding 1 to a small x keeps only the digits of x that fit beside the 1: about 7 decimal "
-     "digits in float32. Below half an epsilon (6e-8 in float32) nothing of x survives and the "
-     "result is exactly 0, as in the course. Algebra says the answer is x; the computer does not "
-     "do algebra."},
+    {Expr::PlusOne, "plus_one", "(x + 1) - 1", "(x + 1) - 1", nullptr, N_("x itself"),
+     N_("Adding 1 to a small x keeps only the digits of x that fit beside the 1: about 7 decimal "
+        "digits in float32. Below half an epsilon (6e-8 in float32) nothing of x survives and the "
+        "result is exactly 0, as in the course. Algebra says the answer is x; the computer does "
+        "not do algebra.")},
     {Expr::OneMinusCos, "one_minus_cos", "(1 - cos x) / x\xc2\xb2", "(1 - cos x) / x\xc2\xb2",
-     "2 sin\xc2\xb2(x/2) / x\xc2\xb2", "2 sin\xc2\xb2(x/2) / x\xc2\xb2 in long double",
-     "For small x, cos x is 1 - x\xc2\xb2/2 + ..., so 1 - cos x subtracts two nearly equal numbers "
-     "and keeps mostly the rounding error of cos x. The true value tends to 1/2. The identity "
-     "1 - cos x = 2 sin\xc2\xb2(x/2) has no subtraction at all."},
+     "2 sin\xc2\xb2(x/2) / x\xc2\xb2", N_("2 sin\xc2\xb2(x/2) / x\xc2\xb2 in long double"),
+     N_("For small x, cos x is 1 - x\xc2\xb2/2 + ..., so 1 - cos x subtracts two nearly equal "
+        "numbers and "
+        "keeps mostly the rounding error of cos x. The true value tends to 1/2. The identity 1 - "
+        "cos x = 2 sin\xc2\xb2(x/2) has no subtraction at all.")},
     {Expr::SqrtMinusOne, "sqrt_minus_one", "\xe2\x88\x9a(x\xc2\xb2 + 1) - 1",
      "\xe2\x88\x9a(x\xc2\xb2 + 1) - 1", "x\xc2\xb2 / (\xe2\x88\x9a(x\xc2\xb2 + 1) + 1)",
-     "x\xc2\xb2 / (\xe2\x88\x9a(x\xc2\xb2 + 1) + 1) in long double",
-     "For small x, \xe2\x88\x9a(x\xc2\xb2 + 1) is about 1 + x\xc2\xb2/2: subtracting 1 cancels the "
-     "leading digits, and once x\xc2\xb2 is below epsilon nothing is left. Multiplying above and "
-     "below by \xe2\x88\x9a(x\xc2\xb2 + 1) + 1 turns the subtraction into an addition."},
-    {Expr::Expm1, "expm1", "exp(x) - 1", "exp(x) - 1", "expm1(x)", "expm1 in long double",
-     "exp(x) is about 1 + x for small x, so exp(x) - 1 cancels. expm1(x) computes e^x - 1 without "
-     "forming 1 + x. For large x both overflow: e^x passes the largest number of the format "
-     "(x > 11 in half, 89 in float32, 710 in float64)."},
-    {Expr::Log1p, "log1p", "log(1 + x)", "log(1 + x)", "log1p(x)", "log1p in long double",
-     "1 + x throws away the digits of x that do not fit beside the 1 before the logarithm starts; "
-     "no logarithm can recover them. log1p(x) takes x itself."},
-    {Expr::Quadratic, "quadratic", "root of t\xc2\xb2 + t - x",
+     N_("x\xc2\xb2 / (\xe2\x88\x9a(x\xc2\xb2 + 1) + 1) in long double"),
+     N_("For small x, \xe2\x88\x9a(x\xc2\xb2 + 1) is about 1 + x\xc2\xb2/2: subtracting 1 cancels "
+        "the leading digits, and "
+        "once x\xc2\xb2 is below epsilon nothing is left. Multiplying above and below by "
+        "\xe2\x88\x9a(x\xc2\xb2 + 1) + 1 "
+        "turns the subtraction into an addition.")},
+    {Expr::Expm1, "expm1", "exp(x) - 1", "exp(x) - 1", "expm1(x)", N_("expm1 in long double"),
+     N_("exp(x) is about 1 + x for small x, so exp(x) - 1 cancels. expm1(x) computes e^x - 1 "
+        "without forming 1 + x. For large x both overflow: e^x passes the largest number of the "
+        "format (x > 11 in half, 89 in float32, 710 in float64).")},
+    {Expr::Log1p, "log1p", "log(1 + x)", "log(1 + x)", "log1p(x)", N_("log1p in long double"),
+     N_("1 + x throws away the digits of x that do not fit beside the 1 before the logarithm "
+        "starts; no logarithm can recover them. log1p(x) takes x itself.")},
+    {Expr::Quadratic, "quadratic", N_("root of t\xc2\xb2 + t - x"),
      "(-b + \xe2\x88\x9a(b\xc2\xb2 - 4ac)) / 2a", "2c / (-b - \xe2\x88\x9a(b\xc2\xb2 - 4ac))",
-     "the stable formula in long double",
-     "The small root of t\xc2\xb2 + t - x = 0 (a = 1, b = 1, c = -x), about x when x is small. "
-     "Then \xe2\x88\x9a(b\xc2\xb2 - 4ac) is nearly b and -b + \xe2\x88\x9a(...) cancels. The "
-     "product of the roots is c/a, which gives a formula where the two terms add."},
-    {Expr::Variance, "variance", "variance of x + d", "E[v\xc2\xb2] - E[v]\xc2\xb2",
-     "Welford's running update", "two passes in long double",
-     "Eight values v = x + d with fixed offsets d, so the variance stays 1.83 whatever the mean x. "
-     "E[v\xc2\xb2] - E[v]\xc2\xb2 subtracts two numbers near x\xc2\xb2 and loses everything once "
-     "x\xc2\xb2 times epsilon passes the variance. Welford's update only handles deviations from "
-     "the running mean, which stay small."},
+     N_("the stable formula in long double"),
+     N_("The small root of t\xc2\xb2 + t - x = 0 (a = 1, b = 1, c = -x), about x when x is small. "
+        "Then "
+        "\xe2\x88\x9a(b\xc2\xb2 - 4ac) is nearly b and -b + \xe2\x88\x9a(...) cancels. The product "
+        "of the roots is c/a, which "
+        "gives a formula where the two terms add.")},
+    {Expr::Variance, "variance", N_("variance of x + d"), "E[v\xc2\xb2] - E[v]\xc2\xb2",
+     N_("Welford's running update"), N_("two passes in long double"),
+     N_("Eight values v = x + d with fixed offsets d, so the variance stays 1.83 whatever the mean "
+        "x. E[v\xc2\xb2] - E[v]\xc2\xb2 subtracts two numbers near x\xc2\xb2 and loses everything "
+        "once x\xc2\xb2 times epsilon "
+        "passes the variance. Welford's update only handles deviations from the running mean, "
+        "which stay small.")},
 };
 
 constexpr PrecisionInfo kPrecisions[] = {
     {Precision::Half, "half", "half", floats::Format::Half, true, 5,
-     "IEEE half (FP16): 11 significant bits, about 3.3 decimal digits, largest number 65504. "
-     "+, - and \xc3\x97 are the GPU's 16-bit instructions; \xc3\xb7, \xe2\x88\x9a and functions "
-     "are computed in float32 and rounded once."},
+     N_("IEEE half (FP16): 11 significant bits, about 3.3 decimal digits, largest number 65504. +, "
+        "- and \xc3\x97 are the GPU's 16-bit instructions; \xc3\xb7, \xe2\x88\x9a and functions "
+        "are computed in float32 and "
+        "rounded once.")},
     {Precision::BFloat16, "bf16", "bfloat16", floats::Format::BFloat16, true, 1,
-     "bfloat16: float32's range with only 8 significant bits, about 2.4 decimal digits. Made for "
-     "training neural networks, where range matters more than digits."},
-    {Precision::Float32, "f32", "float32 (FMA allowed)", floats::Format::Float32, false, 0,
-     "float32 as written: nvcc fuses a\xc3\x97"
-     "b + c into one fused multiply-add by default "
-     "(-fmad=true), rounding once instead of twice. Usually slightly more accurate, sometimes "
-     "surprising: a variance can come out negative. GPU only: the CPU cannot know which "
-     "operations nvcc fused."},
-    {Precision::Float32NoFma, "f32_rn", "float32 (no FMA)", floats::Format::Float32, true, 4,
-     "float32 with every operation rounded on its own (__fmul_rn, __fadd_rn), which nvcc may "
-     "not fuse: exactly what the source says, and what the CPU computes."},
-    {Precision::Float32Fast, "f32_fast", "float32 fast math", floats::Format::Float32, false, 3,
-     "float32 compiled with --use_fast_math: cosf, expf and logf become fast hardware "
-     "approximations (__cosf, __expf, __logf), division and square root are approximate, and "
-     "subnormal numbers become 0. GPU only."},
+     N_("bfloat16: float32's range with only 8 significant bits, about 2.4 decimal digits. Made "
+        "for training neural networks, where range matters more than digits.")},
+    {Precision::Float32, "f32", N_("float32 (FMA allowed)"), floats::Format::Float32, false, 0,
+     N_("float32 as written: nvcc fuses a\xc3\x97"
+        "b + c into one fused multiply-add by default "
+        "(-fmad=true), rounding once instead of twice. Usually slightly more accurate, sometimes "
+        "surprising: a variance can come out negative. GPU only: the CPU cannot know which "
+        "operations nvcc fused.")},
+    {Precision::Float32NoFma, "f32_rn", N_("float32 (no FMA)"), floats::Format::Float32, true, 4,
+     N_("float32 with every operation rounded on its own (__fmul_rn, __fadd_rn), which nvcc may "
+        "not fuse: exactly what the source says, and what the CPU computes.")},
+    {Precision::Float32Fast, "f32_fast", N_("float32 fast math"), floats::Format::Float32, false, 3,
+     N_("float32 compiled with --use_fast_math: cosf, expf and logf become fast hardware "
+        "approximations (__cosf, __expf, __logf), division and square root are approximate, and "
+        "subnormal numbers become 0. GPU only.")},
     {Precision::Float64, "f64", "float64", floats::Format::Float64, true, 2,
-     "IEEE double: 53 significant bits, about 16 decimal digits, every operation rounded on its "
-     "own (no fused multiply-add), like the CPU. On data-centre GPUs half as fast as float32, on "
-     "most consumer GPUs 1/64."},
+     N_("IEEE double: 53 significant bits, about 16 decimal digits, every operation rounded on its "
+        "own (no fused multiply-add), like the CPU. On data-centre GPUs half as fast as float32, "
+        "on most consumer GPUs 1/64.")},
 };
 
 }  // namespace

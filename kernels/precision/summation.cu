@@ -13,6 +13,7 @@
 
 #include "common/cuda_raii.hpp"
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "precision/summation.hpp"
 #include "precision/summation_internal.hpp"
 
@@ -103,12 +104,12 @@ Result<std::vector<float>> detail::sumTreeGpuPrefixes(std::span<const float> x,
   size_t freeBytes = 0, totalBytes = 0;
   CUDALAB_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
   if (need + kDeviceHeadroom > freeBytes) {
-    return Status::error("Summing " + thousands(static_cast<long long>(n)) +
-                         " numbers on the GPU needs " + mib(static_cast<double>(need)) +
-                         " of device memory (the numbers and one partial sum per block), but "
-                         "only " +
-                         mib(static_cast<double>(freeBytes)) +
-                         " are free. Sum fewer numbers, or close programs that use the GPU.");
+    return Status::errorf(
+        N_("Summing %s numbers on the GPU needs %s of device memory (the numbers and one partial "
+           "sum per block), but only %s are free. Sum fewer numbers, or close programs that use "
+           "the GPU."),
+        {thousands(static_cast<long long>(n)), mib(static_cast<double>(need)),
+         mib(static_cast<double>(freeBytes))});
   }
 
   StreamGuard stream;

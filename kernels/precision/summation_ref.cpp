@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common/format.hpp"
+#include "common/translatable.hpp"
 #include "precision/summation.hpp"
 #include "precision/summation_internal.hpp"
 
@@ -142,36 +143,39 @@ std::vector<float> normalFloats(size_t n, uint64_t seed) {
 
 namespace {
 
+// N_(): names, help and worded bounds, translated where the app shows them; the bounds written
+// only in symbols read the same in every language.
 constexpr SumMethodInfo kMethods[] = {
-    {SumMethod::Sequential, "sequential", "Sequential float32",
-     "One float32 variable adds the numbers one after another, like a plain loop. Once the "
-     "running sum is large, every addition rounds away the low digits of the new number, and "
-     "the N - 1 rounding errors add up: the error can grow in proportion to N.",
+    {SumMethod::Sequential, "sequential", N_("Sequential float32"),
+     N_("One float32 variable adds the numbers one after another, like a plain loop. Once the "
+        "running sum is large, every addition rounds away the low digits of the new number, and "
+        "the N - 1 rounding errors add up: the error can grow in proportion to N."),
      "(N - 1) eps sum|x|", false},
-    {SumMethod::GpuTree, "gpu_tree", "GPU tree order",
-     "How a GPU reduction adds: each of the blocks x threads threads sums its own strided slice "
-     "of about N / (blocks x threads) numbers, each block adds its threads' sums in a tree, and "
-     "a second pass adds the block sums the same way. A number takes part in far fewer rounded "
-     "additions than in one long chain, so the error is much smaller. Without a GPU the same "
-     "additions run on the CPU in the same order and give the same bits.",
+    {SumMethod::GpuTree, "gpu_tree", N_("GPU tree order"),
+     N_("How a GPU reduction adds: each of the blocks x threads threads sums its own strided slice "
+        "of about N / (blocks x threads) numbers, each block adds its threads' sums in a tree, and "
+        "a second pass adds the block sums the same way. A number takes part in far fewer rounded "
+        "additions than in one long chain, so the error is much smaller. Without a GPU the same "
+        "additions run on the CPU in the same order and give the same bits."),
      "(N/(blocks*threads) + blocks/threads + 2 log2(threads)) eps sum|x|", true},
-    {SumMethod::Pairwise, "pairwise", "Pairwise float32",
-     "Splits the numbers into two halves, sums each half the same way and adds the two sums; "
-     "pieces of 8 or fewer numbers are added in a plain loop. A number takes part in only about "
-     "log2(N) additions, so the error grows like log N instead of N. NumPy's sum uses a variant "
-     "of this.",
-     "about log2(N) eps sum|x|", false},
-    {SumMethod::Kahan, "kahan", "Kahan compensated float32",
-     "Kahan's compensated summation: a second float32 variable keeps the low-order digits that "
-     "each addition rounds away and adds them back with the next number. The error stays about "
-     "2 eps sum|x| however large N is, for four operations per number instead of one. A compiler "
-     "allowed to reorder floating-point operations (fast-math) would remove the correction.",
+    {SumMethod::Pairwise, "pairwise", N_("Pairwise float32"),
+     N_("Splits the numbers into two halves, sums each half the same way and adds the two sums; "
+        "pieces of 8 or fewer numbers are added in a plain loop. A number takes part in only about "
+        "log2(N) additions, so the error grows like log N instead of N. NumPy's sum uses a variant "
+        "of this."),
+     N_("about log2(N) eps sum|x|"), false},
+    {SumMethod::Kahan, "kahan", N_("Kahan compensated float32"),
+     N_("Kahan's compensated summation: a second float32 variable keeps the low-order digits that "
+        "each addition rounds away and adds them back with the next number. The error stays about "
+        "2 eps sum|x| however large N is, for four operations per number instead of one. A "
+        "compiler allowed to reorder floating-point operations (fast-math) would remove the "
+        "correction."),
      "2 eps sum|x| (+ N eps^2 sum|x|)", false},
-    {SumMethod::Float64, "f64", "Float64",
-     "A plain loop in float64, which keeps 53 significant bits instead of 24. The chain of "
-     "roundings is as long as in float32, but each error is 2^29 times smaller, so rounded to "
-     "float32 the result is almost always the float nearest to the exact sum.",
-     "(N - 1) 2^-53 sum|x|, then one float32 rounding if rounded", false},
+    {SumMethod::Float64, "f64", N_("Float64"),
+     N_("A plain loop in float64, which keeps 53 significant bits instead of 24. The chain of "
+        "roundings is as long as in float32, but each error is 2^29 times smaller, so rounded to "
+        "float32 the result is almost always the float nearest to the exact sum."),
+     N_("(N - 1) 2^-53 sum|x|, then one float32 rounding if rounded"), false},
 };
 static_assert(std::size(kMethods) == kSumMethodCount);
 
@@ -312,23 +316,25 @@ TreeShape defaultTreeShape() {
 
 Status validate(const TreeShape& t) {
   if (t.blocks < 1 || t.blocks > 65535) {
-    return Status::error(
-        "Blocks must be between 1 and 65,535; " + thousands(t.blocks) +
-        " is not. A launch needs at least one block, and more than 65,535 gain nothing: a "
-        "GPU runs a few thousand blocks at once at most, and the second pass, a "
-        "single block, has to add up one partial sum per block.");
+    return Status::errorf(
+        N_("Blocks must be between 1 and 65,535; %s is not. A launch needs at least one block, "
+           "and more than 65,535 gain nothing: a GPU runs a few thousand blocks at once at most, "
+           "and the second pass, a single block, has to add up one partial sum per block."),
+        {thousands(t.blocks)});
   }
   if (t.threads < 32 || t.threads > 1024) {
-    return Status::error("Threads per block must be between 32 and 1024; " + thousands(t.threads) +
-                         " is not. A warp has 32 threads, so a smaller block leaves part of "
-                         "every warp idle, and 1024 is the largest block CUDA can launch.");
+    return Status::errorf(
+        N_("Threads per block must be between 32 and 1024; %s is not. A warp has 32 threads, so "
+           "a smaller block leaves part of every warp idle, and 1024 is the largest block CUDA "
+           "can launch."),
+        {thousands(t.threads)});
   }
   if ((t.threads & (t.threads - 1)) != 0) {
-    return Status::error("Threads per block must be a power of two (32, 64, ..., 1024); " +
-                         std::to_string(t.threads) +
-                         " is not. The tree halves the number of adding threads at every step "
-                         "(threads/2, threads/4, ..., 1), which pairs up every partial sum only "
-                         "when the count is a power of two.");
+    return Status::errorf(
+        N_("Threads per block must be a power of two (32, 64, ..., 1024); %s is not. The tree "
+           "halves the number of adding threads at every step (threads/2, threads/4, ..., 1), "
+           "which pairs up every partial sum only when the count is a power of two."),
+        {std::to_string(t.threads)});
   }
   return {};
 }
@@ -469,7 +475,7 @@ Result<std::vector<SumResults>> sumGrowth(std::span<const float> x, std::span<co
     total += static_cast<double>(s);
   }
   auto cancelled = [cancel] { return cancel && cancel->load(); };
-  if (cancelled()) return Status::error("Cancelled.");
+  if (cancelled()) return Status::error(N_("Cancelled."));
   if (progress) progress(0.0);
 
   // On the GPU every prefix is summed up front from one copy of x on the device (a fraction of
@@ -486,7 +492,7 @@ Result<std::vector<SumResults>> sumGrowth(std::span<const float> x, std::span<co
   out.reserve(sizes.size());
   double done = 0;
   for (size_t k = 0; k < sizes.size(); ++k) {
-    if (cancelled()) return Status::error("Cancelled.");
+    if (cancelled()) return Status::error(N_("Cancelled."));
     const std::span<const float> prefix = x.first(sizes[k]);
     Result<SumResults> r =
         useGpu ? evaluate(prefix, true, [&] { return Result<float>(gpuTree[k]); })

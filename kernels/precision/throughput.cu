@@ -7,6 +7,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/cuda_raii.hpp"
+#include "common/translatable.hpp"
 #include "precision/throughput.hpp"
 
 namespace cudalab::precision {
@@ -16,7 +17,7 @@ namespace {
 constexpr FmaTypeInfo kFmaTypes[] = {
     {FmaType::Float32, "f32", "float32", "fma.rn.f32", 2, 0},
     {FmaType::Float64, "f64", "float64", "fma.rn.f64", 2, 2},
-    {FmaType::Half2, "half2", "half (as half2)", "fma.rn.f16x2", 4, 5},
+    {FmaType::Half2, "half2", N_("half (as half2)"), "fma.rn.f16x2", 4, 5},
 };
 
 __device__ __forceinline__ float fmaOf(float a, float b, float c) {
@@ -85,7 +86,7 @@ Result<FmaRate> measureOne(FmaType type, const cudaDeviceProp& prop, cudaStream_
   CUDALAB_CUDA_TRY_LAUNCH();
   std::vector<double> ms;
   for (int run = 0; run < 5; ++run) {
-    if (cancel && cancel->load()) return Status::error("Cancelled.");
+    if (cancel && cancel->load()) return Status::error(N_("Cancelled."));
     CUDALAB_CUDA_TRY(cudaEventRecord(start.get(), stream));
     fmaKernel<T><<<blocks, threads, 0, stream>>>(iterations, dOut);
     CUDALAB_CUDA_TRY_LAUNCH();

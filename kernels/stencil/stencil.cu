@@ -16,6 +16,7 @@
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
 #include "common/time_median.hpp"
+#include "common/translatable.hpp"
 #include "stencil/stencil.hpp"
 
 namespace cudalab::stencil {
@@ -328,7 +329,7 @@ Status FrameRunner::setStill(const std::vector<std::uint32_t>& rgba) {
     return {};
   }
   if (rgba.size() != size_t(m.b.w) * size_t(m.b.h))
-    return Status::error("The picture must be scaled to the frame size first.");
+    return Status::error(N_("The picture must be scaled to the frame size first."));
   CUDALAB_TRY(m.still.allocate(rgba.size()));
   CUDALAB_CUDA_TRY(cudaMemcpy(m.still.get(), rgba.data(), rgba.size() * 4, cudaMemcpyHostToDevice));
   m.hasStill = true;
@@ -338,7 +339,7 @@ Status FrameRunner::setStill(const std::vector<std::uint32_t>& rgba) {
 Status FrameRunner::run(const Pipeline& p, int frame, std::uint32_t* rgbaOut, cudaStream_t s) {
   Impl& m = *impl_;
   Buffers& b = m.b;
-  if (b.w == 0) return Status::error("The frame runner has no frame size yet.");
+  if (b.w == 0) return Status::error(N_("The frame runner has no frame size yet."));
   CUDALAB_TRY(validate(p, b.w, b.h, m.sharedLimit));
   CUDALAB_TRY(m.readTimes(false));
   m.pending = false;  // until this frame's last event is recorded
@@ -509,7 +510,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
   for (int r : radii) {
     CUDALAB_TRY(b.weights(r, s));
     for (const BlurInfo& info : blurs()) {
-      if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+      if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
       if (progress)
         progress(float(done++) / float(total),
                  std::string(info.key) + ", radius " + std::to_string(r));
@@ -530,7 +531,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
       rep.points.push_back(pt);
     }
   }
-  if (progress) progress(1, "done");
+  if (progress) progress(1, N_("done"));
   return rep;
 }
 

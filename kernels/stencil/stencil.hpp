@@ -25,6 +25,7 @@
 
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 #include "stencil/stencil_ops.cuh"
 
 typedef struct CUstream_st* cudaStream_t;
@@ -41,8 +42,9 @@ struct FrameSize {
   int width, height;
   const char* label;
 };
-inline constexpr FrameSize kFrameSizes[] = {
-    {1280, 720, "1280 x 720"}, {1920, 1080, "1920 x 1080 (full HD)"}, {3840, 2160, "3840 x 2160"}};
+inline constexpr FrameSize kFrameSizes[] = {{1280, 720, "1280 x 720"},
+                                            {1920, 1080, N_("1920 x 1080 (full HD)")},
+                                            {3840, 2160, "3840 x 2160"}};
 
 enum class BlurId { Naive, Tiled, Separable, SeparableShared };
 // The variants that stage a tile and its halo in shared memory (the tile size applies to them).

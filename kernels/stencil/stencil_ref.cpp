@@ -8,6 +8,7 @@
 
 #include "common/format.hpp"
 #include "common/host_parallel.hpp"
+#include "common/translatable.hpp"
 #include "stencil/stencil.hpp"
 
 namespace cudalab::stencil {
@@ -15,29 +16,30 @@ namespace cudalab::stencil {
 namespace {
 
 const BlurInfo kBlurs[] = {
-    {BlurId::Naive, "naive", "naive 2D: every tap from global memory", 5,
-     "Each thread computes one output pixel and reads all (2r + 1)^2 input pixels around it "
-     "from global memory. Neighbouring threads read almost the same pixels, so the caches "
-     "help, but every tap is still a load instruction: at radius 7, 225 loads per pixel."},
-    {BlurId::Tiled, "tiled", "shared-memory tile with a halo", 0,
-     "The naive kernel's blocks each read their neighbourhood many times over. A block now "
-     "loads its tile plus a halo of r pixels on every side into shared memory once, "
-     "synchronises, and every thread reads its (2r + 1)^2 taps from there. Global loads per "
-     "output pixel fall to (tile + 2r)^2 / tile^2, but the taps are still (2r + 1)^2 multiply-"
-     "adds."},
-    {BlurId::Separable, "separable", "separable: a row pass and a column pass", 2,
-     "A Gaussian is a product of a horizontal and a vertical one, so the 2D blur is two 1D "
-     "blurs: each pixel takes 2r + 1 taps along its row into a temporary frame, then 2r + 1 "
-     "along its column. 2 (2r + 1) taps instead of (2r + 1)^2: at radius 7, 30 instead of 225."},
-    {BlurId::SeparableShared, "separable-shared", "separable in shared memory: one kernel", 3,
-     "The two separable passes each read and write the whole frame, so even with few taps they "
-     "move twice the bytes of a copy. Here one block loads its tile and halo into shared memory "
-     "once, does the row pass into a second shared array (the tile's rows plus the halo rows), "
-     "synchronises, and does the column pass from there: the frame is read once and written "
-     "once, with 2 (2r + 1) taps per pixel. The same sums in the same order as the two passes. "
-     "The price: the row pass also runs on the 2r halo rows, (tile + 2r) / tile times the rows "
-     "(with tile 16 at radius 15 almost three times), so at large radii the two plain passes "
-     "win again."},
+    {BlurId::Naive, "naive", N_("naive 2D: every tap from global memory"), 5,
+     N_("Each thread computes one output pixel and reads all (2r + 1)^2 input pixels around it "
+        "from global memory. Neighbouring threads read almost the same pixels, so the caches help, "
+        "but every tap is still a load instruction: at radius 7, 225 loads per pixel.")},
+    {BlurId::Tiled, "tiled", N_("shared-memory tile with a halo"), 0,
+     N_("The naive kernel's blocks each read their neighbourhood many times over. A block now "
+        "loads its tile plus a halo of r pixels on every side into shared memory once, "
+        "synchronises, and every thread reads its (2r + 1)^2 taps from there. Global loads per "
+        "output pixel fall to (tile + 2r)^2 / tile^2, but the taps are still (2r + 1)^2 "
+        "multiply-adds.")},
+    {BlurId::Separable, "separable", N_("separable: a row pass and a column pass"), 2,
+     N_("A Gaussian is a product of a horizontal and a vertical one, so the 2D blur is two 1D "
+        "blurs: each pixel takes 2r + 1 taps along its row into a temporary frame, then 2r + 1 "
+        "along its column. 2 (2r + 1) taps instead of (2r + 1)^2: at radius 7, 30 instead of "
+        "225.")},
+    {BlurId::SeparableShared, "separable-shared", N_("separable in shared memory: one kernel"), 3,
+     N_("The two separable passes each read and write the whole frame, so even with few taps they "
+        "move twice the bytes of a copy. Here one block loads its tile and halo into shared memory "
+        "once, does the row pass into a second shared array (the tile's rows plus the halo rows), "
+        "synchronises, and does the column pass from there: the frame is read once and written "
+        "once, with 2 (2r + 1) taps per pixel. The same sums in the same order as the two passes. "
+        "The price: the row pass also runs on the 2r halo rows, (tile + 2r) / tile times the rows "
+        "(with tile 16 at radius 15 almost three times), so at large radii the two plain passes "
+        "win again.")},
 };
 
 // Stops a CPU filter between rows when the learner cancels (a one-core blur of a 4K frame at
@@ -102,38 +104,44 @@ long long sharedBytes(BlurId id, int tile, int radius) {
 Status validate(const Pipeline& p, int width, int height, long long sharedLimit,
                 long long freeBytes) {
   if (width < 1 || height < 1 || width > 8192 || height > 8192)
-    return Status::error("Frames are 1 to 8,192 pixels wide and high; " + std::to_string(width) +
-                         " x " + std::to_string(height) + " is not.");
+    return Status::errorf(N_("Frames are 1 to 8,192 pixels wide and high; %s x %s is not."),
+                          {std::to_string(width), std::to_string(height)});
   if (Status s = checkRange(kRadius, p.radius); !s) return s;
   if (std::find(std::begin(kTiles), std::end(kTiles), p.tile) == std::end(kTiles))
     return Status::error(
-        "The tile is 8, 16 or 32 pixels square (one thread per output pixel, "
-        "at most 1,024 threads per block).");
+        N_("The tile is 8, 16 or 32 pixels square (one thread per output pixel, at most 1,024 "
+           "threads per block)."));
   if (p.blur && usesTile(p.blurId)) {
     const long long need = sharedBytes(p.blurId, p.tile, p.radius);
     if (sharedLimit > 0 && need > sharedLimit) {
       const int side = p.tile + 2 * p.radius;
-      return Status::error(
-          "A " + std::to_string(p.tile) + " x " + std::to_string(p.tile) + " tile with a halo of " +
-          std::to_string(p.radius) + " pixels is " + std::to_string(side) + " x " +
-          std::to_string(side) + " pixels of 16 bytes (RGBA floats)" +
-          (p.blurId == BlurId::SeparableShared ? ", plus the row pass's " + std::to_string(side) +
-                                                     " x " + std::to_string(p.tile) + " results"
-                                               : std::string()) +
-          ": " + thousands(need) + " bytes of shared memory, and a block may have " +
-          thousands(sharedLimit) +
-          ". Choose a smaller tile or radius; the halo grows with the radius on every side.");
+      const std::string t = std::to_string(p.tile), r = std::to_string(p.radius),
+                        sd = std::to_string(side);
+      // The separable kernel also keeps the row pass's results: one sentence each, so that
+      // each translates whole.
+      if (p.blurId == BlurId::SeparableShared)
+        return Status::errorf(
+            N_("A %s x %s tile with a halo of %s pixels is %s x %s pixels of 16 bytes (RGBA "
+               "floats), plus the row pass's %s x %s results: %s bytes of shared memory, and a "
+               "block may have %s. Choose a smaller tile or radius; the halo grows with the "
+               "radius on every side."),
+            {t, t, r, sd, sd, sd, t, thousands(need), thousands(sharedLimit)});
+      return Status::errorf(
+          N_("A %s x %s tile with a halo of %s pixels is %s x %s pixels of 16 bytes (RGBA "
+             "floats): %s bytes of shared memory, and a block may have %s. Choose a smaller tile "
+             "or radius; the halo grows with the radius on every side."),
+          {t, t, r, sd, sd, thousands(need), thousands(sharedLimit)});
     }
   }
   if (!(p.thresholdValue >= 0 && p.thresholdValue <= 4))
     return Status::error(
-        "The edge threshold is between 0 and 4 (the largest Sobel magnitude of "
-        "grey levels in [0, 1] is about 5.7).");
+        N_("The edge threshold is between 0 and 4 (the largest Sobel magnitude of grey levels in "
+           "[0, 1] is about 5.7)."));
   // Input, blurred, temporary: float4; edges and mask: float.
   const long long bytes = (long long)width * height * (3 * 16 + 2 * 4);
   if (freeBytes >= 0 && bytes > freeBytes)
-    return Status::error("The frame's buffers need " + mib(double(bytes)) + " and only " +
-                         mib(double(freeBytes)) + " of device memory is free.");
+    return Status::errorf(N_("The frame's buffers need %s and only %s of device memory is free."),
+                          {mib(double(bytes)), mib(double(freeBytes))});
   return {};
 }
 

@@ -113,8 +113,8 @@ class Session final : public TransferSession {
       CUDALAB_TRY(dev_[b].allocate(n_));
       host_[b].reset(new (std::nothrow) float[n_]);
       if (!host_[b])
-        return Status::error("Could not allocate " + std::to_string(n_ * sizeof(float) >> 20) +
-                             " MiB of host memory.");
+        return Status::errorf(N_("Could not allocate %s MiB of host memory."),
+                              {std::to_string(n_ * sizeof(float) >> 20)});
     }
     fillRandom(host_[0].get(), n_, seed);
     if (two_) fillRandom(host_[1].get(), n_, seed + 1);
@@ -153,7 +153,7 @@ class Session final : public TransferSession {
     std::vector<Timeline> timelines;
     const int total = opt.warmup + opt.runs;
     for (int r = 0; r < total; ++r) {
-      if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
+      if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
       const bool timed = r >= opt.warmup;
       const bool verify = timed && (opt.verifyEveryRun || r == total - 1);
       // Poison: a value no kernel produces (NaN) in the host output and the device output, so a

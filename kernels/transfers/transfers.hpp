@@ -46,6 +46,7 @@
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "common/translatable.hpp"  // N_(): labels and help, translated where the UI shows them
 
 typedef struct CUstream_st* cudaStream_t;
 
@@ -62,8 +63,8 @@ enum class TransferOp { Double, Axpy, Hypot, Iterate };
 struct TransferOpInfo {
   TransferOp op;
   const char* id;       // stable name: "double", "axpy", "hypot", "iterate"
-  const char* label;    // what the UI shows
-  const char* formula;  // what one thread computes
+  const char* label;    // what the UI shows (words marked N_())
+  const char* formula;  // what one thread computes (marked N_() where it has words)
   int inputs;           // arrays copied in per call (1 or 2); every kernel writes one output
   const char* help;
 };
@@ -85,7 +86,7 @@ enum class TransferMode { Implicit, Explicit, ImplicitPinned, ExplicitPinned, St
 struct TransferModeInfo {
   TransferMode mode;
   const char* id;     // "implicit", "explicit", "implicit_pinned", "explicit_pinned", "streams"
-  const char* label;  // what the UI shows
+  const char* label;  // what the UI shows (marked N_())
   const char* help;
   bool pinned;    // host buffers are page-locked
   bool resident;  // data stays on the device between calls (copied in once, out once)
@@ -216,7 +217,9 @@ Status checkMemory(const TransferParams& p, size_t freeDeviceBytes, size_t avail
 // ---------------------------------------------------------------------------------------------
 
 enum class SpanKind { HostToDevice = 0, Kernel = 1, DeviceToHost = 2 };
-inline constexpr const char* kSpanKindNames[] = {"Host to device", "Kernel", "Device to host"};
+// Marked for the catalogue: the UI shows them (translated where drawn).
+inline constexpr const char* kSpanKindNames[] = {N_("Host to device"), N_("Kernel"),
+                                                 N_("Device to host")};
 
 // Buffers a step names: the inputs x and y, and the output.
 enum class Buffer { X = 0, Y = 1, Out = 2 };

@@ -23,38 +23,38 @@ namespace cudalab {
 namespace {
 
 constexpr TransferOpInfo kOps[] = {
-    {TransferOp::Double, "double", "Doubling", "out = 2 * x", 1,
-     "The course's foo kernel: one multiplication per element. Almost no work per byte, so the "
-     "copies decide everything."},
+    {TransferOp::Double, "double", N_("Doubling"), "out = 2 * x", 1,
+     N_("The course's foo kernel: one multiplication per element. Almost no work per byte, so the "
+        "copies decide everything.")},
     {TransferOp::Axpy, "axpy", "a*x + y", "out = 2.5 * x + y", 2,
-     "Two inputs, one output: one more array to copy in, still one multiply-add per element."},
+     N_("Two inputs, one output: one more array to copy in, still one multiply-add per element.")},
     {TransferOp::Hypot, "hypot", "hypot(x, y)", "out = sqrt(x*x + y*y)", 2,
-     "The grid-stride example of course file 004: a few operations per element, still limited "
-     "by memory."},
-    {TransferOp::Iterate, "iterate", "Iterate (adjustable work)",
-     "v = x; repeat W times: v = v * x + 0.5", 1,
-     "A kernel whose arithmetic you choose: W multiply-adds per element. With enough work the "
-     "kernel takes as long as the copies, and overlapping them in streams pays off most."},
+     N_("The grid-stride example of course file 004: a few operations per element, still limited "
+        "by memory.")},
+    {TransferOp::Iterate, "iterate", N_("Iterate (adjustable work)"),
+     N_("v = x; repeat W times: v = v * x + 0.5"), 1,
+     N_("A kernel whose arithmetic you choose: W multiply-adds per element. With enough work the "
+        "kernel takes as long as the copies, and overlapping them in streams pays off most.")},
 };
 
 constexpr TransferModeInfo kModes[] = {
-    {TransferMode::Implicit, "implicit", "Implicit copies",
-     "What happens when a host array is passed straight to a kernel: the inputs are copied in "
-     "and the output copied out around every call, from ordinary (pageable) host memory.",
+    {TransferMode::Implicit, "implicit", N_("Implicit copies"),
+     N_("What happens when a host array is passed straight to a kernel: the inputs are copied in "
+        "and the output copied out around every call, from ordinary (pageable) host memory."),
      false, false, false},
-    {TransferMode::Explicit, "explicit", "Explicit device arrays",
-     "cuda.to_device once: the inputs are copied in before the first call and the output out "
-     "after the last; the calls in between touch only device memory.",
+    {TransferMode::Explicit, "explicit", N_("Explicit device arrays"),
+     N_("cuda.to_device once: the inputs are copied in before the first call and the output out "
+        "after the last; the calls in between touch only device memory."),
      false, true, false},
-    {TransferMode::ImplicitPinned, "implicit_pinned", "Implicit, pinned",
-     "As implicit, but the host arrays are page-locked (pinned): the copy engine reads them "
-     "directly instead of through a staging buffer the CPU fills.",
+    {TransferMode::ImplicitPinned, "implicit_pinned", N_("Implicit, pinned"),
+     N_("As implicit, but the host arrays are page-locked (pinned): the copy engine reads them "
+        "directly instead of through a staging buffer the CPU fills."),
      true, false, false},
-    {TransferMode::ExplicitPinned, "explicit_pinned", "Explicit, pinned",
-     "As explicit device arrays, from pinned host memory.", true, true, false},
-    {TransferMode::Streams, "streams", "Streams (overlap)",
-     "Every call's work split into chunks over several streams, from pinned memory: while one "
-     "chunk is copied in, another is computed and a third copied out.",
+    {TransferMode::ExplicitPinned, "explicit_pinned", N_("Explicit, pinned"),
+     N_("As explicit device arrays, from pinned host memory."), true, true, false},
+    {TransferMode::Streams, "streams", N_("Streams (overlap)"),
+     N_("Every call's work split into chunks over several streams, from pinned memory: while one "
+        "chunk is copied in, another is computed and a third copied out."),
      true, false, true},
 };
 
@@ -137,7 +137,8 @@ size_t hostBytesNeeded(const TransferParams& p, bool pinned) {
 Status checkMemory(const TransferParams& p, size_t freeDeviceBytes, size_t availableHostBytes,
                    bool pinned) {
   const int a = arrays(p);
-  const std::string names = a == 2 ? "x and the output" : "x, y and the output";
+  // A value of the sentences below, marked so that the app translates it too.
+  const char* names = a == 2 ? N_("x and the output") : N_("x, y and the output");
   const double perElementDevice = double(a) * kFloat;
   auto largest = [](double budget, double perElement) {
     const double n = std::floor(budget / perElement);
@@ -147,23 +148,25 @@ Status checkMemory(const TransferParams& p, size_t freeDeviceBytes, size_t avail
   const double dev = double(deviceBytesNeeded(p));
   if (dev > 0.9 * double(freeDeviceBytes)) {
     auto [n, pow2] = largest(0.9 * double(freeDeviceBytes), perElementDevice);
-    return Status::error("N = " + thousands(p.n) + " needs " + gib(dev) + " on the device (" +
-                         names + ", " + gib(dev / a) + " each), but only " +
-                         gib(double(freeDeviceBytes)) +
-                         " is free, and the driver needs some of it. The largest N that fits is " +
-                         thousands(static_cast<long long>(n)) + " (2^" +
-                         std::to_string(static_cast<int>(std::log2(std::max(pow2, 1.0)))) + " = " +
-                         thousands(static_cast<long long>(pow2)) + ").");
+    return Status::errorf(
+        N_("N = %s needs %s on the device (%s, %s each), but only %s is free, and the driver needs "
+           "some of it. The largest N that fits is %s (2^%s = %s)."),
+        {thousands(p.n), gib(dev), names, gib(dev / a), gib(double(freeDeviceBytes)),
+         thousands(static_cast<long long>(n)),
+         std::to_string(static_cast<int>(std::log2(std::max(pow2, 1.0)))),
+         thousands(static_cast<long long>(pow2))});
   }
   const double host = double(hostBytesNeeded(p, pinned));
   if (host > 0.9 * double(availableHostBytes)) {
     auto [n, pow2] = largest(0.9 * double(availableHostBytes), perElementDevice * (pinned ? 2 : 1));
-    return Status::error("N = " + thousands(p.n) + " needs " + gib(host) + " of host memory (" +
-                         names + (pinned ? ", once ordinary and once pinned" : "") +
-                         "), but only " + gib(double(availableHostBytes)) +
-                         " is available. The largest N that fits is " +
-                         thousands(static_cast<long long>(n)) + " (2^" +
-                         std::to_string(static_cast<int>(std::log2(std::max(pow2, 1.0)))) + ").");
+    return Status::errorf(
+        pinned ? N_("N = %s needs %s of host memory (%s, once ordinary and once pinned), but only "
+                    "%s is available. The largest N that fits is %s (2^%s).")
+               : N_("N = %s needs %s of host memory (%s), but only %s is available. The largest N "
+                    "that fits is %s (2^%s)."),
+        {thousands(p.n), gib(host), names, gib(double(availableHostBytes)),
+         thousands(static_cast<long long>(n)),
+         std::to_string(static_cast<int>(std::log2(std::max(pow2, 1.0))))});
   }
   return {};
 }
@@ -326,8 +329,8 @@ bool overlapsWithinStream(const Timeline& t, double toleranceMs) {
 
 LinkModel referenceLink() {
   LinkModel m;
-  m.source =
-      "model: copy bandwidths measured on an NVIDIA H200 on 2026-11-21, FP32 from its datasheet";
+  m.source = N_(
+      "model: copy bandwidths measured on an NVIDIA H200 on 2026-11-21, FP32 from its datasheet");
   m.h2dPinnedGBps = 55.5;
   m.d2hPinnedGBps = 55.5;
   m.h2dPageableGBps = 10.0;
@@ -595,7 +598,7 @@ Result<CpuTiming> timeCpu(const TransferParams& p, const float* x, const float* 
   t.timedElements = timed;
   std::vector<double> one, all;
   for (int r = 0; r < runs; ++r) {
-    if (cancelled()) return Status::error("Measurement cancelled.");
+    if (cancelled()) return Status::error(N_("Measurement cancelled."));
     const auto a = Clock::now();
     hostRange(p, x, y, out, 0, timed);
     one.push_back(ms(a, Clock::now()));
@@ -631,7 +634,7 @@ Result<CpuTiming> timeCpu(const TransferParams& p, const float* x, const float* 
     all.push_back(ms(a, Clock::now()));
   }
   pool.clear();  // joins
-  if (stop.load()) return Status::error("Measurement cancelled.");
+  if (stop.load()) return Status::error(N_("Measurement cancelled."));
 
   const double calls = std::max(p.calls, 1);
   t.oneThreadMs = medianOf(one) * calls * scale;
