@@ -329,7 +329,7 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
   std::string line = trf("Warp %d at level %d: %d of 32 lanes add.", w.warp, level_, w.useful);
   if (w.executing > w.useful)
     line += std::string(" ") + trf("%d more run for nothing.", w.executing - w.useful);
-  if (w.divergent) line += std::string(" ") + tr("Divergent: the others wait."));
+  if (w.divergent) line.append(" ").append(tr("Divergent: the others wait."));
   textWrapped("%s", line.c_str());
   std::vector<int> srcOf(32, -1);
   std::vector<bool> useful(32, false);
