@@ -134,6 +134,14 @@ class AtomicsLesson final : public Lesson {
     if (id == kActionSkew) return startSkew();
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionRace) return N_("Run the race");
+    if (id == kActionContention) return N_("Contention curves");
+    if (id == kActionLadder) return N_("Measure the ladder");
+    if (id == kActionSkew) return N_("Time against skew");
+    if (id == kActionCpu) return N_("CPU histograms only");
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     shown_ = true;

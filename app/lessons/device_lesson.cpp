@@ -72,6 +72,10 @@ class DeviceLesson final : public Lesson {
     startMeasure();
     return true;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == "measure") return N_("Measure");
+    return nullptr;
+  }
   bool busy() const override { return query_.pending() || measure_.pending() || autoMeasure_; }
 
   void onShow(LessonContext& ctx) override {

@@ -196,6 +196,13 @@ class LaunchConfigLesson final : public Lesson {
     if (id == kActionCounters) return counters_.start(cfg_);
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionRun) return N_("Run and time");
+    if (id == kSweepThreads) return N_("Sweep threads per block");
+    if (id == kSweepBlocks) return N_("Sweep blocks (grid-stride)");
+    if (id == kActionCounters) return N_("Read the counters");  // launchCountersSpec()
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

@@ -123,6 +123,13 @@ class MatmulLesson final : public Lesson {
     if (id == kActionCounters) return gpu_ && counters_.start(MatmulParams{M_, N_, K_});
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionLadder) return N_("Measure the ladder");
+    if (id == kActionSweep) return N_("GFLOP/s against size");
+    if (id == kActionCourse) return N_("Run the course's comparison");
+    if (id == kActionCounters) return N_("Read the counters");  // matmulCountersSpec()
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

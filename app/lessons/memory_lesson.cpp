@@ -214,6 +214,16 @@ class MemoryLesson final : public Lesson {
     if (id == kActionTransposeCounters) return gpu_ && transposeCounters_.start(transposeParams());
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    // The button's label follows the GPU: without one the ladder is modelled.
+    if (id == kActionTranspose)
+      return gpu_ ? N_("Measure the transpose ladder") : N_("Model the transpose ladder");
+    if (id == kActionStrided) return N_("Measure the strided copy");
+    if (id == kActionCounters) return N_("Read the counters");  // MemoryCountersPanel
+    if (id == kActionTransposeCounters)
+      return N_("Read the ladder's counters");  // transposeCountersSpec()
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

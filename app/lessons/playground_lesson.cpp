@@ -160,6 +160,16 @@ class PlaygroundLesson final : public Lesson {
     }
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    // "run:<exercise>" and the like: the same button, on that exercise.
+    const std::string action = id.substr(0, id.find(':'));
+    if (action == kActionCompile) return N_("Compile");
+    if (action == kActionRun) return N_("Compile and run");
+    // No button of their own ("Show the solution", then "Compile and run"): --action only.
+    if (action == kActionRunSolution) return N_("Run the solution");
+    if (action == kActionRunSolutionLines) return N_("Run the solution with counters per line");
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

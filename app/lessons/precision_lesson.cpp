@@ -205,6 +205,12 @@ class PrecisionLesson final : public Lesson {
     if (id == kActionFma) return startFma();
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionEvaluate) return N_("Evaluate again");
+    if (id == kActionSum) return N_("Sum N numbers");
+    if (id == kActionFma) return N_("Measure FMA throughput");
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

@@ -144,6 +144,13 @@ class ReductionLesson final : public Lesson {
     if (id == kActionCounters) return gpu_ && counters_.start(params());
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionLadder) return N_("Measure the ladder");
+    if (id == kActionSweep) return N_("GB/s against N");
+    if (id == kActionCpu) return N_("CPU sums only");
+    if (id == kActionCounters) return N_("Read the counters");  // reductionCountersSpec()
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

@@ -196,6 +196,11 @@ class StencilLesson final : public Lesson {
     if (id == kActionCpu) return startCpu();
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionMeasure) return N_("Measure the kernels");
+    if (id == kActionCpu) return N_("Time the CPU");
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();

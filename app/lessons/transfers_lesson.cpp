@@ -199,6 +199,13 @@ class TransfersLesson final : public Lesson {
     if (id == kActionLink) return startLink();
     return false;
   }
+  const char* actionLabel(const std::string& id) const override {
+    if (id == kActionModes) return N_("Measure all modes");
+    if (id == kActionSweep) return N_("Sweep sizes up to N");
+    if (id == kActionChain) return N_("Chain of k kernels");
+    if (id == kActionLink) return N_("Measure link bandwidth");
+    return nullptr;
+  }
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();
