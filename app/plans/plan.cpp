@@ -51,8 +51,8 @@ PlanRead readPlan(const std::string& text, const std::string& file, PresetStore&
   if (plan.title.empty()) plan.title = fs::path(file).stem().string();
   plan.course = textField(j, "course", thePlan, out.problems);
   plan.description = textField(j, "description", thePlan, out.problems);
-  const std::string reader = "cudalab's plans " + std::to_string(kPlanVersion);
-  warnUnknownFields(j, {"format", "version", "title", "course", "description", "steps"}, "the plan",
+  const std::string reader = trf("cudalab's plans %d", kPlanVersion);
+  warnUnknownFields(j, {"format", "version", "title", "course", "description", "steps"}, thePlan,
                     reader, out.warnings);
   if (!j.contains("steps") || !j["steps"].is_array()) return refuse(tr("it has no list of steps."));
   int number = 0;

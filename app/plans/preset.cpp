@@ -204,7 +204,7 @@ PresetRead readPreset(const std::string& text, const std::string& file, const Le
       out.warnings.push_back(std::move(s));
   }
   warnUnknownFields(j, {"format", "version", "lesson", "name", "description", "parameters"}, where,
-                    "cudalab's presets " + std::to_string(kPresetVersion), out.warnings);
+                    trf("cudalab's presets %d", kPresetVersion), out.warnings);
   p.file = file;
   out.preset = std::move(p);
   return out;

@@ -252,13 +252,13 @@ void PinBoard::drawPanel(LessonContext& ctx, Lesson& lesson) {
     letters.push_back(std::string(1, char('A' + i)));
   std::vector<TableColumn> cols;
   cols.push_back({"", nullptr, 0});
-  cols.push_back({"now", nullptr, 0, "This lesson's results as they are now."});
+  cols.push_back({N_("now"), nullptr, 0, N_("This lesson's results as they are now.")});
   for (size_t i = 0; i < list->size(); ++i) {
     cols.push_back({headers[2 + 2 * i].c_str(), letters[i].c_str(), 1,
-                    "A pinned run: its parameters where they differ from the others'."});
+                    N_("A pinned run: its parameters where they differ from the others'.")});
     cols.push_back({headers[3 + 2 * i].c_str(), nullptr, 2,
-                    "How now compares with the pinned run: a percentage, or a factor (x3.2) when "
-                    "they are far apart; green where now is better."});
+                    N_("How now compares with the pinned run: a percentage, or a factor (x3.2) "
+                       "when they are far apart; green where now is better.")});
   }
   const std::string tableId = "##pins" + std::to_string(list->size());
   if (beginDataTable(tableId.c_str(), cols.data(), int(cols.size()), int(rows.size()))) {

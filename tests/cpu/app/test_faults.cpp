@@ -159,7 +159,11 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
   std::filesystem::create_directories(dir);
   const std::string png = dir + "/matmul.png", log = dir + "/matmul.txt";
   std::filesystem::remove(png);
-  const std::string cmd = std::string("'") + CUDALAB_BINARY +
+  // Its own temporary folder, apart from the restore files of tests running beside it.
+  const std::string tmp = dir + "/tmp";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::create_directories(tmp);
+  const std::string cmd = "TMPDIR='" + tmp + "' '" + CUDALAB_BINARY +
                           "' --headless --lesson matmul --inject-fault simulated --action course "
                           "--size 800x600 --wait 120 --screenshot '" +
                           png + "' >'" + log + "' 2>&1";
@@ -179,7 +183,7 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
   EXPECT_EQ(out.find("could not be read"), std::string::npos) << out;
   EXPECT_TRUE(std::filesystem::exists(png)) << out;
   // The state file the faulted process left (named by its supervisor's pid) is gone.
-  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+  for (const auto& f : std::filesystem::directory_iterator(tmp))
     EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
         << f.path();
 }
@@ -197,7 +201,13 @@ TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
   std::filesystem::create_directories(dir);
   const std::string png = dir + "/matmul.png", log = dir + "/matmul.txt";
   std::filesystem::remove(png);
-  const std::string cmd = "CUDALAB_TEST_FIRST_PICTURE=" + how + " '" + CUDALAB_BINARY +
+  // Its own temporary folder: the restore files it leaves (none, it should) are told apart from
+  // those of other tests running beside it.
+  const std::string tmp = dir + "/tmp";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::create_directories(tmp);
+  const std::string cmd = "TMPDIR='" + tmp + "' CUDALAB_TEST_FIRST_PICTURE=" + how + " '" +
+                          CUDALAB_BINARY +
                           "' --headless --lesson matmul --inject-fault simulated --action "
                           "course --size 800x600 --wait 120 --screenshot '" +
                           png + "' >'" + log + "' 2>&1";
@@ -224,7 +234,7 @@ TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
         << out;
   EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
   EXPECT_TRUE(std::filesystem::exists(png)) << out;
-  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+  for (const auto& f : std::filesystem::directory_iterator(tmp))
     EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
         << f.path();
 }

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "common/params.hpp"
 #include "lessons/registry.hpp"
 #include "platform/headless_egl.hpp"
 #include "restart.hpp"
@@ -126,6 +127,28 @@ TEST(I18n, LookupsFallBackToEnglish) {
   EXPECT_TRUE(two[0].fuzzy);
   EXPECT_EQ(two[0].msgstr, "b\n");
   EXPECT_EQ(two[1].msgstr, "d");
+}
+
+// A refusal made in the kernels (Status::errorf) reaches the learner translated, its values (the
+// parameter's label among them) in their places; a sentence without a format stays as it is.
+TEST(I18n, RefusalsWithValuesAreTranslatedWhole) {
+  English restore;
+  const ParamSpec spec{"threads", "Threads per block", 32, 1024, 256, "", "", true, false};
+  const Status s = checkRange(spec, 4096);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(trStatus(s),
+            "Threads per block must be between 32 and 1024; 4096 is outside that range.");
+  setLanguage("ko");
+  const std::string ko = trStatus(s);
+  EXPECT_EQ(ko, std::string(tr("Threads per block")) +
+                    "은(는) 32에서 1024 사이여야 합니다. 4096은(는) "
+                    "이 범위를 벗어납니다.");
+  EXPECT_EQ(s.message(),
+            "Threads per block must be between 32 and 1024; 4096 is outside that range.")
+      << "the English sentence is kept for logs and the command line";
+  EXPECT_EQ(trStatus(Status::error("not in any catalogue")), "not in any catalogue");
+  setLanguage("fr");
+  EXPECT_NE(trStatus(checkRange(spec, 7.5)).find("7.5"), std::string::npos);
 }
 
 TEST(I18n, EveryTranslatedCharacterHasAGlyph) {
