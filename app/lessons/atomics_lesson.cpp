@@ -63,22 +63,6 @@ constexpr ParamSpec kSourceChoice{
     "What is counted: the course's normal float32 numbers, the 8-bit pixels of a generated image, "
     "or uniform 8-bit values with a share of them in one bin (skew)."};
 
-// validate(p), said in the UI's language for the one rule a slider can break: kernels/atomics
-// builds its sentence with the number in it, which the catalogue cannot hold.
-Status validateShown(const HistParams& p) {
-  Status v = validate(p);
-  if (!v && p.block % 32 != 0) {
-    HistParams whole = p;
-    whole.block = std::max(32, p.block / 32 * 32);
-    if (validate(whole))
-      return Status::error(
-          trf("Threads per block must be a multiple of 32 here: the per-warp steps give each warp "
-              "of 32 threads its own sub-histogram, and %d threads leave a partial warp.",
-              p.block));
-  }
-  return v;
-}
-
 class AtomicsLesson final : public Lesson {
  public:
   const LessonInfo& info() const override { return kAtomicsLessonInfo; }
@@ -318,7 +302,7 @@ class AtomicsLesson final : public Lesson {
     if (working() || (!cpuOnly && !gpu_)) return false;
     error_ = {};
     const HistParams p = hist_;
-    if (Status v = validateShown(p); !v) {
+    if (Status v = validate(p); !v) {
       error_ = v;
       return false;
     }
@@ -334,7 +318,7 @@ class AtomicsLesson final : public Lesson {
     error_ = {};
     HistParams p = hist_;
     p.source = Source::Uniform;
-    if (Status v = validateShown(p); !v) {
+    if (Status v = validate(p); !v) {
       error_ = v;
       return false;
     }

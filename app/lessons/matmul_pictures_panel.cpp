@@ -50,26 +50,6 @@ std::string idLabel(const char* english, const char* id) {
   return std::string(tr(english)) + "###" + id;
 }
 
-// Why a tile is refused, as one translated sentence (validateTile's own is English); another
-// refusal as validateTile words it.
-std::string refusal(const TileChoice& t, const BlockLimits& limits, const Status& why) {
-  if (t.threads() > limits.maxThreadsPerBlock) {
-    const int largest = static_cast<int>(std::sqrt(double(limits.maxThreadsPerBlock)));
-    return trf(
-        "A %d x %d tile needs one thread per element of C's tile: %s threads per block. "
-        "This device allows %s threads per block, so the largest square tile is %d x %d.",
-        t.tile, t.tile, thousands(t.threads()).c_str(),
-        thousands(limits.maxThreadsPerBlock).c_str(), largest, largest);
-  }
-  if (t.sharedBytes() > limits.sharedPerBlock)
-    return trf(
-        "A %d x %d %s tile of A and one of B need 2 x %d x %d x %d = %s bytes of shared "
-        "memory per block. This device allows %s bytes.",
-        t.tile, t.tile, precisionLabel(t.precision), t.tile, t.tile, elementBytes(t.precision),
-        thousands(t.sharedBytes()).c_str(), thousands(limits.sharedPerBlock).c_str());
-  return tr(why.sentence());
-}
-
 }  // namespace
 
 struct MatmulPicturesPanel::Impl {
@@ -121,7 +101,7 @@ struct MatmulPicturesPanel::Impl {
       const Status ok = validateTile({tile_, Precision::Float32}, limits);
       if (!ok) {
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.errorColour());
-        textWrapped("Refused: %s", refusal({tile_, Precision::Float32}, limits, ok).c_str());
+        textWrapped("Refused: %s", trStatus(ok).c_str());
         ImGui::PopStyleColor();
         mutedText(ctx.theme,
                   gpu ? tr("Limits of this GPU.") : tr("Limits of every GPU since Volta."));

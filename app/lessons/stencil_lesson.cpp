@@ -85,30 +85,6 @@ constexpr ParamSpec kThresholdChoice{
 constexpr ParamSpec kViewChoice{
     "show", "Show", 0, 3, 3, "", "Which stage the picture shows right of the split."};
 
-// validate(), with the refusal the learner meets most, a tile and its halo larger than a block's
-// shared memory, as one translated sentence with its numbers (the kernels' own sentences are
-// English; errorText translates their fixed ones).
-Status checked(const Pipeline& p, int width, int height, long long sharedLimit) {
-  Status s = validate(p, width, height, sharedLimit);
-  if (s || !p.blur || !usesTile(p.blurId)) return s;
-  const long long need = sharedBytes(p.blurId, p.tile, p.radius);
-  if (sharedLimit <= 0 || need <= sharedLimit) return s;
-  const int side = p.tile + 2 * p.radius;
-  if (p.blurId == BlurId::SeparableShared)
-    return Status::error(trf(
-        "A %d x %d tile with a halo of %d pixels is %d x %d pixels of 16 bytes (RGBA floats), plus "
-        "the row pass's %d x %d results: %s bytes of shared memory, and a block may have %s. "
-        "Choose a smaller tile or radius; the halo grows with the radius on every side.",
-        p.tile, p.tile, p.radius, side, side, side, p.tile, thousands(need).c_str(),
-        thousands(sharedLimit).c_str()));
-  return Status::error(
-      trf("A %d x %d tile with a halo of %d pixels is %d x %d pixels of 16 bytes (RGBA floats): %s "
-          "bytes of shared memory, and a block may have %s. Choose a smaller tile or radius; the "
-          "halo grows with the radius on every side.",
-          p.tile, p.tile, p.radius, side, side, thousands(need).c_str(),
-          thousands(sharedLimit).c_str()));
-}
-
 std::string msText(double ms) {
   return trimmedFixed(ms, ms < 0.1 ? 4 : ms < 10 ? 3 : 1) + " ms";
 }
@@ -677,7 +653,7 @@ class StencilLesson final : public Lesson {
              [](const TileModel& q) { return q.separableReadsPerPixel; });
       plot::EndPlot();
     }
-    if (Status v = checked(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
+    if (Status v = validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
       errorText(ctx.theme, v);
     mutedText(ctx.theme,
               "Across the frame every input pixel is read (2r + 1)^2 times by the naive kernel "
@@ -712,7 +688,7 @@ class StencilLesson final : public Lesson {
     const Pipeline p = pipeline();
     // A refused pipeline (a tile and halo too large) keeps the last good frame on screen and
     // says why above it.
-    refusal_ = checked(p, width(), height(), sharedLimit_);
+    refusal_ = validate(p, width(), height(), sharedLimit_);
     if (s && !refusal_) return;
     if (s) {
       image_.setPath(path_);

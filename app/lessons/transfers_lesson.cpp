@@ -108,52 +108,6 @@ TransfersModeResult fromModel(const Plan& plan, const TransferParams& p, const L
   return m;
 }
 
-// checkMemory()'s refusal in the UI's language. The kernels do not translate, so its sentence is
-// written again here from the same figures (deviceBytesNeeded, hostBytesNeeded, 10% for the
-// driver, the largest N that fits); checkMemory() still decides.
-Status memoryCheck(const TransferParams& p, size_t freeDevice, size_t availableHost, bool pinned) {
-  const Status s = checkMemory(p, freeDevice, availableHost, pinned);
-  if (s.ok()) return s;
-  const int arrays = transferOp(p.op).inputs + 1;
-  const char* names = arrays == 2 ? tr("x and the output") : tr("x, y and the output");
-  auto gib = [](double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / double(1ull << 30));
-    return std::string(buf);
-  };
-  struct Fit {
-    std::string n, pow2;
-    int log2 = 0;
-  };
-  auto largest = [](double budget, double perElement) {
-    const double n = std::floor(budget / perElement);
-    const double pow2 = n >= 1 ? std::exp2(std::floor(std::log2(n))) : 0;
-    return Fit{thousands(static_cast<long long>(n)), thousands(static_cast<long long>(pow2)),
-               static_cast<int>(std::log2(std::max(pow2, 1.0)))};
-  };
-  const double perElement = double(arrays) * sizeof(float);
-  const double dev = double(deviceBytesNeeded(p));
-  if (dev > 0.9 * double(freeDevice)) {
-    const Fit f = largest(0.9 * double(freeDevice), perElement);
-    return Status::error(
-        trf("N = %s needs %s on the device (%s, %s each), but only %s is free, and the driver "
-            "needs some of it. The largest N that fits is %s (2^%d = %s).",
-            thousands(p.n).c_str(), gib(dev).c_str(), names, gib(dev / arrays).c_str(),
-            gib(double(freeDevice)).c_str(), f.n.c_str(), f.log2, f.pow2.c_str()));
-  }
-  const double host = double(hostBytesNeeded(p, pinned));
-  const Fit f = largest(0.9 * double(availableHost), perElement * (pinned ? 2 : 1));
-  return Status::error(
-      pinned ? trf("N = %s needs %s of host memory (%s, once ordinary and once pinned), but only "
-                   "%s is available. The largest N that fits is %s (2^%d).",
-                   thousands(p.n).c_str(), gib(host).c_str(), names,
-                   gib(double(availableHost)).c_str(), f.n.c_str(), f.log2)
-             : trf("N = %s needs %s of host memory (%s), but only %s is available. The largest N "
-                   "that fits is %s (2^%d).",
-                   thousands(p.n).c_str(), gib(host).c_str(), names,
-                   gib(double(availableHost)).c_str(), f.n.c_str(), f.log2));
-}
-
 class TransfersLesson final : public Lesson {
  public:
   const LessonInfo& info() const override { return kTransfersLessonInfo; }
@@ -380,9 +334,9 @@ class TransfersLesson final : public Lesson {
     if (!mem)
       error_ = mem.status();
     else if (!gpu_)
-      error_ = memoryCheck(p, size_t(1) << 50, mem->availableHost, false);
+      error_ = checkMemory(p, size_t(1) << 50, mem->availableHost, false);
     else
-      error_ = memoryCheck(p, mem->freeDevice, mem->availableHost, true);
+      error_ = checkMemory(p, mem->freeDevice, mem->availableHost, true);
     return error_.ok();
   }
 
