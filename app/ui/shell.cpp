@@ -513,7 +513,7 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
                   cudaVersionString(runtime_.runtimeVersion).c_str());
   char fps[32];
   if (headless_)
-    std::snprintf(fps, sizeof fps, "headless");
+    std::snprintf(fps, sizeof fps, "%s", tr("headless"));
   else
     std::snprintf(fps, sizeof fps, "%.0f fps", static_cast<double>(ImGui::GetIO().Framerate));
   const float avail = ImGui::GetContentRegionAvail().x;
