@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lists the learner-facing texts xgettext cannot find by itself as tr("...") calls in a C++ file,
 so that they join cudalab's catalogue beside the source's marked strings: the course's presets and
-plans (assets/presets, assets/plans), and the label and help of every parameter declared as
+plans (assets/presets, assets/plans), and the label, help and unit (when it is a word) of every
+parameter declared as
 `ParamSpec kName{"id", "label", min, max, default, "unit", "help", ...}` in the sources (shown
 through paramSlider and helpTooltip, which translate them).
 Usage: i18n_extra.py SOURCE_ROOT OUT.cpp"""
@@ -74,7 +75,7 @@ def without_comments(text):
 
 
 def param_specs(root):
-    """(file, label, help) of every ParamSpec initializer in app/ and kernels/, one by one in an
+    """(file, label, help, unit or None) of every ParamSpec initializer in app/ and kernels/, one by one in an
     array of them."""
     out = []
     pattern = re.compile(r"ParamSpec\s+k\w+(\[\w*\])?\s*(?:=\s*)?\{")
@@ -102,7 +103,10 @@ def param_specs(root):
             for start in starts:
                 fields = braced_fields(text, start)
                 if len(fields) >= 7:
-                    out.append((f.relative_to(root), fields[1], fields[6]))
+                    # A unit that is a word ("elements", "threads") is translated beside the
+                    # number; a symbol ("ms", "MiB") is not.
+                    unit = fields[5] if fields[5] and re.search(r"[a-z]{4,}", fields[5]) else None
+                    out.append((f.relative_to(root), fields[1], fields[6], unit))
     return out
 
 
@@ -161,9 +165,9 @@ def main():
         lines.append(f"// {f}")
         for t in texts:
             message(lines, f'"{t}"')
-    for f, label, help_ in param_specs(root):
+    for f, label, help_, unit in param_specs(root):
         lines.append(f"// {f}")
-        for t in (label, help_):
+        for t in (label, help_, unit):
             if t:
                 message(lines, f'"{t}"')
     for f in sorted((assets / "presets").glob("*.json")):

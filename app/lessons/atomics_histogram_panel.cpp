@@ -58,11 +58,12 @@ void drawAtomicsLadderPanel(LessonContext& ctx, const HistReport* result, const 
     // Whole sentences, each chosen by what was measured.
     const std::string n = thousands(p.n),
                       size = mib(double(p.n) * sourceInfo(p.source).elementBytes);
-    std::string text = r->device.empty()
-                           ? trf("%s values (%s, %s) into %d bins on the CPU.", n.c_str(),
-                                 sourceInfo(p.source).key, size.c_str(), p.bins)
-                           : trf("%s values (%s, %s) into %d bins on %s.", n.c_str(),
-                                 sourceInfo(p.source).key, size.c_str(), p.bins, r->device.c_str());
+    std::string text =
+        r->device.empty()
+            ? trf("%s values (%s, %s) into %d bins on the CPU.", n.c_str(),
+                  tr(sourceInfo(p.source).label), size.c_str(), p.bins)
+            : trf("%s values (%s, %s) into %d bins on %s.", n.c_str(),
+                  tr(sourceInfo(p.source).label), size.c_str(), p.bins, r->device.c_str());
     if (p.source == Source::Uniform)
       text += std::string(" ") +
               trf("Share of the values in one bin (skew): %s.", trimmedFixed(p.skew, 2).c_str());

@@ -410,7 +410,7 @@ class DeviceLesson final : public Lesson {
           ImGui::TableNextColumn();
           ImGui::TextUnformatted(fp64RatioText(a).c_str());
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(a.examples);
+          ImGui::TextUnformatted(tr(a.examples));  // product names, or a marked sentence
         }
         endDataTable();
       }

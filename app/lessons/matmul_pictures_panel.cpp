@@ -122,22 +122,22 @@ struct MatmulPicturesPanel::Impl {
     m_ = std::clamp(m_, 0, std::max(steps - 1, 0));
     // Translated labels keep their English ids ("###..."): the sliders keep their state.
     ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt(idLabel("block x", "blockx").c_str(), &bx_, 0, lc.gridX - 1);
+    ImGui::SliderInt(idLabel(N_("block x"), "blockx").c_str(), &bx_, 0, lc.gridX - 1);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120 * s);
-    ImGui::SliderInt(idLabel("block y", "blocky").c_str(), &by_, 0, lc.gridY - 1);
+    ImGui::SliderInt(idLabel(N_("block y"), "blocky").c_str(), &by_, 0, lc.gridY - 1);
     ImGui::SetNextItemWidth(160 * s);
     int shown = m_ + (st.family == Family::Naive ? 0 : 1);  // k from 0; tile steps from 1
     const int first = st.family == Family::Naive ? 0 : 1;
-    if (ImGui::SliderInt(
-            st.family == Family::Naive ? "k###tilestep" : idLabel("tile step", "tilestep").c_str(),
-            &shown, first, std::max(steps - 1, 0) + first))
+    if (ImGui::SliderInt(st.family == Family::Naive ? "k###tilestep"
+                                                    : idLabel(N_("tile step"), "tilestep").c_str(),
+                         &shown, first, std::max(steps - 1, 0) + first))
       m_ = shown - first;
     ImGui::SameLine();
     if (!ctx.exporting) checkbox("Play", &playing_);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(140 * s);
-    ImGui::SliderInt(idLabel("thread", "thread").c_str(), &thread_, 0, threads - 1);
+    ImGui::SliderInt(idLabel(N_("thread"), "thread").c_str(), &thread_, 0, threads - 1);
 
     const Range rows = blockRows(st, M, N, bx_, by_), cols = blockCols(st, M, N, bx_, by_);
     const Range ks = stepK(st, K, m_);

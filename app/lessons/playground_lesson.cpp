@@ -546,7 +546,7 @@ class PlaygroundLesson final : public Lesson {
       if (d.line > 0)
         marks.push_back({d.line,
                          d.severity == Severity::Error ? MarkKind::Error : MarkKind::Warning,
-                         d.message});
+                         d.format ? fillFormat(tr(d.format), d.values) : d.message});
     };
     if (last_ && last_->text == editor_.text())
       for (const Diagnostic& d : last_->compiled.diagnostics)
@@ -583,13 +583,13 @@ class PlaygroundLesson final : public Lesson {
       const Diagnostic& d = *all[i];
       const ImVec4 colour =
           d.severity == Severity::Error ? ctx.theme.errorColour() : ctx.theme.warningColour();
-      // The message is the compiler's (or cudalab's checker's) own English.
+      // The compiler's message is its own English; cudalab's checker's is translated.
       const bool error = d.severity == Severity::Error;
-      std::string text = d.line > 0
-                             ? (error ? trf("line %d: error: %s", d.line, d.message.c_str())
-                                      : trf("line %d: warning: %s", d.line, d.message.c_str()))
-                             : (error ? trf("error: %s", d.message.c_str())
-                                      : trf("warning: %s", d.message.c_str()));
+      const std::string message = d.format ? fillFormat(tr(d.format), d.values) : d.message;
+      std::string text = d.line > 0 ? (error ? trf("line %d: error: %s", d.line, message.c_str())
+                                             : trf("line %d: warning: %s", d.line, message.c_str()))
+                                    : (error ? trf("error: %s", message.c_str())
+                                             : trf("warning: %s", message.c_str()));
       if (d.fromWhom == "cudalab") text += "  (cudalab)";
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
       textWrapped("%s", text.c_str());

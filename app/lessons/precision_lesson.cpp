@@ -493,7 +493,7 @@ class PrecisionLesson final : public Lesson {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(tr(fp64RatioText(a)).c_str());  // "1:64", or "unknown"
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(a.examples);
+            ImGui::TextUnformatted(tr(a.examples));  // product names, or a marked sentence
           }
           endDataTable();
         }

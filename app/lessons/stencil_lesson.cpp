@@ -419,7 +419,7 @@ class StencilLesson final : public Lesson {
                   "would be several times faster, and on one core still far from 33 ms at full HD.",
                   cpu_->width, cpu_->height, msText(cpu_->all.totalMs() + cpu_->sceneAllMs).c_str(),
                   msText(cpu_->one.totalMs() + cpu_->sceneOneMs).c_str(), cpu_->p.radius,
-                  blurInfo(cpu_->p.blurId).key) +
+                  tr(blurInfo(cpu_->p.blurId).label)) +
               " ";
     text += trf("The window redraws every %s (the display's rate, not the work's).",
                 msText(double(ImGui::GetIO().DeltaTime) * 1000).c_str());

@@ -471,7 +471,7 @@ bool paramSlider(const ParamSpec& p, double& value) {
   double lo = p.min, hi = p.max;
   const char* label = halfWidthLabel(p.label);
   const std::string fmt = std::string(p.integer ? "%.0f" : "%.3g") +
-                          (p.unit && *p.unit ? std::string(" ") + p.unit : std::string());
+                          (p.unit && *p.unit ? std::string(" ") + tr(p.unit) : std::string());
   const bool changed = ImGui::SliderScalar(
       label, ImGuiDataType_Double, &value, &lo, &hi, fmt.c_str(),
       // Typed values (ctrl+click) stay inside the spec's range too.

@@ -1,5 +1,7 @@
 #include "models/arch.hpp"
 
+#include "common/translatable.hpp"
+
 #include "common/format.hpp"
 
 #include <algorithm>
@@ -49,7 +51,7 @@ constexpr ArchInfo kArchTable[] = {
     // UNSURE (all fields): sm_88 is a CUDA 13 compiler target with no product on NVIDIA's
     // compute-capability page. Numbered between Orin (8.7) and Ada (8.9); assumed to be an
     // Ampere-class SM like 8.6/8.7.
-    {8, 8, "Ampere", 128, 2, "no publicly documented product (sm_88 target)"},
+    {8, 8, "Ampere", 128, 2, N_("no publicly documented product (sm_88 target)")},
     {8, 9, "Ada Lovelace", 128, 2, "GeForce RTX 4090, L4, L40S, RTX 6000 Ada"},
     {9, 0, "Hopper", 128, 64, "H100, H200, GH200"},
     {10, 0, "Blackwell", 128, 64, "B200, GB200"},

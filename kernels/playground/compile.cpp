@@ -1,5 +1,7 @@
 #include "playground/compile.hpp"
 
+#include "common/translatable.hpp"
+
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -70,7 +72,7 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, int maxLine) {
       out.push_back(std::move(d));
     } else if (line.rfind("error", 0) == 0 || line.find(": fatal") != std::string::npos) {
       // Messages without a line (options, the linker).
-      out.push_back({0, Severity::Error, trim(line), "nvrtc"});
+      out.push_back({0, Severity::Error, trim(line), "nvrtc", nullptr, {}});
     }
   }
   return out;
@@ -306,19 +308,19 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
       const bool found = res.ptx.find(".entry " + e + "(") != std::string::npos;
       if (!found) {
         res.ok = false;
+        const char* format =
+            N_("there is no kernel named \"%s\": the app launches `extern \"C\" __global__ void "
+               "%s(...)`. Keep that name, the extern \"C\" (without it C++ changes the name) and "
+               "__global__.");
         res.diagnostics.push_back(
-            {0, Severity::Error,
-             "there is no kernel named \"" + e +
-                 "\": the app launches `extern \"C\" __global__ void " + e +
-                 "(...)`. Keep that name, the extern \"C\" (without it C++ changes the name) and "
-                 "__global__.",
-             "cudalab"});
+            {0, Severity::Error, fillFormat(format, {e, e}), "cudalab", format, {e, e}});
       }
     }
   } else if (compiled != NVRTC_ERROR_COMPILATION) {
     return nvrtcFailure(compiled, "compile");
   } else if (res.diagnostics.empty()) {
-    res.diagnostics.push_back({0, Severity::Error, "the compilation failed: " + res.log, "nvrtc"});
+    res.diagnostics.push_back(
+        {0, Severity::Error, "the compilation failed: " + res.log, "nvrtc", nullptr, {}});
   }
   res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return res;

@@ -56,6 +56,10 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   std::string message;
   std::string fromWhom = "nvrtc";  // "nvrtc" or "cudalab"
+  // cudalab's own checks: message as a format marked N_() with "%s" for each of `values` (the
+  // learner's names), so that the app shows it translated (see Status::errorf).
+  const char* format = nullptr;
+  std::vector<std::string> values;
 };
 
 // Per-kernel resources as ptxas reported them (-Xptxas -v).

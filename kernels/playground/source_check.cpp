@@ -1,5 +1,7 @@
 #include "playground/source_check.hpp"
 
+#include "common/translatable.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -314,8 +316,9 @@ std::vector<Diagnostic> lint(std::string_view text) {
     }
     t.push_back(raw[i]);
   }
-  auto warn = [&](int line, std::string m) {
-    out.push_back({line, Severity::Warning, std::move(m), "cudalab"});
+  auto warn = [&](int line, const char* format, std::vector<std::string> values) {
+    out.push_back({line, Severity::Warning, fillFormat(format, values), "cudalab", format,
+                   std::move(values)});
   };
   for (const Function& f : functions(t)) {
     // Pointer parameters: the arrays a kernel can write.
@@ -338,10 +341,10 @@ std::vector<Diagnostic> lint(std::string_view text) {
     // counter) does the same work in every thread on purpose.
     if (f.kernel && usesThread && !usesBlock) {
       warn(t[f.paramsBegin - 2].line,
-           f.name +
-               " never uses blockIdx or blockDim: every block computes the same indices, so "
-               "with more than one block the blocks repeat block 0's work and the rest of the "
-               "data is never reached. Is that what you meant?");
+           N_("%s never uses blockIdx or blockDim: every block computes the same indices, so "
+              "with more than one block the blocks repeat block 0's work and the rest of the "
+              "data is never reached. Is that what you meant?"),
+           {f.name});
     }
     if (f.kernel && !pointers.empty()) {
       // A write through a pointer parameter (p[i] = ...) whose subscript's variables no earlier
@@ -378,10 +381,11 @@ std::vector<Diagnostic> lint(std::string_view text) {
           checked |= compared.count(t[k].text) > 0;
         }
         if (variables && !checked) {
-          warn(t[i].line, "the write to " + std::string(w) +
-                              "[...] has no bounds check before it: when the grid has more "
-                              "threads than elements (it is rounded up to whole blocks), the "
-                              "extra threads write past the end. Guard it with if (i < n).");
+          warn(t[i].line,
+               N_("the write to %s[...] has no bounds check before it: when the grid has more "
+                  "threads than elements (it is rounded up to whole blocks), the extra threads "
+                  "write past the end. Guard it with if (i < n)."),
+               {std::string(w)});
           break;
         }
       }
@@ -390,10 +394,10 @@ std::vector<Diagnostic> lint(std::string_view text) {
       for (size_t i = f.bodyBegin; i < f.bodyEnd; ++i) {
         if (t[i].kind != TokenKind::Number || !isDoubleLiteral(t[i].text)) continue;
         const std::string lit(t[i].text);
-        warn(t[i].line, lit +
-                            " is a double: an expression with it is computed in float64 (much "
-                            "slower on most GPUs) and rounded back to float. Write " +
-                            lit + "f to stay in float32.");
+        warn(t[i].line,
+             N_("%s is a double: an expression with it is computed in float64 (much slower on "
+                "most GPUs) and rounded back to float. Write %sf to stay in float32."),
+             {lit, lit});
       }
     }
   }
