@@ -350,6 +350,15 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
       srcOf[size_t(ln)] = w.warp * 32 + ln + l.stride;
   }
   const ImVec2 o = ImGui::GetCursorScreenPos();
+  // The numbers in the boxes: in a smaller size when two digits do not fit a box (a projector's
+  // scale in a narrow panel), left out only when they would be too small to read.
+  const float digits = ImGui::CalcTextSize("00").x;
+  const float numberSize =
+      ImGui::GetFontSize() * std::min(1.0f, (lane - 3 * s) / std::max(digits, 1.0f));
+  const bool numbers = numberSize >= 0.6f * ImGui::GetFontSize();
+  auto number = [&](ImVec2 at, int v) {
+    dl->AddText(ImGui::GetFont(), numberSize, at, text, std::to_string(v).c_str());
+  };
   dl->AddText(ImVec2(o.x, o.y + 2 * s), text, laneLabel);
   dl->AddText(ImVec2(o.x, o.y + h + 6 * s), text, readLabel);
   for (int ln = 0; ln < 32; ++ln) {
@@ -359,8 +368,7 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
                        : srcOf[size_t(ln)] >= 0 ? paletteColour(7, 0.6f)
                                                 : ImGui::GetColorU32(ImGuiCol_FrameBg);
     dl->AddRectFilled(a, b, fill);
-    if (lane > ImGui::CalcTextSize("00").x + 2 * s)
-      dl->AddText(ImVec2(a.x + 2 * s, a.y + 2 * s), text, std::to_string(ln).c_str());
+    if (numbers) number(ImVec2(a.x + s, a.y + 2 * s), ln);
     if (srcOf[size_t(ln)] < 0) continue;
     const int src = srcOf[size_t(ln)];
     const int shown = l.shuffle        ? src
@@ -368,8 +376,7 @@ void ReductionTreePanel::drawBanks(LessonContext& ctx, const TreeModel& m) {
                                        : (src * m.elementBytes / mem::kBankBytes) % mem::kBanks;
     const ImVec2 c(a.x, a.y + h + 4 * s);
     dl->AddRect(c, ImVec2(c.x + lane - 2 * s, c.y + h), text);
-    if (lane > ImGui::CalcTextSize("00").x + 2 * s)
-      dl->AddText(ImVec2(c.x + 2 * s, c.y + 2 * s), text, std::to_string(shown % 100).c_str());
+    if (numbers) number(ImVec2(c.x + s, c.y + 2 * s), shown % 100);
   }
   ImGui::Dummy(ImVec2(labelW + 32 * lane, 2 * h + 8 * s));
   if (l.shuffle)

@@ -93,8 +93,10 @@ void drawWarpPicture(const Theme& theme, float scale, const mem::WarpRequest& r,
     at.insert(at.begin(), '+');
     const float tw = ImGui::CalcTextSize(at.c_str()).x;
     const bool room = tw < lineW - 2 * s || (n <= 8) || i == 0 || i == n - 1;
-    if (room && (tw < lineW * 1.8f || i == 0))
-      dl->AddText(ImVec2(x, memY + memH + 3 * s), text, at.c_str());
+    // The last line's label ends at the line's right edge (the picture's), not past the panel.
+    const float lx = i == n - 1 && i > 0 ? std::min(x, x + lineW - tw) : x;
+    if (room && (tw < lineW * 1.8f || i == 0 || i == n - 1))
+      dl->AddText(ImVec2(lx, memY + memH + 3 * s), text, at.c_str());
     x += lineW;
   }
   // Arrows: lane to the first byte of its element, coloured by the line that serves it.
