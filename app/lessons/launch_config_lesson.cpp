@@ -317,17 +317,13 @@ class LaunchConfigLesson final : public Lesson {
  private:
   void onConfigChanged() {
     valid_ = validate(cfg_, limits_);
-    validWhy_ = validationPhrase(cfg_, limits_);
     warnings_ = warningPhrases(cfg_);
     shape_ = valid_ ? shapeFor(cfg_, limits_) : Result<LaunchShape>(valid_);
     pictureDirty_ = true;
   }
 
-  // Why the configuration is refused, in the UI's language (a number outside its range is
-  // refused in English by the shared parameter check).
-  std::string validity() const {
-    return validWhy_.format ? translated(validWhy_) : tr(valid_.message());
-  }
+  // Why the configuration is refused, in the UI's language.
+  std::string validity() const { return trStatus(valid_); }
 
   void drawRunButtons(LessonContext& ctx) {
     ImGui::Spacing();
@@ -884,7 +880,6 @@ class LaunchConfigLesson final : public Lesson {
   DeviceLimits limits_;
   LaunchCountersPanel counters_;
   Status valid_;
-  LaunchSentence validWhy_;  // valid_'s refusal, to translate
   std::vector<LaunchSentence> warnings_;
   Result<LaunchShape> shape_ = Status::error("not computed");
 

@@ -83,12 +83,6 @@ std::string summaryText(const RunReport& r) {
   return verdict;
 }
 
-// What limiterText (models/occupancy.cpp) returns, marked for the catalogue: the launch table
-// shows it translated.
-[[maybe_unused]] constexpr const char* kLimiterTexts[] = {N_("threads per SM"), N_("blocks per SM"),
-                                                          N_("registers"), N_("shared memory"),
-                                                          N_("nothing (the block does not fit)")};
-
 std::string msText(double ms) {
   if (ms <= 0) return "-";
   return ms < 0.1 ? trimmedFixed(ms * 1000, 1) + " us" : trimmedFixed(ms, ms < 10 ? 3 : 1) + " ms";

@@ -61,22 +61,7 @@ std::string joined(const std::vector<LaunchSentence>& parts) {
 }  // namespace
 
 std::string LaunchSentence::fill(const char* fmt) const {
-  std::string out;
-  if (!fmt) return out;
-  size_t next = 0;
-  for (const char* c = fmt; *c; ++c) {
-    if (c[0] == '%' && c[1] == 's') {
-      if (next < args.size()) out += args[next];
-      ++next;
-      ++c;
-    } else if (c[0] == '%' && c[1] == '%') {
-      out += '%';
-      ++c;
-    } else {
-      out += *c;
-    }
-  }
-  return out;
+  return fmt ? fillFormat(fmt, args) : std::string();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,7 +365,7 @@ Status validate(const LaunchConfig& c, const DeviceLimits& limits) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return rs.status();
   const LaunchSentence why = validationPhrase(c, limits);
-  if (why.format) return Status::error(why.english());
+  if (why.format) return Status::errorf(why.format, why.args);
   return {};
 }
 

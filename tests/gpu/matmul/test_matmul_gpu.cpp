@@ -47,7 +47,8 @@ constexpr std::size_t kGuard = 1024;
 template <class T>
 class Problem {
  public:
-  Problem(int M, int N, int K, std::mt19937& rng) : M_{M}, N_{N}, K_{K} {  // braces: N_( is the catalogue's mark
+  Problem(int M, int N, int K, std::mt19937& rng)
+      : M_{M}, N_{N}, K_{K} {  // braces: N_( is the catalogue's mark
     const std::vector<T> a = randomMatrix<T>(count(M, K), rng);
     const std::vector<T> b = randomMatrix<T>(count(K, N), rng);
     ref_ = referenceProduct(a.data(), b.data(), M, N, K, checkedRows(M, N));
