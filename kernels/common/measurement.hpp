@@ -72,6 +72,11 @@ class Workload {
   // Called after the stream has finished a run: compare the host copy of the outputs with the
   // CPU reference.
   virtual Result<Correctness> verify() = 0;
+  // Elements the lesson leaves wrong on purpose and says so (the launch lesson's grid too small
+  // for its array, without a stride loop: the elements no thread reaches keep their poison). The
+  // process's check tally (check_tally.hpp) counts a run as right when exactly this many elements
+  // are wrong, so a soak tells a lesson showing its lesson from a kernel giving a wrong number.
+  virtual size_t wrongByDesign() const { return 0; }
   virtual double kernelBytes() const = 0;
   virtual double kernelFlops() const { return 0; }
   virtual double h2dBytes() const = 0;

@@ -277,6 +277,8 @@ class DoublingWorkload final : public Workload {
                                 std::span<const float>(hostOut_.get(), hostOut_.size()));
   }
 
+  // The model's count of elements no thread writes (grid too small, no stride loop).
+  size_t wrongByDesign() const override { return static_cast<size_t>(s_.unwrittenElements); }
   double kernelBytes() const override { return 8.0 * static_cast<double>(s_.n); }
   double kernelFlops() const override { return static_cast<double>(s_.n); }
   double h2dBytes() const override { return 4.0 * static_cast<double>(s_.n); }

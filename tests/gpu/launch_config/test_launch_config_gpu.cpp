@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/check_tally.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/measurement.hpp"
 #include "launch_config/launch_config.hpp"
@@ -65,11 +66,18 @@ void checkLaunch(const LaunchConfig& c, const DeviceLimits& lim, cudaStream_t st
   EXPECT_EQ(model->canaryWrites, shape->canaryWrites);
 
   std::unique_ptr<Workload> w = makeDoublingWorkload(c, *shape);
+  EXPECT_EQ(w->wrongByDesign(), static_cast<size_t>(model->unwritten));
   MeasureOptions opt;
   opt.warmup = 1;
   opt.runs = 2;
+  const CheckTally before = checkTally();
   Result<Measurement> m = measure(*w, opt, nullptr, stream);
   ASSERT_TRUE(m.ok()) << m.status().sentence();
+  // The soak's tally counts a launch that leaves exactly the model's elements unwritten as right:
+  // the lesson shows what it set out to show (both timed runs are verified).
+  const CheckTally after = checkTally();
+  EXPECT_EQ(after.failed, before.failed);
+  EXPECT_EQ(after.passed, before.passed + 2);
   EXPECT_TRUE(m->check.ran);
   EXPECT_EQ(m->check.checked, static_cast<size_t>(c.n));
   // Unwritten elements still hold the NaN poison: wrong, and nothing else is.
