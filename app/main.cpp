@@ -29,6 +29,7 @@
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
 #include "platform/headless_egl.hpp"
+#include "platform/heartbeat.hpp"
 #include "platform/stall_watch.hpp"
 #include "restart.hpp"
 #include "ui/renderer.hpp"
@@ -308,6 +309,7 @@ int runWindow(const CliOptions& o) {
       // Nothing to draw: wait for the window to come back (jobs go on on their threads).
       if (frame < 3) stopFirstPictureWatch();
       window.waitEvents(0.1);
+      heartbeat();  // waiting, not hung
       continue;
     }
     renderer.frame(0, 0, 1.0f, false, false, 0);

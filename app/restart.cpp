@@ -23,6 +23,7 @@
 
 #include "common/device_fault.hpp"
 #include "common/translatable.hpp"
+#include "platform/heartbeat.hpp"
 #include "playground/worker.hpp"
 #include "ui/renderer.hpp"
 #include "ui/shell.hpp"
@@ -49,7 +50,8 @@ constexpr const char* kStoppedDrawingLater =
     N_("because the GPU stopped drawing after its first picture (a GPU error, here or in another "
        "program, can leave it so until the GPU is reset)");
 // For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
-// draws it blank, "blank-later" draws the first and finds the later ones blank. Dropped when the
+// draws it blank, "blank-later" draws the first and finds the later ones blank, "hang-later"
+// draws the first and then stops (as if blocked in the graphics driver). Dropped when the
 // supervisor starts the app without the GPU.
 constexpr const char* kTestFirstPictureVariable = "CUDALAB_TEST_FIRST_PICTURE";
 
@@ -118,36 +120,47 @@ bool gpuHidden() {
   return v && !*v;
 }
 
-// Waits for the app `child` to end; while `firstPicture` is open, gives it kFirstPictureSeconds
-// to say on that pipe that its first picture was drawn, and kills it if it does not. Returns the
-// child's wait status, and in `hung` whether it was killed for that.
-int waitForApp(pid_t child, int firstPicture, bool& hung) {
+// Waits for the app `child` to end. While `watch` is open: the app has kFirstPictureSeconds to say
+// on it that its first picture was drawn (a byte), and an app that keeps the pipe open after that
+// (one started again with the GPU, see heartbeat.hpp) kStillDrawingSeconds between any two
+// further bytes; one that misses either is killed. End of file (the app closed the pipe, or
+// ended) stops the watch. Returns the child's wait status; `hung` says whether it was killed for
+// that, `drew` whether its first picture had come.
+int waitForApp(pid_t child, int watch, bool& hung, bool& drew) {
   hung = false;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<int>(kFirstPictureSeconds * 1000));
+  drew = false;
+  using Clock = std::chrono::steady_clock;
+  auto after = [](double seconds) {
+    return Clock::now() + std::chrono::milliseconds(static_cast<int>(seconds * 1000));
+  };
+  auto deadline = after(kFirstPictureSeconds);
   int status = 0;
   for (;;) {
     // Every child is reaped (a faulted app's playground workers come back to us too).
-    const pid_t done = waitpid(-1, &status, firstPicture >= 0 ? WNOHANG : 0);
+    const pid_t done = waitpid(-1, &status, watch >= 0 ? WNOHANG : 0);
     if (done == child) break;
     if (done < 0 && errno != EINTR) return status;
-    if (firstPicture < 0 || done > 0) continue;
-    pollfd p{firstPicture, POLLIN, 0};
+    if (watch < 0 || done > 0) continue;
+    pollfd p{watch, POLLIN, 0};
     if (poll(&p, 1, 100) > 0) {
-      char c = 0;
-      // A byte: drawn. End of file: the app closed the pipe or ended (reaped above).
-      if (read(firstPicture, &c, 1) >= 0) {
-        close(firstPicture);
-        firstPicture = -1;
+      char c[64];
+      const ssize_t n = read(watch, c, sizeof c);
+      if (n > 0) {
+        // The first picture, or a later sign that the app still draws.
+        drew = true;
+        deadline = after(kStillDrawingSeconds);
+      } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        close(watch);
+        watch = -1;
       }
-    } else if (std::chrono::steady_clock::now() > deadline) {
+    } else if (Clock::now() > deadline) {
       kill(child, SIGKILL);
       hung = true;
-      close(firstPicture);
-      firstPicture = -1;
+      close(watch);
+      watch = -1;
     }
   }
-  if (firstPicture >= 0) close(firstPicture);
+  if (watch >= 0) close(watch);
   return status;
 }
 
@@ -210,20 +223,26 @@ std::optional<int> superviseApp() {
     }
     if (firstPicture[0] >= 0) close(firstPicture[1]);
     sigprocmask(SIG_SETMASK, &old, nullptr);
-    bool hung = false;
-    const int status = waitForApp(gChild, firstPicture[0], hung);
+    bool hung = false, drew = false;
+    const int status = waitForApp(gChild, firstPicture[0], hung, drew);
     sigprocmask(SIG_BLOCK, &forwarded, nullptr);
     gChild = -1;
     if (hung && !gpuHidden()) {
-      // The GPU did not draw the first picture (after a fault here, or one in another program
-      // before this start): once more, without the GPU.
-      std::fprintf(stderr,
-                   "cudalab: the app%s did not draw its first picture within %.0f s; starting "
-                   "again without the GPU.\n",
-                   startedAgain ? " started again" : "", kFirstPictureSeconds);
+      // The GPU did not draw the first picture, or stopped drawing after it (after a fault here,
+      // or one in another program before this start): once more, without the GPU.
+      if (drew)
+        std::fprintf(stderr,
+                     "cudalab: the app%s drew its first picture, then nothing for %.0f s; "
+                     "starting again without the GPU.\n",
+                     startedAgain ? " started again" : "", kStillDrawingSeconds);
+      else
+        std::fprintf(stderr,
+                     "cudalab: the app%s did not draw its first picture within %.0f s; starting "
+                     "again without the GPU.\n",
+                     startedAgain ? " started again" : "", kFirstPictureSeconds);
       if (!state.is_object()) state = nlohmann::json{{"relaunches", 1}, {"fault", ""}};
       state["without_gpu"] = true;
-      state["without_gpu_why"] = kStoppedDrawing;
+      state["without_gpu_why"] = drew ? kStoppedDrawingLater : kStoppedDrawing;
       std::ofstream(file) << state.dump(2);
     } else if (hung) {
       std::fprintf(stderr,
@@ -377,6 +396,22 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
   if (blank)
     std::fprintf(stderr, "cudalab: the first picture came out blank%s.\n",
                  picture ? "" : (" (" + picture.status().sentence() + ")").c_str());
+  if (!restoreFile.empty() && !gpuHidden()) {
+    // Started again with the GPU after a fault: the drawing can still hang later (heartbeat.hpp),
+    // so the pipe stays open and every frame says the app still draws.
+    const int fd = std::atoi(std::getenv(kFirstPictureFdVariable));
+    const char drawn = 'd';
+    (void)!write(fd, &drawn, 1);
+    unsetenv(kFirstPictureFdVariable);
+    if (test && std::strcmp(test, "hang-later") == 0) {
+      std::fprintf(stderr, "cudalab: %s=hang-later: drawing nothing more.\n",
+                   kTestFirstPictureVariable);
+      for (;;)
+        pause();
+    }
+    startHeartbeat(fd);
+    return std::nullopt;
+  }
   stopFirstPictureWatch();
   return std::nullopt;
 }

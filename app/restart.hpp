@@ -19,7 +19,10 @@
 // that runs CUDA and draws with EGL then hangs or draws blank until the GPU is reset, whichever
 // program made the fault). So the supervisor gives each app it starts kFirstPictureSeconds to
 // draw its first picture, and checkFirstPicture() looks at that picture: a hang or a blank picture
-// starts cudalab once more without the GPU, with the CPU references, saying why.
+// starts cudalab once more without the GPU, with the CPU references, saying why. An app started
+// again with the GPU is watched for as long as it runs: its frames beat (platform/heartbeat.hpp),
+// and kStillDrawingSeconds without a beat (the drawing blocked in the driver, as a restarted app
+// on an H100 did after its first picture) do the same.
 //
 // CUDALAB_NO_SUPERVISOR=1 runs the app in one process (for a debugger); a fault then replaces the
 // process by a fresh image in place.
@@ -58,12 +61,17 @@ int restartAfterFault(Shell& shell);
 // How long a process started again has to draw its first picture before its supervisor ends it
 // and starts one without the GPU.
 inline constexpr double kFirstPictureSeconds = 30;
+// How long an app started again with the GPU may go without drawing (or waiting idle in its
+// window) once its first picture is drawn: no frame of a working app takes nearly this long (the
+// slowest in 30 minutes of soak on an H100: 0.45 s).
+inline constexpr double kStillDrawingSeconds = 30;
 
 // Whether this process's supervisor waits for its first picture (every supervised start).
 bool firstPictureWatched();
 
 // With the first whole picture the app drew (or why there is none), when firstPictureWatched():
-// tells the supervisor the picture was drawn and returns nullopt to go on; when the picture is
+// tells the supervisor the picture was drawn (in an app started again with the GPU, starting the
+// heartbeat) and returns nullopt to go on; when the picture is
 // blank or missing, starts again without the GPU and returns the exit code. `restoreFile` is
 // --restore's value (empty in a first start).
 std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,

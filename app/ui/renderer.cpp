@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "platform/gl.hpp"
+#include "platform/heartbeat.hpp"
 #include "ui/data_table.hpp"
 #include "ui/plot.hpp"
 
@@ -60,6 +61,7 @@ void UiRenderer::applyTheme(float pixelScale) {
 
 void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool transparent,
                        float dt) {
+  heartbeat();  // for a supervisor watching an app started again after a fault
   applyTheme(pixelScale);
   ImGuiIO& io = ImGui::GetIO();
   ImGui_ImplOpenGL3_NewFrame();

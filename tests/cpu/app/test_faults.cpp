@@ -191,8 +191,9 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
 // A fault can take the GPU's drawing down with it (an H100 after a fault: every new process that
 // runs CUDA and draws hangs or draws blank). The process started again must then go on without
 // the GPU, saying why. CUDALAB_TEST_FIRST_PICTURE makes the restarted app hang before its first
-// picture (its supervisor must kill it), find it blank (it must start again itself), or draw it
-// and find a later picture (after the action) blank, as the H100 did.
+// picture (its supervisor must kill it), find it blank (it must start again itself), draw it and
+// find a later picture (after the action) blank, as the H100 did, or draw it and then hang (its
+// supervisor must notice the frames stopped), as an H100 also did.
 class FirstPictureAfterRestart : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
@@ -222,6 +223,11 @@ TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
       << out;
   if (how == "hang")
     EXPECT_NE(out.find("did not draw its first picture"), std::string::npos) << out;
+  else if (how == "hang-later")
+    EXPECT_NE(out.find("drew its first picture, then nothing for 30 s; starting again without "
+                       "the GPU"),
+              std::string::npos)
+        << out;
   else if (how == "blank-later")
     EXPECT_NE(out.find("a picture after the first came out blank. Starting again with the same "
                        "lesson and parameters, without the GPU"),
@@ -240,7 +246,7 @@ TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ways, FirstPictureAfterRestart,
-                         ::testing::Values("hang", "blank", "blank-later"),
+                         ::testing::Values("hang", "blank", "blank-later", "hang-later"),
                          [](const ::testing::TestParamInfo<const char*>& p) {
                            std::string name = p.param;
                            std::replace(name.begin(), name.end(), '-', '_');
