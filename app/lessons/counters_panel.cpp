@@ -130,7 +130,7 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
   if (job_.running()) {
     // What is being profiled: a step's name (translated when the catalogue has it) or a launch.
     const JobProgress p = job_.progress();
-    ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), trf("profiling %s", tr(p.what.c_str())).c_str());
+    ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), trf("profiling %s", tr(p.what).c_str()).c_str());
   }
   if (!error_.ok()) {
     // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.

@@ -74,12 +74,6 @@ std::string rate(double gflops) {
 
 // What the job does now, translated: a step's label or a phase marked N_() where the work
 // reports it; the size sweep puts "512^3: " (no words) before it.
-std::string progressText(const std::string& what) {
-  const size_t cut = what.find("^3: ");
-  if (cut == std::string::npos) return tr(what);
-  return what.substr(0, cut + 4) + tr(what.substr(cut + 4));
-}
-
 std::string blockText(const StepInfo& s) {
   if (!handWritten(s)) return "cuBLAS";
   if (s.blockY > 1) return std::to_string(s.blockX) + " x " + std::to_string(s.blockY);
@@ -183,7 +177,7 @@ class MatmulLesson final : public Lesson {
       const JobProgress pr = ladderJob_.running()  ? ladderJob_.progress()
                              : sweepJob_.running() ? sweepJob_.progress()
                                                    : courseJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), progressText(pr.what).c_str());
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what).c_str());
       if (button("Cancel")) {
         cancelAll();
       }

@@ -113,12 +113,6 @@ struct TransposeView {
 
 // A job's progress as the bar shows it: a step's label or a fixed word marked N_() in the
 // kernels, translated; the strided copy's "stride 7" rebuilt as one translated phrase.
-std::string progressText(const std::string& what) {
-  int stride = 0;
-  if (std::sscanf(what.c_str(), "stride %d", &stride) == 1) return trf("stride %d", stride);
-  return tr(what);
-}
-
 // Which parameters a kernel's pattern uses.
 struct Uses {
   bool stride = false, offset = false, element = false, rows = false, cols = false, inner = false,
@@ -279,7 +273,7 @@ class MemoryLesson final : public Lesson {
     if (working()) {
       const JobProgress pr =
           stridedJob_.running() ? stridedJob_.progress() : transposeJob_.progress();
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), progressText(pr.what).c_str());
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what).c_str());
       if (button("Cancel")) {
         cancelAll();
       }

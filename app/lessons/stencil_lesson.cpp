@@ -277,7 +277,7 @@ class StencilLesson final : public Lesson {
     if (working()) {
       const JobProgress pr = measureJob_.running() ? measureJob_.progress() : cpuJob_.progress();
       // The CPU job's steps are marked N_() below; the measurement's ("naive, radius 3") are names.
-      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what.c_str()));
+      ImGui::ProgressBar(pr.fraction, ImVec2(-1, 0), tr(pr.what).c_str());
       if (button("Cancel")) {
         cancelAll();
       }

@@ -161,7 +161,14 @@ const char* tr(const char* english) {
 }
 
 std::string tr(const std::string& english) {
-  return tr(english.c_str());
+  std::string format;
+  std::vector<std::string> values;
+  if (!unpackPhrase(english, format, values)) return tr(english.c_str());
+  // A phrase (status.hpp): its format translated whole, each value through the catalogue too
+  // (numbers have no entry and stay as they are).
+  for (std::string& v : values)
+    v = tr(v.c_str());
+  return fillFormat(tr(format.c_str()), values);
 }
 
 std::string trf(const char* english_format, ...) {

@@ -58,6 +58,7 @@ const std::string& currentLanguage();
 // The translation of `english` in the current language, or `english` itself. The pointer stays
 // valid until the language changes (translations are kept by the catalogue).
 const char* tr(const char* english);
+// The same, and a phrase (common/status.hpp: a progress line with numbers) translated whole.
 std::string tr(const std::string& english);
 // printf with the translation of `english_format` (same conversions, same order).
 std::string trf(const char* english_format, ...) __attribute__((format(printf, 1, 2)));

@@ -80,20 +80,28 @@ Settings loadSettings(const std::string& path, Status* problem) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return s;  // first run
   std::ifstream in(path);
-  auto refuse = [&](const std::string& why) {
-    if (problem)
-      *problem = Status::error("Settings in " + path + " could not be read (" + why +
-                               "); using the defaults.");
+  // The settings are read before the language is known: each problem keeps its sentence's
+  // format and values (Status::errorf), and the status bar translates it when it shows it.
+  auto refuse = [&](const char* format, std::vector<std::string> values) {
+    if (problem) *problem = Status::errorf(format, std::move(values));
     return Settings{};
   };
-  if (!in || fs::is_directory(path, ec)) return refuse("it is not a readable file");
+  if (!in || fs::is_directory(path, ec))
+    return refuse(
+        N_("Settings in %s could not be read (it is not a readable file); using the defaults."),
+        {path});
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    return refuse(e.what());
+    // The parser's own words (where the JSON breaks) stay as it says them.
+    return refuse(N_("Settings in %s could not be read (%s); using the defaults."),
+                  {path, e.what()});
   }
-  if (!j.is_object()) return refuse("it does not hold a JSON object");
+  if (!j.is_object())
+    return refuse(N_("Settings in %s could not be read (it does not hold a JSON object); using "
+                     "the defaults."),
+                  {path});
   std::vector<std::string> bad;
   field(j, "theme", s.theme, bad);
   field(j, "ui_scale", s.uiScale, bad);
@@ -127,9 +135,11 @@ Settings loadSettings(const std::string& path, Status* problem) {
     std::string keys;
     for (const std::string& k : bad)
       keys += (keys.empty() ? "" : ", ") + k;
-    *problem = Status::error(
-        "Settings in " + path + ": " + keys + (bad.size() == 1 ? " was" : " were") +
-        " not usable; the defaults are used for " + (bad.size() == 1 ? "it." : "them."));
+    // The keys are the file's own names (ui_scale, theme), not translated.
+    *problem = Status::errorf(
+        bad.size() == 1 ? N_("Settings in %s: %s was not usable; the defaults are used for it.")
+                        : N_("Settings in %s: %s were not usable; the defaults are used for them."),
+        {path, keys});
   }
   return s;
 }

@@ -104,7 +104,7 @@ Result<RaceReport> runRace(const RaceParams& p, const std::atomic<bool>* cancel,
       if (isCancelled(cancel)) return cancelled();
       if (progress && r % 50 == 0)
         progress((float(v) + float(r) / float(p.repeats)) / float(variants),
-                 std::string(info.key) + ": run " + std::to_string(r + 1));
+                 phrase(N_("%s: run %s"), {info.key, std::to_string(r + 1)}));
       Result<unsigned> c =
           countFromZero(info.id, p.blocks, p.threads, counter.get(), host.get(), s);
       if (!c) return c.status();
@@ -145,7 +145,9 @@ Result<std::vector<ContentionPoint>> measureThreadSweep(const std::vector<long l
     const long long blocks = t / kBlock;
     for (const CounterInfo& c : counters()) {
       if (isCancelled(cancel)) return cancelled();
-      if (progress) progress(float(i) / float(threads.size()), thousands(t) + " threads, " + c.key);
+      if (progress)
+        progress(float(i) / float(threads.size()),
+                 phrase(N_("%s threads, %s"), {thousands(t), c.key}));
       ContentionPoint pt{c.id, t, 1};
       Result<double> ms = timeMedian(s, 2, 5, [&]() -> Status {
         return launchCounter(c.id, blocks, kBlock, counter.get(), s);
@@ -188,7 +190,8 @@ Result<std::vector<ContentionPoint>> measureAddressSweep(long long threads,
           N_("The counters must divide the threads evenly: %s threads over %s counters do not."),
           {thousands(threads), thousands(a)});
     if (isCancelled(cancel)) return cancelled();
-    if (progress) progress(float(i) / float(addresses.size()), thousands(a) + " counters");
+    if (progress)
+      progress(float(i) / float(addresses.size()), phrase(N_("%s counters"), {thousands(a)}));
     const long long group = threads / a;
     ContentionPoint pt{CounterId::Global, threads, a};
     auto launch = [&]() -> Status {
@@ -606,7 +609,7 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& base,
     CUDALAB_TRY(validate(p));
     if (isCancelled(cancel)) return cancelled();
     const float lo = float(i) / float(skews.size()), span = 1.0f / float(skews.size());
-    if (progress) progress(lo, "skew " + trimmedFixed(p.skew, 2) + ": values");
+    if (progress) progress(lo, phrase(N_("skew %s: values"), {trimmedFixed(p.skew, 2)}));
     const HistInput in = makeInput(p, seedOf(base) + i);
     HistReport r;
     r.p = p;
@@ -615,7 +618,7 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& base,
     Progress inner;
     if (progress)
       inner = [&](float f, const std::string& w) {
-        progress(lo + f * span, "skew " + trimmedFixed(p.skew, 2) + ": " + w);
+        progress(lo + f * span, phrase(N_("skew %s: %s"), {trimmedFixed(p.skew, 2), w}));
       };
     CUDALAB_TRY(measureGpuSteps(p, in, which, r, false, cancel, inner));
     for (const HistStepResult& s : r.steps)

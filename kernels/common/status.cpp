@@ -35,6 +35,43 @@ std::string fillFormat(const char* format, const std::vector<std::string>& value
   return out;
 }
 
+namespace {
+// Control characters no format or value contains: the start of a phrase, and before each value.
+constexpr char kPhraseStart = '\x1e', kPhraseValue = '\x1f';
+}  // namespace
+
+std::string phrase(const char* format, std::vector<std::string> values) {
+  std::string out(1, kPhraseStart);
+  out += format;
+  for (const std::string& v : values) {
+    out += kPhraseValue;
+    // A value that is itself a phrase would break the packing: it goes in as its English.
+    out += !v.empty() && v[0] == kPhraseStart ? phraseEnglish(v) : v;
+  }
+  return out;
+}
+
+bool unpackPhrase(const std::string& s, std::string& format, std::vector<std::string>& values) {
+  if (s.empty() || s[0] != kPhraseStart) return false;
+  values.clear();
+  size_t at = s.find(kPhraseValue, 1);
+  format = s.substr(1, at == std::string::npos ? std::string::npos : at - 1);
+  while (at != std::string::npos) {
+    const size_t next = s.find(kPhraseValue, at + 1);
+    values.push_back(
+        s.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+    at = next;
+  }
+  return true;
+}
+
+std::string phraseEnglish(const std::string& s) {
+  std::string format;
+  std::vector<std::string> values;
+  if (!unpackPhrase(s, format, values)) return s;
+  return fillFormat(format.c_str(), values);
+}
+
 Status Status::cuda(int code, std::string name, std::string message, std::string expr,
                     std::string file, int line, bool sticky) {
   Status s;

@@ -74,6 +74,19 @@ class Status {
 // `format` with "%s" replaced by each of `values` in turn and "%%" by "%" (errorf's sentences).
 std::string fillFormat(const char* format, const std::vector<std::string>& values);
 
+// Phrases: a short text with numbers that travels as a std::string (a job's progress line) and
+// that the app translates whole. phrase() packs the English format (marked N_) and its values
+// into one string; the app's tr(std::string) unpacks it and shows fillFormat(tr(format), tr of
+// each value), so a value is a number or another marked word (a step's label), never a phrase.
+// A plain string passes through unchanged.
+//
+//   progress(f, phrase(N_("N = %s: %s"), {std::to_string(n), what}));   // what: N_("done")
+//   std::string english = phraseEnglish(line);                           // for logs and tests
+std::string phrase(const char* format, std::vector<std::string> values);
+// Whether `s` was made by phrase(); if so, its format and values.
+bool unpackPhrase(const std::string& s, std::string& format, std::vector<std::string>& values);
+std::string phraseEnglish(const std::string& s);
+
 // A value or the Status that explains why there is none.
 template <class T>
 class Result {

@@ -497,7 +497,8 @@ Result<StridedReport> measureStridedCopy(const StridedParams& p, const std::atom
   StridedWorkload w(p);
   StreamDrain drain(stream.get());
   for (int s = 1; s <= p.maxStride; ++s) {
-    if (progress) progress(float(s - 1) / float(p.maxStride), "stride " + std::to_string(s));
+    if (progress)
+      progress(float(s - 1) / float(p.maxStride), phrase(N_("stride %s"), {std::to_string(s)}));
     w.setStride(s);
     Result<Measurement> m = measure(w, {p.warmup, p.runs, false}, cancel, stream.get());
     if (!m) return m.status();

@@ -1,6 +1,9 @@
 // Status and Result: errors as values that keep the failing expression, file and line.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include <cuda_runtime_api.h>
 
 #include "common/cuda_check.hpp"
@@ -42,6 +45,24 @@ TEST(Status, ErrorfFillsItsValuesInOrderAndKeepsTheFormat) {
   const Status c = s.context("measuring");
   EXPECT_EQ(c.format(), nullptr);
   EXPECT_EQ(c.message(), "measuring: " + s.message());
+}
+
+// A phrase (a progress line with numbers) packs its format and values into one string, and says
+// its English; a plain string passes through, and a phrase inside a phrase goes in as English.
+TEST(Status, PhrasesPackTheirFormatAndValues) {
+  const std::string p = phrase("N = %s: %s", {"1024", "done"});
+  std::string format;
+  std::vector<std::string> values;
+  ASSERT_TRUE(unpackPhrase(p, format, values));
+  EXPECT_EQ(format, "N = %s: %s");
+  EXPECT_EQ(values, (std::vector<std::string>{"1024", "done"}));
+  EXPECT_EQ(phraseEnglish(p), "N = 1024: done");
+  EXPECT_FALSE(unpackPhrase("N = 1024: done", format, values));
+  EXPECT_EQ(phraseEnglish("plain"), "plain");
+  EXPECT_EQ(phraseEnglish(phrase("%s counters", {})), " counters");
+  EXPECT_EQ(phraseEnglish(phrase("%s^3: %s", {"512", p})), "512^3: N = 1024: done");
+  ASSERT_TRUE(unpackPhrase(phrase("empty %s", {""}), format, values));
+  EXPECT_EQ(values, (std::vector<std::string>{""}));
 }
 
 TEST(Status, DefaultIsOk) {

@@ -151,6 +151,33 @@ TEST(I18n, RefusalsWithValuesAreTranslatedWhole) {
   EXPECT_NE(trStatus(checkRange(spec, 7.5)).find("7.5"), std::string::npos);
 }
 
+// A kernel's progress line with numbers (a phrase, common/status.hpp) is translated whole, and a
+// marked word among its values too; a settings file's problem, found before the language is known,
+// is translated when the status bar shows it.
+TEST(I18n, PhrasesAndSettingsProblemsAreTranslatedWhenShown) {
+  English restore;
+  const std::string line = phrase(N_("N = %s: %s"), {"1,024", N_("random numbers")});
+  EXPECT_EQ(tr(line), "N = 1,024: random numbers");
+  setLanguage("fr");
+  EXPECT_EQ(tr(line), std::string("N = 1,024 : ") + tr("random numbers"));
+  EXPECT_EQ(tr(phrase(N_("stride %s"), {"4"})), "pas 4");
+  EXPECT_EQ(tr(std::string("stride 4")), "stride 4") << "English built in pieces has no entry";
+
+  const std::string dir = ::testing::TempDir() + "cudalab-i18n-settings";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/settings.json";
+  std::ofstream(path) << "[1, 2]";
+  Status problem;
+  loadSettings(path, &problem);
+  ASSERT_FALSE(problem.ok());
+  EXPECT_EQ(problem.message(), "Settings in " + path +
+                                   " could not be read (it does not hold a JSON object); using "
+                                   "the defaults.");
+  EXPECT_EQ(trStatus(problem), "Les réglages de " + path +
+                                   " n'ont pas pu être lus (le fichier ne contient pas d'objet "
+                                   "JSON) ; les valeurs par défaut sont utilisées.");
+}
+
 TEST(I18n, EveryTranslatedCharacterHasAGlyph) {
   English restore;
   for (const Language& l : languages()) {
