@@ -35,6 +35,12 @@ std::string fillFormat(const char* format, const std::vector<std::string>& value
   return out;
 }
 
+Phrase Phrase::of(const Status& s) {
+  // errorf's sentences have no file; one that has, or a CUDA error, goes as its whole sentence.
+  if (s.format() && s.file().empty()) return {s.format(), s.values()};
+  return {"%s", {s.sentence()}};
+}
+
 Status Status::cuda(int code, std::string name, std::string message, std::string expr,
                     std::string file, int line, bool sticky) {
   Status s;

@@ -74,6 +74,24 @@ class Status {
 // `format` with "%s" replaced by each of `values` in turn and "%%" by "%" (errorf's sentences).
 std::string fillFormat(const char* format, const std::vector<std::string>& values);
 
+// A sentence with values that crosses a process boundary (the playground's worker, the counters'
+// helper) and is shown translated on the other side, where errorf's `const char*` format cannot
+// go: `format` is the English text, marked N_() where it is written, with "%s" for each of
+// `values` (numbers formatted by the writer, or marked texts, which the app translates too:
+// trPhrase in app/ui/i18n.hpp). The app never parses english() back; it serves logs, the command
+// line and the benchmarks' tables.
+//   Phrase{N_("%s: the model counts %s, the GPU %s"), {what, want, got}}
+struct Phrase {
+  std::string format;  // empty: no sentence
+  std::vector<std::string> values;
+  bool empty() const { return format.empty(); }
+  std::string english() const { return fillFormat(format.c_str(), values); }
+  bool operator==(const Phrase&) const = default;
+  // A Status's sentence: errorf's format and values, or the whole sentence as the one value of
+  // "%s" (so a fixed sentence marked N_() still translates whole).
+  static Phrase of(const Status& s);
+};
+
 // A value or the Status that explains why there is none.
 template <class T>
 class Result {

@@ -44,6 +44,21 @@ TEST(Status, ErrorfFillsItsValuesInOrderAndKeepsTheFormat) {
   EXPECT_EQ(c.message(), "measuring: " + s.message());
 }
 
+// A Phrase carries errorf's format and values across a pipe; any other sentence goes whole, as
+// the one value of "%s", so a fixed sentence still finds its translation.
+TEST(Status, APhraseKeepsTheFormatOrTheWholeSentence) {
+  const Phrase p = Phrase::of(Status::errorf("%s of %s%%", {"3", "4"}));
+  EXPECT_EQ(p.format, "%s of %s%%");
+  EXPECT_EQ(p.values, (std::vector<std::string>{"3", "4"}));
+  EXPECT_EQ(p.english(), "3 of 4%");
+  const Phrase fixed = Phrase::of(Status::error("No GPU: 100% idle."));
+  EXPECT_EQ(fixed.format, "%s");
+  EXPECT_EQ(fixed.english(), "No GPU: 100% idle.");
+  const Phrase cuda = Phrase::of(failingCudaCall());
+  EXPECT_EQ(cuda.english(), failingCudaCall().sentence());
+  EXPECT_TRUE(Phrase{}.empty());
+}
+
 TEST(Status, DefaultIsOk) {
   Status s;
   EXPECT_TRUE(s.ok());
