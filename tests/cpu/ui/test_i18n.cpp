@@ -151,6 +151,28 @@ TEST(I18n, RefusalsWithValuesAreTranslatedWhole) {
   EXPECT_NE(trStatus(checkRange(spec, 7.5)).find("7.5"), std::string::npos);
 }
 
+// A sentence from another process (a counters reading's row name and mismatches, a playground
+// comparison's failure) arrives as its format and values, and is shown translated from those:
+// nothing is read back out of the English.
+TEST(I18n, PhrasesFromAnotherProcessAreTranslatedFromTheirFormat) {
+  English restore;
+  const Phrase label{"yours: %s threads x %s blocks", {"128", "8"}};
+  const Phrase mismatch{"%s: the model counts %s, the GPU %s",
+                        {"global load sectors", "4", "nothing"}};
+  EXPECT_EQ(trPhrase(label), label.english());
+  EXPECT_EQ(trPhrase(mismatch), "global load sectors: the model counts 4, the GPU nothing");
+  setLanguage("fr");
+  EXPECT_EQ(trPhrase(label), "le vôtre : 128 threads x 8 blocs");
+  // Values that are marked texts are translated too; numbers stay.
+  EXPECT_EQ(trPhrase(mismatch), std::string(tr("global load sectors")) + " : le modèle en compte " +
+                                    "4, le GPU : " + tr("nothing"));
+  EXPECT_NE(std::string(tr("nothing")), "nothing");
+  // A Status without a format goes whole and translates as a fixed sentence, or stays English.
+  EXPECT_EQ(trPhrase(Phrase::of(Status::error("Measurement cancelled."))),
+            tr("Measurement cancelled."));
+  EXPECT_EQ(trPhrase(Phrase::of(Status::error("not in any catalogue"))), "not in any catalogue");
+}
+
 TEST(I18n, EveryTranslatedCharacterHasAGlyph) {
   English restore;
   for (const Language& l : languages()) {
