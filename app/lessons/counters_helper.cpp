@@ -52,15 +52,19 @@ nlohmann::json toJson(const counters::StepReading& r) {
     values.push_back(number(v));
   for (const auto& [k, v] : r.model)
     model.push_back({k, number(v)});
+  nlohmann::json mismatches = nlohmann::json::array();
+  for (const Phrase& m : r.mismatches)
+    mismatches.push_back(playground::toJson(m));
   return {{"key", r.key},
           {"label", r.label},
+          {"label_phrase", playground::toJson(r.labelPhrase)},
           {"colour", r.colour},
           {"launches", r.launches},
           {"range", r.measured.range},
           {"keys", r.measured.keys},
           {"values", values},
           {"model", model},
-          {"mismatches", r.mismatches}};
+          {"mismatches", mismatches}};
 }
 
 Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
@@ -68,6 +72,7 @@ Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
     counters::StepReading r;
     r.key = j.at("key").get<std::string>();
     r.label = j.at("label").get<std::string>();
+    r.labelPhrase = playground::phraseFromJson(j.at("label_phrase"));
     r.colour = j.at("colour").get<int>();
     r.launches = j.at("launches").get<int>();
     r.measured.range = j.at("range").get<std::string>();
@@ -79,7 +84,8 @@ Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
                            " counters but " + std::to_string(r.measured.values.size()) + " values");
     for (const auto& m : j.at("model"))
       r.model.emplace_back(m.at(0).get<std::string>(), numberFrom(m.at(1)));
-    r.mismatches = j.at("mismatches").get<std::vector<std::string>>();
+    for (const auto& m : j.at("mismatches"))
+      r.mismatches.push_back(playground::phraseFromJson(m));
     return r;
   } catch (const std::exception& e) {
     return Status::error(std::string("a reading that is not one (") + e.what() + ")");

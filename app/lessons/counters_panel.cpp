@@ -101,7 +101,9 @@ int writeCountersBench(const std::string& outDir, const std::string& id, const s
       row["model"][key] = v;
     if (spec.agreement) {
       md += r.model.empty() ? " - |" : r.mismatches.empty() ? " yes |" : " **NO** |";
-      row["mismatches"] = r.mismatches;
+      row["mismatches"] = nlohmann::json::array();
+      for (const Phrase& m : r.mismatches)
+        row["mismatches"].push_back(m.english());
       mismatches += int(r.mismatches.size());
     }
     j["steps"].push_back(row);
@@ -166,7 +168,8 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       colourSwatch(r.colour);
-      ImGui::TextUnformatted(spec.rowLabel ? spec.rowLabel(r).c_str() : tr(r.label.c_str()));
+      ImGui::TextUnformatted(r.labelPhrase.empty() ? tr(r.label.c_str())
+                                                   : trPhrase(r.labelPhrase).c_str());
       if (r.launches > 1)
         helpTooltip(
             trf("The first of the step's %d kernel launches is shown.", r.launches).c_str());
@@ -197,9 +200,9 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
         ImGui::PopStyleColor();
         if (!ok) {
           std::string why;
-          // Each mismatch is a phrase of the lesson's kernels (translated when marked there).
-          for (const std::string& m : r.mismatches)
-            why += tr(m) + ".\n";
+          // Each mismatch is a sentence of the lesson's kernels, a format marked there.
+          for (const Phrase& m : r.mismatches)
+            why += trPhrase(m) + ".\n";
           helpTooltip(why.c_str());
         }
       }

@@ -48,9 +48,6 @@ struct CountersPanelSpec {
   const char* note;        // below the table: how to read it
   bool agreement = false;  // a last column: the model's totals agree with the counters
   const char* modelLabel = N_("model");  // what the model's value in a cell is called
-  // A row's name in the UI's language; null: the reading's label, translated (a ladder's step
-  // names are in the catalogue). For labels built with numbers ("yours: 128 threads x 8 blocks").
-  std::string (*rowLabel)(const counters::StepReading&) = nullptr;
 };
 
 class CountersPanel {

@@ -1,8 +1,5 @@
 #include "lessons/launch_config_counters_panel.hpp"
 
-#include <cstdio>
-#include <cstring>
-
 #include "lessons/counters_helper.hpp"
 #include "ui/i18n.hpp"
 
@@ -22,22 +19,6 @@ constexpr CounterColumn kColumns[] = {
     {"instructions", N_("warp instructions"), CounterFormat::Count},
 };
 
-// A row's name in the UI's language. The helper process names each row in English, "yours: 128
-// threads x 8 blocks" or "256 threads x 4 blocks" (kernels/launch_config/
-// launch_config_counters.cpp), and the readings cross the pipe as they are: the numbers are read
-// back here and put into the whole translated sentence.
-std::string rowLabel(const counters::StepReading& r) {
-  const char* text = r.label.c_str();
-  const char* kYours = "yours: ";
-  const bool yours = std::strncmp(text, kYours, std::strlen(kYours)) == 0;
-  if (yours) text += std::strlen(kYours);
-  int threads = 0;
-  long long blocks = 0;
-  if (std::sscanf(text, "%d threads x %lld blocks", &threads, &blocks) != 2) return tr(r.label);
-  return yours ? trf("yours: %d threads x %lld blocks", threads, blocks)
-               : trf("%d threads x %lld blocks", threads, blocks);
-}
-
 constexpr CountersPanelSpec kSpec{
     "counters",
     N_("Measured by the GPU's counters"),
@@ -55,8 +36,7 @@ constexpr CountersPanelSpec kSpec{
        "number of SMs leaves some with nothing to do. Threads / instruction falls below 32 when "
        "a block size is not a multiple of 32 or the guard idles threads."),
     false,
-    N_("the calculator"),
-    rowLabel};
+    N_("the calculator")};
 
 // How the counters' helper process measures this panel (lessons/counters_helper.hpp).
 const bool kHelperJob = registerCountersJob<LaunchConfig>(

@@ -1,6 +1,7 @@
 // The launch-config lesson's "measured by the GPU's counters" panel: the learner's launch and the
-// same work at other block sizes, each profiled once (CUPTI, in the app's process), for the
-// occupancy the SMs reached against the occupancy the calculator promises.
+// same work at other block sizes, each profiled once (CUPTI, in the counters' helper process), for
+// the occupancy the SMs reached against the occupancy the calculator promises. Each row's name
+// crosses the pipe as a format and its numbers (StepReading::labelPhrase), shown translated.
 #pragma once
 
 #include "launch_config/launch_config.hpp"

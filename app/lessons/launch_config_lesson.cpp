@@ -3,16 +3,19 @@
 // [SECTION] index
 //   lesson text, jobs and their results
 //   parameters panel: variant switches, sizes, colouring, display path, run and sweeps
-//   main view: picture (through CUDA-OpenGL interop, or the CPU model), numbers, timing, sweeps
+//   main view: picture (through CUDA-OpenGL interop, or the CPU model)
+//   (the launch in numbers: launch_config_numbers_panel.cpp; timing and sweeps:
+//   launch_config_timing_panel.cpp)
 //   work on the worker thread: picture, measurement, sweeps
 #include "ui/i18n.hpp"
 #include "lessons/launch_config_lesson.hpp"
 #include "lessons/launch_config_counters_panel.hpp"
+#include "lessons/launch_config_numbers_panel.hpp"
+#include "lessons/launch_config_timing_panel.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -27,7 +30,6 @@
 #include "platform/shader_pass.hpp"
 #include "platform/gl.hpp"
 #include "shaders.hpp"
-#include "ui/plot.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -102,36 +104,9 @@ struct PictureResult {
   bool blocksPerSMFromGpu = false;
 };
 
-struct SweepPoint {
-  double x = 0;
-  LaunchConfig config;
-  Result<Measurement> m = Status::error("not measured");
-};
-
 struct SweepSummary {
   int points = 0;
 };
-
-struct MeasuredLaunch {
-  int run = 0;  // the run's number, for its name in the timing plot ("#3 1D, guarded, 128 thr")
-  LaunchConfig config;
-  Measurement m;
-};
-
-// A LaunchSentence of the kernels (a sentence with its numbers) in the UI's language.
-std::string translated(const LaunchSentence& s) {
-  return s.fill(tr(s.format));
-}
-
-// A paragraph of them, joined with spaces.
-std::string translated(const std::vector<LaunchSentence>& parts) {
-  std::string text;
-  for (const LaunchSentence& p : parts) {
-    if (!text.empty()) text += ' ';
-    text += translated(p);
-  }
-  return text;
-}
 
 double toD(long long v) {
   return static_cast<double>(v);
@@ -308,9 +283,13 @@ class LaunchConfigLesson final : public Lesson {
   void drawMain(LessonContext& ctx) override {
     if (pictureDirty_ && !pictureJob_.running() && !limitsJob_.running()) startPicture();
     drawPicture(ctx);
-    drawNumbers(ctx);
-    drawTiming(ctx);
-    drawSweep(ctx);
+    drawLaunchNumbersPanel(ctx, cfg_, shape_, limits_,
+                           picture_ ? std::optional<int>(picture_->blocksPerSM) : std::nullopt,
+                           picture_ && picture_->blocksPerSMFromGpu);
+    drawLaunchTimingPanel(ctx, gpu_, measureError_, history_, cfg_.n);
+    const JobProgress sweepProgress = sweepJob_.running() ? sweepJob_.progress() : JobProgress{};
+    drawLaunchSweepPanel(ctx, sweep_, sweepId_ == kSweepBlocks, limits_.smCount,
+                         sweepJob_.running() ? &sweepProgress : nullptr, sweepError_);
     if (valid_) counters_.draw(ctx, gpu_, cfg_);
   }
 
@@ -459,184 +438,6 @@ class LaunchConfigLesson final : public Lesson {
     return b;
   }
 
-  void drawNumbers(LessonContext& ctx) {
-    if (!beginPanel(ctx, "numbers", "The launch in numbers")) {
-      endPanel(ctx);
-      return;
-    }
-    if (shape_) {
-      const LaunchShape& s = *shape_;
-      // Two label-value pairs a row, or one where the panel is narrow (a projector's scale): a
-      // cell past the last column starts the next row.
-      const bool twoPairs = ImGui::GetContentRegionAvail().x > 36 * ImGui::GetFontSize();
-      if (ImGui::BeginTable("nums", twoPairs ? 4 : 2, ImGuiTableFlags_SizingStretchSame)) {
-        auto cell = [](const char* label, const std::string& value, const char* help) {
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted(tr(label));
-          helpTooltip(help);
-          ImGui::TableNextColumn();
-          ImGui::TextUnformatted(value.c_str());
-        };
-        ImGui::TableNextRow();
-        cell(N_("Grid"),
-             s.gridY > 1
-                 ? trf("%s x %s blocks", thousands(s.gridX).c_str(), thousands(s.gridY).c_str())
-                 : trf("%s blocks", thousands(s.gridX).c_str()),
-             N_("Blocks per grid (x, and y for a 2D grid)."));
-        cell(
-            N_("Block"),
-            s.blockY > 1 ? trf("%d x %d threads", s.blockX, s.blockY) : trf("%d threads", s.blockX),
-            N_("Threads per block (x, and y for 2D blocks)."));
-        ImGui::TableNextRow();
-        cell(N_("Total threads"), thousands(s.totalThreads), N_("Blocks times threads per block."));
-        cell(N_("Idle threads"), thousands(s.idleThreads),
-             N_("Threads that find no element to work on (past the end, guarded)."));
-        ImGui::TableNextRow();
-        cell(N_("Warps"),
-             s.partialWarps ? trf("%s (%s partly empty)", thousands(s.warps).c_str(),
-                                  thousands(s.partialWarps).c_str())
-                            : thousands(s.warps),
-             N_("Groups of 32 threads the SM schedules together. A block that is not a multiple "
-                "of 32 ends with a partly empty warp whose lanes are wasted."));
-        cell(N_("Elements never written"), thousands(s.unwrittenElements),
-             N_("Elements no thread reached: the grid is too small and there is no grid-stride "
-                "loop."));
-        ImGui::TableNextRow();
-        cell(N_("Writes past the end"), thousands(s.canaryWrites),
-             N_("Writes by unguarded threads beyond the array; here they land in a canary zone we "
-                "allocated, in a real program they corrupt other data or crash."));
-        cell(N_("Elements written twice"), thousands(s.extraWrites),
-             N_("Unguarded 2D threads past the row's end write into the next row."));
-        if (picture_) {
-          const OccupancyNumbers o = occupancyNumbers(s, limits_, picture_->blocksPerSM);
-          ImGui::TableNextRow();
-          cell(N_("Blocks per SM that fit"),
-               picture_->blocksPerSMFromGpu ? trf("%d (CUDA occupancy API)", o.blocksPerSM)
-                                            : trf("%d (model)", o.blocksPerSM),
-               N_("cudaOccupancyMaxActiveBlocksPerMultiprocessor: how many blocks of this kernel "
-                  "one SM holds at once, limited by threads, blocks, registers and shared "
-                  "memory."));
-          cell(N_("Waves"),
-               trf("%s (last %.0f%% full)", thousands(o.waves).c_str(), o.tailFraction * 100.0),
-               N_("How many rounds of resident blocks the grid needs: blocks / (blocks per SM x "
-                  "SMs)."));
-          ImGui::EndTable();
-          ImGui::Spacing();
-          textWrapped("%s", translated(conclusionPhrases(cfg_, s, o, limits_)).c_str());
-        } else {
-          ImGui::EndTable();
-        }
-      }
-      // The GPU's name as the driver gives it; the model's name is in the catalogue.
-      mutedText(ctx.theme,
-                trf("Limits: %s, %d SMs.", tr(limits_.name.c_str()), limits_.smCount).c_str());
-    } else {
-      textWrapped("%s", shape_.status().message().c_str());
-    }
-    endPanel(ctx);
-  }
-
-  void drawTiming(LessonContext& ctx) {
-    if (!beginPanel(ctx, "timing", "Where the time goes (median of 10 runs)")) {
-      endPanel(ctx);
-      return;
-    }
-    if (!gpu_) {
-      textWrapped(
-          "No GPU, so nothing is timed. The picture and the numbers above come from "
-          "the CPU model.");
-    } else if (!measureError_.ok()) {
-      errorText(ctx.theme, measureError_);
-    } else if (history_.empty()) {
-      textWrapped(
-          "Predict first: how long will copying %s floats to the GPU and back take, "
-          "compared with doubling them there? Then press Run and time.",
-          thousands(cfg_.n).c_str());
-    } else {
-      // Each run's name, made in the UI's language as it is drawn.
-      std::vector<std::string> names;
-      for (const MeasuredLaunch& h : history_)
-        names.push_back(
-            trf("#%d %s, %d thr", h.run, tr(variantOf(h.config).label), h.config.threadsPerBlock));
-      std::vector<const char*> cats;
-      std::vector<double> values(3 * history_.size());
-      for (size_t i = 0; i < history_.size(); ++i) {
-        cats.push_back(names[i].c_str());
-        for (int p = 0; p < 3; ++p)
-          values[p * history_.size() + i] = history_[i].m.phases[p].medianMs;
-      }
-      // Bars a couple of lines thick each, so one measurement does not fill the panel.
-      const float plotH =
-          ImGui::GetTextLineHeight() * (5.0f + 2.2f * static_cast<float>(cats.size()));
-      if (plot::BeginPlot("timing", "Time per phase", ImVec2(-1, plotH))) {
-        plot::SetupCategories(cats.data(), static_cast<int>(cats.size()), plot::AxisId::Y);
-        plot::SetupLegend(plot::Legend::Outside);  // inside, it would cover the bars
-        plot::SetupAxes({N_("milliseconds")}, {nullptr});
-        plot::PlotStackedBars(kPhaseNames, 3, values.data(), static_cast<int>(cats.size()), true);
-        plot::EndPlot();
-      }
-      const MeasuredLaunch& last = history_.back();
-      const Correctness& c = last.m.check;
-      ImGui::Text(tr("Kernel %.3f ms (min %.3f, max %.3f) = %.0f GB/s; with copies %.3f ms."),
-                  last.m.kernel().medianMs, last.m.kernel().minMs, last.m.kernel().maxMs,
-                  last.m.kernelGBps(), last.m.totalMedianMs());
-      ImGui::PushStyleColor(ImGuiCol_Text,
-                            c.wrong ? ctx.theme.errorColour() : ctx.theme.goodColour());
-      if (c.wrong)
-        textWrapped(
-            "%s of %s elements wrong after every run (first at %zu): elements the "
-            "launch never wrote keep the poison they started with.",
-            thousands(static_cast<long long>(c.wrong)).c_str(),
-            thousands(static_cast<long long>(c.checked)).c_str(), c.firstWrong);
-      else
-        textWrapped("All %s elements equal the CPU reference in every run.",
-                    thousands(static_cast<long long>(c.checked)).c_str());
-      ImGui::PopStyleColor();
-    }
-    endPanel(ctx);
-  }
-
-  void drawSweep(LessonContext& ctx) {
-    if (sweep_.empty() && !sweepJob_.running()) return;
-    const bool blocks = sweepId_ == kSweepBlocks;
-    if (beginPanel(ctx, "sweep",
-                   blocks ? N_("Kernel time against blocks per grid (grid-stride loop)")
-                          : N_("Kernel time against threads per block"))) {
-      std::vector<double> xs, ys;
-      for (const SweepPoint& p : sweep_)
-        if (p.m) {
-          xs.push_back(p.x);
-          ys.push_back(p.m->kernel().medianMs);
-        }
-      if (plot::BeginPlot("sweep", nullptr, ImVec2(-1, 0))) {
-        plot::SetupAxes({blocks ? N_("blocks per grid") : N_("threads per block"),
-                         blocks ? plot::Scale::Log10 : plot::Scale::Linear},
-                        {N_("kernel time"), plot::Scale::Log10, NAN, NAN, "s"});
-        if (blocks) {
-          const double sms = limits_.smCount;
-          plot::PlotVSpan("2-4 blocks per SM", kHeuristicBlocksPerSMLow * sms,
-                          kHeuristicBlocksPerSMHigh * sms);
-        }
-        std::vector<double> ysSeconds(ys.size());
-        for (size_t i = 0; i < ys.size(); ++i)
-          ysSeconds[i] = ys[i] * 1e-3;
-        plot::SetNextColour(0);
-        plot::PlotLine("median kernel time", xs.data(), ysSeconds.data(),
-                       static_cast<int>(xs.size()));
-        plot::SetNextColour(0);  // the points in the line's colour
-        plot::PlotScatter("##points", xs.data(), ysSeconds.data(), static_cast<int>(xs.size()));
-        plot::EndPlot();
-      }
-      if (sweepJob_.running()) {
-        const JobProgress p = sweepJob_.progress();
-        ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), tr(p.what.c_str()));
-      } else if (!sweepError_.ok()) {
-        textWrapped("%s", tr(sweepError_.message()).c_str());
-      }
-    }
-    endPanel(ctx);
-  }
-
   // [SECTION] work on the worker thread: picture, measurement, sweeps
 
   void startPicture() {
@@ -706,7 +507,7 @@ class LaunchConfigLesson final : public Lesson {
     const bool blocks = id == kSweepBlocks;
     return sweepJob_.start(
         [configs, lim,
-         blocks](AsyncJob<SweepSummary, SweepPoint>::Control& ctl) -> Result<SweepSummary> {
+         blocks](AsyncJob<SweepSummary, LaunchSweepPoint>::Control& ctl) -> Result<SweepSummary> {
           StreamGuard stream;
           CUDALAB_TRY(stream.create());
           SweepSummary sum;
@@ -714,7 +515,7 @@ class LaunchConfigLesson final : public Lesson {
             if (ctl.cancelled()) return Status::error(N_("Sweep cancelled."));
             const LaunchConfig& c = configs[i];
             ctl.progress(static_cast<float>(i) / static_cast<float>(configs.size()), describe(c));
-            SweepPoint p;
+            LaunchSweepPoint p;
             p.config = c;
             p.x = blocks ? toD(c.blocks) : c.threadsPerBlock;
             Result<LaunchShape> s = shapeFor(c, lim);
@@ -748,7 +549,7 @@ class LaunchConfigLesson final : public Lesson {
   LessonResults results() const override {
     std::vector<MeasuredRow> rows;
     if (!sweep_.empty()) {
-      for (const SweepPoint& p : sweep_)
+      for (const LaunchSweepPoint& p : sweep_)
         if (p.m)
           rows.push_back({describe(p.config),
                           {{"n", toD(p.config.n)},
@@ -806,7 +607,7 @@ class LaunchConfigLesson final : public Lesson {
         ctx.error(measureError_);
       }
     }
-    for (SweepPoint& p : sweepJob_.takePublished())
+    for (LaunchSweepPoint& p : sweepJob_.takePublished())
       sweep_.push_back(std::move(p));
     if (auto r = sweepJob_.take()) {
       if (!r->ok()) sweepError_ = r->status();
@@ -886,7 +687,7 @@ class LaunchConfigLesson final : public Lesson {
   AsyncJob<DeviceLimits> limitsJob_;
   AsyncJob<PictureResult> pictureJob_;
   AsyncJob<MeasuredLaunch> measureJob_;
-  AsyncJob<SweepSummary, SweepPoint> sweepJob_;
+  AsyncJob<SweepSummary, LaunchSweepPoint> sweepJob_;
 
   bool pictureDirty_ = false, keysDirty_ = false, animate_ = false;
   std::unique_ptr<PictureResult> picture_;
@@ -900,7 +701,7 @@ class LaunchConfigLesson final : public Lesson {
 
   std::vector<MeasuredLaunch> history_;
   int runCount_ = 0;
-  std::vector<SweepPoint> sweep_;
+  std::vector<LaunchSweepPoint> sweep_;
   std::string sweepId_;
 };
 

@@ -229,7 +229,7 @@ int benchPlayground(const BenchOptions& bench) {
     for (const Comparison& x : r->comparisons) {
       beside += (beside.empty() ? "" : "; ") + x.label + " " + fmt("%.4f", x.ms) + " ms (yours " +
                 fmt("%.2f", x.ms > 0 ? r->medianMs / x.ms : 0.0) + "x its time)";
-      cmp.push_back({{"label", x.label}, {"ms", x.ms}, {"ok", x.ok}, {"note", x.note}});
+      cmp.push_back({{"label", x.label}, {"ms", x.ms}, {"ok", x.ok}, {"note", x.note()}});
     }
     const std::string rate = e.kind == Kind::Matmul ? fmt("%.0f GFLOP/s", r->gflops())
                              : r->bytes > 8         ? fmt("%.0f GB/s", r->gbps())

@@ -4,18 +4,19 @@
 //
 // [SECTION] index
 //   lesson text, state
-//   parameters panel: exercise, N, launch, runs, compile and run, files, hints, solution
-//   main view: editor and messages, compiler output, result and picture, times, launch
+//   parameters panel: exercise, N, launch, runs, compile and run (files, hints and the
+//   solution: playground_files_panel.cpp)
+//   main view: editor, result and picture, times, launch (the messages under the editor and the
+//   compiler output: playground_compiler_panel.cpp; the result's pieces: playground_panels.cpp)
+//   the editor's text replaced, its marks
 //   jobs: hello (the worker's GPU), compile and run; the output picture's texture
 //   the learner's code on disk
 #include "ui/i18n.hpp"
 #include "lessons/playground_lesson.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -24,6 +25,8 @@
 #include "common/async_job.hpp"
 #include "common/format.hpp"
 #include "shaders.hpp"
+#include "lessons/playground_compiler_panel.hpp"
+#include "lessons/playground_files_panel.hpp"
 #include "lessons/playground_panels.hpp"
 #include "platform/gl.hpp"
 #include "platform/interop.hpp"
@@ -274,7 +277,7 @@ class PlaygroundLesson final : public Lesson {
       helpTooltip(
           "NVRTC compiles the text for this GPU (or for sm_90 without one): errors and "
           "warnings appear on their lines, with the registers and shared memory used.");
-      sameLineIfFits(tr("Compile and run"));
+      sameLineIfButtonFits(tr("Compile and run"));
       ImGui::BeginDisabled(!gpu_ || !valid_.ok());
       if (button("Compile and run")) startJob(true);
       ImGui::EndDisabled();
@@ -284,9 +287,10 @@ class PlaygroundLesson final : public Lesson {
                   "the launch numbers work without one.");
     }
     ImGui::Separator();
-    drawFiles(ctx);
+    if (drawFiles(ctx, *ex_, editor_, filePath_, fileStatus_, beforeSolution_, !dataDir_.empty()))
+      textReplaced();
     ImGui::Separator();
-    drawHints(ctx);
+    if (drawHints(ctx, *ex_, editor_, hintsShown_, beforeSolution_)) textReplaced();
   }
 
   // Wide views put the code on the left and what came back on the right; narrow ones (a
@@ -316,15 +320,6 @@ class PlaygroundLesson final : public Lesson {
  private:
   static constexpr ParamSpec kParams[] = {kRunsSpec, kTimeoutSpec, kBinsSpec, kBlockDimSpec,
                                           kGridDimSpec};
-
-  // Keeps the next button on this line when it fits there (a projector's UI scale stacks them).
-  // `nextLabel`: the label as shown (translated).
-  static void sameLineIfFits(const char* nextLabel) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float next = ImGui::CalcTextSize(nextLabel).x + 2 * st.FramePadding.x + st.ItemSpacing.x;
-    const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX();
-    if (used + next <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-  }
 
   static std::string dimText(const Dim3& d) {
     return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
@@ -377,11 +372,8 @@ class PlaygroundLesson final : public Lesson {
   }
 
   void showSolution() {
-    if (!beforeSolution_) beforeSolution_ = editor_.text();
-    editor_.setText(std::string(solutionSource(*ex_)));
-    lint_ = lint(editor_.text());
-    textDirty_ = true;
-    updateMarks();
+    pg::showSolution(*ex_, editor_, beforeSolution_);
+    textReplaced();
   }
 
   // [SECTION] main view
@@ -405,7 +397,8 @@ class PlaygroundLesson final : public Lesson {
         lint_ = lint(editor_.text());
         updateMarks();
       }
-      drawMessages(ctx);
+      drawMessages(ctx, last_ ? &last_->compiled : nullptr, last_ && last_->text != editor_.text(),
+                   lint_, editor_);
     }
     endPanel(ctx);
   }
@@ -507,159 +500,25 @@ class PlaygroundLesson final : public Lesson {
   }
 
   void drawCompilerPanel(LessonContext& ctx) {
-    if (!last_ || !last_->compiled.ok) return;
-    const float lineH = ImGui::GetTextLineHeightWithSpacing();
-    if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
-      textWrapped(last_->compiled.cached
-                      ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
-                           "result).")
-                      : tr("Compiled in %s ms for sm_%d with NVRTC %s."),
-                  trimmedFixed(last_->compiled.ms, 1).c_str(), last_->compiled.arch,
-                  last_->compiled.nvrtcVersion.c_str());
-      // The options, so the same compilation can be repeated with nvcc; the include folders are
-      // the toolkit's own and would only make the line long.
-      std::string options;
-      for (const std::string& o : last_->compiled.options)
-        if (o.rfind("-I", 0) != 0) options += " " + o;
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      textWrapped("Options:%s", options.c_str());
-      ImGui::PopStyleColor();
-      drawResources(ctx, last_->compiled);
-      if (ImGui::TreeNode(
-              "##ptx", "%s",
-              tr("PTX (the GPU's assembly language, before it is compiled for the chip)"))) {
-        ImGui::PushFont(ctx.theme.fonts().mono);
-        ImGui::InputTextMultiline("##ptx", &ptxView_[0], ptxView_.size() + 1,
-                                  ImVec2(-1, 16.0f * lineH), ImGuiInputTextFlags_ReadOnly);
-        ImGui::PopFont();
-        ImGui::TreePop();
-      }
-    }
-    endPanel(ctx);
+    if (last_ && last_->compiled.ok) pg::drawCompilerPanel(ctx, last_->compiled, ptxView_);
   }
 
-  // [SECTION] messages under the editor
+  // [SECTION] the editor's text replaced, its marks
 
+  // After the text was replaced (loaded, the starting kernel, the solution or back): check it
+  // again, mark it and save it at the next chance.
+  void textReplaced() {
+    lint_ = lint(editor_.text());
+    textDirty_ = true;
+    updateMarks();
+  }
+
+  // The last compile's messages and the sanitizer's finding mark lines only while the text is
+  // still the one they were made from.
   void updateMarks() {
-    std::vector<EditorMark> marks;
-    auto add = [&](const Diagnostic& d) {
-      if (d.line > 0)
-        marks.push_back({d.line,
-                         d.severity == Severity::Error ? MarkKind::Error : MarkKind::Warning,
-                         d.format ? fillFormat(tr(d.format), d.values) : d.message});
-    };
-    if (last_ && last_->text == editor_.text())
-      for (const Diagnostic& d : last_->compiled.diagnostics)
-        add(d);
-    for (const Diagnostic& d : lint_)
-      add(d);
-    if (last_ && last_->text == editor_.text() && last_->finding && last_->finding->line > 0)
-      marks.push_back({last_->finding->line, MarkKind::Error, last_->finding->what});
-    editor_.setMarks(std::move(marks));
-  }
-
-  void drawMessages(LessonContext& ctx) {
-    const bool stale = last_ && last_->text != editor_.text();
-    std::vector<const Diagnostic*> all;
-    if (last_)
-      for (const Diagnostic& d : last_->compiled.diagnostics)
-        all.push_back(&d);
-    for (const Diagnostic& d : lint_)
-      all.push_back(&d);
-    if (last_) {
-      const CompileResult& c = last_->compiled;
-      const int errors = static_cast<int>(
-          std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
-                        [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-      std::string line =
-          c.ok          ? trf("Compiled for sm_%d in %s ms", c.arch, trimmedFixed(c.ms, 0).c_str())
-          : errors == 1 ? std::string(tr("Did not compile: 1 error"))
-                        : trf("Did not compile: %d errors", errors);
-      if (stale) line = trf("%s (you have edited it since)", line.c_str());
-      ImGui::TextColored(c.ok ? ctx.theme.goodColour() : ctx.theme.errorColour(), "%s",
-                         line.c_str());
-    }
-    for (size_t i = 0; i < all.size(); ++i) {
-      const Diagnostic& d = *all[i];
-      const ImVec4 colour =
-          d.severity == Severity::Error ? ctx.theme.errorColour() : ctx.theme.warningColour();
-      // The compiler's message is its own English; cudalab's checker's is translated.
-      const bool error = d.severity == Severity::Error;
-      const std::string message = d.format ? fillFormat(tr(d.format), d.values) : d.message;
-      std::string text = d.line > 0 ? (error ? trf("line %d: error: %s", d.line, message.c_str())
-                                             : trf("line %d: warning: %s", d.line, message.c_str()))
-                                    : (error ? trf("error: %s", message.c_str())
-                                             : trf("warning: %s", message.c_str()));
-      if (d.fromWhom == "cudalab") text += "  (cudalab)";
-      ImGui::PushStyleColor(ImGuiCol_Text, colour);
-      textWrapped("%s", text.c_str());
-      ImGui::PopStyleColor();
-      if (d.line > 0) {
-        if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-        if (ImGui::IsItemClicked()) editor_.gotoLine(d.line);
-        helpTooltip("Click to go to this line.");
-      }
-    }
-    if (last_ && !last_->compiled.ok && last_->compiled.diagnostics.empty())
-      textWrapped("%s", last_->compiled.log.c_str());
-  }
-
-  void drawFiles(LessonContext& ctx) {
-    ImGui::TextUnformatted(tr("File"));
-    ImGui::SetNextItemWidth(-1);
-    ImGui::InputText("##path", &filePath_);
-    if (button("Save .cu")) fileStatus_ = saveFile(filePath_, editor_.text());
-    sameLineIfFits(tr("Load .cu"));
-    if (button("Load .cu")) {
-      std::ifstream in(filePath_);
-      if (!in) {
-        fileStatus_ = Status::error(trf("Could not open %s.", filePath_.c_str()));
-      } else {
-        std::stringstream ss;
-        ss << in.rdbuf();
-        editor_.setText(ss.str());
-        lint_ = lint(editor_.text());
-        textDirty_ = true;
-        updateMarks();
-        fileStatus_ = {};
-        ctx.info(trf("Loaded %s.", filePath_.c_str()));
-      }
-    }
-    sameLineIfFits(tr("Starting kernel"));
-    if (button("Starting kernel")) {
-      editor_.setText(std::string(starterSource(*ex_)));
-      lint_ = lint(editor_.text());
-      textDirty_ = true;
-      beforeSolution_.reset();
-      updateMarks();
-    }
-    helpTooltip("Put the exercise's starting kernel back in the editor.");
-    errorText(ctx.theme, fileStatus_);
-    if (!dataDir_.empty()) mutedText(ctx.theme, "Your code is kept between runs of the app.");
-  }
-
-  void drawHints(LessonContext& ctx) {
-    const int total = static_cast<int>(ex_->hints.size());
-    for (int i = 0; i < hintsShown_ && i < total; ++i)
-      textWrapped("Hint %d: %s", i + 1, tr(ex_->hints[static_cast<size_t>(i)]));
-    if (hintsShown_ < total) {
-      // One id whatever the count and the language.
-      const std::string label = trf("Show a hint (%d of %d)", hintsShown_ + 1, total) + "###hint";
-      if (button(label.c_str())) ++hintsShown_;
-    }
-    if (!beforeSolution_) {
-      if (button("Show the solution")) showSolution();
-      helpTooltip(
-          "Replaces your code with a course-style solution; \"Back to my code\" returns "
-          "to yours.");
-    } else if (button("Back to my code")) {
-      editor_.setText(*beforeSolution_);
-      beforeSolution_.reset();
-      lint_ = lint(editor_.text());
-      textDirty_ = true;
-      updateMarks();
-    }
-    (void)ctx;
+    const bool current = last_ && last_->text == editor_.text();
+    editor_.setMarks(editorMarks(current ? &last_->compiled.diagnostics : nullptr, lint_,
+                                 current && last_->finding ? &*last_->finding : nullptr));
   }
 
   // [SECTION] jobs
@@ -837,21 +696,6 @@ class PlaygroundLesson final : public Lesson {
   std::string defaultFilePath() const {
     const char* home = std::getenv("HOME");
     return std::string(home && *home ? home : ".") + "/cudalab-kernels/" + ex_->id + ".cu";
-  }
-
-  static Status saveFile(const std::string& path, const std::string& text) {
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-    const std::string tmp = path + ".tmp";
-    {
-      std::ofstream out(tmp);
-      out << text;
-      if (!out) return Status::error(trf("Could not write %s.", path.c_str()));
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-      return Status::error(trf("Could not write %s: %s.", path.c_str(), ec.message().c_str()));
-    return {};
   }
 
   void saveText() {

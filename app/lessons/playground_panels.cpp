@@ -27,32 +27,34 @@ std::string numberText(double v) {
   return b;
 }
 
-// A comparison's note from the worker, translated: clauses joined by "; ", each a fixed phrase
-// marked N_() in worker_run.cu, "could not run: " and a status, or a count of differing elements.
-std::string noteText(const std::string& note) {
-  std::string out;
-  for (size_t start = 0; start <= note.size();) {
-    size_t end = note.find("; ", start);
-    if (end == std::string::npos) end = note.size();
-    const std::string part = note.substr(start, end - start);
-    static const std::string kCouldNot = "could not run: ", kDiffer = " elements differ from yours";
-    std::string text;
-    if (part.rfind(kCouldNot, 0) == 0)
-      text = trf("could not run: %s", tr(part.substr(kCouldNot.size())).c_str());
-    else if (part.size() > kDiffer.size() &&
-             part.compare(part.size() - kDiffer.size(), kDiffer.size(), kDiffer) == 0)
-      text = trf("%s elements differ from yours",
-                 part.substr(0, part.size() - kDiffer.size()).c_str());
-    else
-      text = tr(part);
-    out += (out.empty() ? "" : "; ") + text;
-    start = end + 2;
+// A comparison's note in the UI's language, from the report's fields (Comparison::note() is the
+// same in English): the clauses joined by "; ".
+std::string noteText(const Comparison& c) {
+  std::vector<std::string> clauses;
+  if (!c.failure.empty()) clauses.push_back(trf("could not run: %s", trPhrase(c.failure).c_str()));
+  // A fixed phrase marked N_() in worker_run.cu.
+  if (!c.how.empty()) clauses.push_back(tr(c.how));
+  switch (c.outputs) {
+    case Comparison::Outputs::NotCompared:
+      break;
+    case Comparison::Outputs::Identical:
+      clauses.push_back(tr("outputs identical to yours, bit for bit"));
+      break;
+    case Comparison::Outputs::Differ:
+      clauses.push_back(trf("%s elements differ from yours", thousands(c.differing).c_str()));
+      break;
+    case Comparison::Outputs::Unreadable:
+      clauses.push_back(tr("could not be read back"));
+      break;
   }
+  std::string out;
+  for (const std::string& clause : clauses)
+    out += (out.empty() ? "" : "; ") + clause;
   return out;
 }
 
-// The worker's summary, translated: the verdict rebuilt from the report's counts, then the
-// reduction's "Your sum X, the exact sum Y" (the worker writes both in English).
+// The verdict in the UI's language, from the report's counts (the worker's summary is the same in
+// English), and the reduction's two sums (its own is unset when it is not a finite number).
 std::string summaryText(const RunReport& r) {
   std::string verdict;
   if (r.ok) {
@@ -70,16 +72,9 @@ std::string summaryText(const RunReport& r) {
     add(r.beforeStart, N_("%s writes before the start"));
     verdict = trf("Not correct: %s (of %s checked).", parts.c_str(), thousands(r.checked).c_str());
   }
-  static const std::string kSum = "Your sum ", kExact = ", the exact sum ";
-  const size_t at = r.summary.find(kSum);
-  const size_t exact = r.summary.find(kExact);
-  if (at != std::string::npos && exact != std::string::npos && exact > at) {
-    std::string b = r.summary.substr(exact + kExact.size());
-    if (!b.empty() && b.back() == '.') b.pop_back();
-    verdict.append(" ").append(
-        trf("Your sum %s, the exact sum %s.",
-            r.summary.substr(at + kSum.size(), exact - at - kSum.size()).c_str(), b.c_str()));
-  }
+  if (r.sum && r.exactSum)
+    verdict.append(" ").append(trf("Your sum %s, the exact sum %s.", thousands(*r.sum).c_str(),
+                                   thousands(*r.exactSum).c_str()));
   return verdict;
 }
 
@@ -253,7 +248,8 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(tr(c.label.c_str()));
-      if (!c.note.empty()) helpTooltip(noteText(c.note).c_str());
+      const std::string note = noteText(c);
+      if (!note.empty()) helpTooltip(note.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(msText(c.ms).c_str());
       ImGui::TableNextColumn();
@@ -263,8 +259,8 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
     endDataTable();
   }
   for (const Comparison& c : r.comparisons)
-    if (!c.note.empty())
-      mutedText(ctx.theme, trf("%s: %s.", tr(c.label.c_str()), noteText(c.note).c_str()).c_str());
+    if (const std::string note = noteText(c); !note.empty())
+      mutedText(ctx.theme, trf("%s: %s.", tr(c.label.c_str()), note.c_str()).c_str());
 }
 
 void drawAttempts(LessonContext& ctx, const std::vector<Attempt>& attempts) {

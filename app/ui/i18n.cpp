@@ -161,14 +161,9 @@ const char* tr(const char* english) {
 }
 
 std::string tr(const std::string& english) {
-  std::string format;
-  std::vector<std::string> values;
-  if (!unpackPhrase(english, format, values)) return tr(english.c_str());
-  // A phrase (status.hpp): its format translated whole, each value through the catalogue too
-  // (numbers have no entry and stay as they are).
-  for (std::string& v : values)
-    v = tr(v.c_str());
-  return fillFormat(tr(format.c_str()), values);
+  // A packed Phrase (a progress line with numbers, common/status.hpp) is translated whole.
+  if (std::optional<Phrase> p = Phrase::unpack(english)) return trPhrase(*p);
+  return tr(english.c_str());
 }
 
 std::string trf(const char* english_format, ...) {
@@ -196,15 +191,19 @@ std::string trf(const char* english_format, ...) {
 
 std::string trStatus(const Status& s) {
   if (s.ok() || !s.format()) return tr(s.sentence());
+  std::string out = trPhrase({s.format(), s.values()});
+  if (!s.file().empty()) out += " (" + s.file() + ":" + std::to_string(s.line()) + ")";
+  return out;
+}
+
+std::string trPhrase(const Phrase& p) {
   // A value that is itself a marked text (a parameter's label) is shown translated; numbers have
   // no entry and stay as they are.
   std::vector<std::string> values;
-  values.reserve(s.values().size());
-  for (const std::string& v : s.values())
+  values.reserve(p.values.size());
+  for (const std::string& v : p.values)
     values.push_back(tr(v));
-  std::string out = fillFormat(tr(s.format()), values);
-  if (!s.file().empty()) out += " (" + s.file() + ":" + std::to_string(s.line()) + ")";
-  return out;
+  return fillFormat(tr(p.format.c_str()), values);
 }
 
 std::vector<std::uint32_t> translationCodepoints() {

@@ -58,7 +58,7 @@ const std::string& currentLanguage();
 // The translation of `english` in the current language, or `english` itself. The pointer stays
 // valid until the language changes (translations are kept by the catalogue).
 const char* tr(const char* english);
-// The same, and a phrase (common/status.hpp: a progress line with numbers) translated whole.
+// The same, and a packed Phrase (common/status.hpp: a progress line with numbers) translated whole.
 std::string tr(const std::string& english);
 // printf with the translation of `english_format` (same conversions, same order).
 std::string trf(const char* english_format, ...) __attribute__((format(printf, 1, 2)));
@@ -66,6 +66,9 @@ std::string trf(const char* english_format, ...) __attribute__((format(printf, 1
 // (values that are marked texts, such as a parameter's label, translated too), a fixed sentence
 // marked N_() through the catalogue, anything else in English.
 std::string trStatus(const Status& s);
+// A Phrase (a sentence from another process) in the UI's language: its format translated, its
+// values filled in, each translated when it is a marked text (numbers have no entry).
+std::string trPhrase(const Phrase& p);
 
 // The code points the current language's translations use, for the font atlas (a CJK font is
 // rasterised for these alone, so start-up stays fast and the atlas small).

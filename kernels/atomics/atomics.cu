@@ -104,7 +104,7 @@ Result<RaceReport> runRace(const RaceParams& p, const std::atomic<bool>* cancel,
       if (isCancelled(cancel)) return cancelled();
       if (progress && r % 50 == 0)
         progress((float(v) + float(r) / float(p.repeats)) / float(variants),
-                 phrase(N_("%s: run %s"), {info.key, std::to_string(r + 1)}));
+                 Phrase{N_("%s: run %s"), {info.key, std::to_string(r + 1)}}.packed());
       Result<unsigned> c =
           countFromZero(info.id, p.blocks, p.threads, counter.get(), host.get(), s);
       if (!c) return c.status();
@@ -147,7 +147,7 @@ Result<std::vector<ContentionPoint>> measureThreadSweep(const std::vector<long l
       if (isCancelled(cancel)) return cancelled();
       if (progress)
         progress(float(i) / float(threads.size()),
-                 phrase(N_("%s threads, %s"), {thousands(t), c.key}));
+                 Phrase{N_("%s threads, %s"), {thousands(t), c.key}}.packed());
       ContentionPoint pt{c.id, t, 1};
       Result<double> ms = timeMedian(s, 2, 5, [&]() -> Status {
         return launchCounter(c.id, blocks, kBlock, counter.get(), s);
@@ -191,7 +191,8 @@ Result<std::vector<ContentionPoint>> measureAddressSweep(long long threads,
           {thousands(threads), thousands(a)});
     if (isCancelled(cancel)) return cancelled();
     if (progress)
-      progress(float(i) / float(addresses.size()), phrase(N_("%s counters"), {thousands(a)}));
+      progress(float(i) / float(addresses.size()),
+               Phrase{N_("%s counters"), {thousands(a)}}.packed());
     const long long group = threads / a;
     ContentionPoint pt{CounterId::Global, threads, a};
     auto launch = [&]() -> Status {
@@ -609,7 +610,7 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& base,
     CUDALAB_TRY(validate(p));
     if (isCancelled(cancel)) return cancelled();
     const float lo = float(i) / float(skews.size()), span = 1.0f / float(skews.size());
-    if (progress) progress(lo, phrase(N_("skew %s: values"), {trimmedFixed(p.skew, 2)}));
+    if (progress) progress(lo, Phrase{N_("skew %s: values"), {trimmedFixed(p.skew, 2)}}.packed());
     const HistInput in = makeInput(p, seedOf(base) + i);
     HistReport r;
     r.p = p;
@@ -618,7 +619,7 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& base,
     Progress inner;
     if (progress)
       inner = [&](float f, const std::string& w) {
-        progress(lo + f * span, phrase(N_("skew %s: %s"), {trimmedFixed(p.skew, 2), w}));
+        progress(lo + f * span, Phrase{N_("skew %s: %s"), {trimmedFixed(p.skew, 2), w}}.packed());
       };
     CUDALAB_TRY(measureGpuSteps(p, in, which, r, false, cancel, inner));
     for (const HistStepResult& s : r.steps)

@@ -35,41 +35,45 @@ std::string fillFormat(const char* format, const std::vector<std::string>& value
   return out;
 }
 
+Phrase Phrase::of(const Status& s) {
+  // errorf's sentences have no file; one that has, or a CUDA error, goes as its whole sentence.
+  if (s.format() && s.file().empty()) return {s.format(), s.values()};
+  return {"%s", {s.sentence()}};
+}
+
 namespace {
-// Control characters no format or value contains: the start of a phrase, and before each value.
+// Control characters no format or value contains: the start of a packed phrase, and before each
+// value.
 constexpr char kPhraseStart = '\x1e', kPhraseValue = '\x1f';
 }  // namespace
 
-std::string phrase(const char* format, std::vector<std::string> values) {
+std::string Phrase::packed() const {
   std::string out(1, kPhraseStart);
   out += format;
   for (const std::string& v : values) {
     out += kPhraseValue;
-    // A value that is itself a phrase would break the packing: it goes in as its English.
     out += !v.empty() && v[0] == kPhraseStart ? phraseEnglish(v) : v;
   }
   return out;
 }
 
-bool unpackPhrase(const std::string& s, std::string& format, std::vector<std::string>& values) {
-  if (s.empty() || s[0] != kPhraseStart) return false;
-  values.clear();
+std::optional<Phrase> Phrase::unpack(const std::string& s) {
+  if (s.empty() || s[0] != kPhraseStart) return std::nullopt;
+  Phrase p;
   size_t at = s.find(kPhraseValue, 1);
-  format = s.substr(1, at == std::string::npos ? std::string::npos : at - 1);
+  p.format = s.substr(1, at == std::string::npos ? std::string::npos : at - 1);
   while (at != std::string::npos) {
     const size_t next = s.find(kPhraseValue, at + 1);
-    values.push_back(
+    p.values.push_back(
         s.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
     at = next;
   }
-  return true;
+  return p;
 }
 
 std::string phraseEnglish(const std::string& s) {
-  std::string format;
-  std::vector<std::string> values;
-  if (!unpackPhrase(s, format, values)) return s;
-  return fillFormat(format.c_str(), values);
+  const std::optional<Phrase> p = Phrase::unpack(s);
+  return p ? p->english() : s;
 }
 
 Status Status::cuda(int code, std::string name, std::string message, std::string expr,

@@ -74,17 +74,32 @@ class Status {
 // `format` with "%s" replaced by each of `values` in turn and "%%" by "%" (errorf's sentences).
 std::string fillFormat(const char* format, const std::vector<std::string>& values);
 
-// Phrases: a short text with numbers that travels as a std::string (a job's progress line) and
-// that the app translates whole. phrase() packs the English format (marked N_) and its values
-// into one string; the app's tr(std::string) unpacks it and shows fillFormat(tr(format), tr of
-// each value), so a value is a number or another marked word (a step's label), never a phrase.
-// A plain string passes through unchanged.
-//
-//   progress(f, phrase(N_("N = %s: %s"), {std::to_string(n), what}));   // what: N_("done")
-//   std::string english = phraseEnglish(line);                           // for logs and tests
-std::string phrase(const char* format, std::vector<std::string> values);
-// Whether `s` was made by phrase(); if so, its format and values.
-bool unpackPhrase(const std::string& s, std::string& format, std::vector<std::string>& values);
+// A sentence with values that crosses a process boundary (the playground's worker, the counters'
+// helper) or a channel that carries only text (a job's progress line), and is shown translated on
+// the other side, where errorf's `const char*` format cannot go: `format` is the English text,
+// marked N_() where it is written, with "%s" for each of `values` (numbers formatted by the
+// writer, or marked texts, which the app translates too: trPhrase in app/ui/i18n.hpp). The app
+// never parses english() back; it serves logs, the command line and the benchmarks' tables.
+//   Phrase{N_("%s: the model counts %s, the GPU %s"), {what, want, got}}
+//   progress(f, Phrase{N_("N = %s: %s"), {std::to_string(n), what}}.packed());
+struct Phrase {
+  std::string format;  // empty: no sentence
+  std::vector<std::string> values;
+  bool empty() const { return format.empty(); }
+  std::string english() const { return fillFormat(format.c_str(), values); }
+  bool operator==(const Phrase&) const = default;
+  // A Status's sentence: errorf's format and values, or the whole sentence as the one value of
+  // "%s" (so a fixed sentence marked N_() still translates whole).
+  static Phrase of(const Status& s);
+  // The phrase packed into one string (control characters before the format and each value), for
+  // a channel of plain text: the app's tr(std::string) unpacks and translates it. A value that is
+  // itself packed goes in as its English.
+  std::string packed() const;
+  // The phrase `s` packs; nullopt for a plain string.
+  static std::optional<Phrase> unpack(const std::string& s);
+};
+
+// The English of a string that may be a packed phrase (a plain one is returned as it is).
 std::string phraseEnglish(const std::string& s);
 
 // A value or the Status that explains why there is none.

@@ -88,14 +88,19 @@ Result<std::vector<LaunchCounters>> profile(const std::vector<std::string>& keys
 // functions return these; the app's counters panel and `cudalab bench counters` draw them.
 struct StepReading {
   std::string key;    // the step's stable id ("tiled16")
-  std::string label;  // what the UI shows
-  int colour = 0;     // palette index of the step
-  int launches = 0;   // kernels the step launched; `measured` is its main one
+  std::string label;  // the step's name in English (the benchmark's tables, logs)
+  // The name as the UI shows it when it is made with numbers ("yours: 128 threads x 8 blocks"),
+  // translated from its format; empty: `label` is a marked text (a ladder's step name) and the UI
+  // translates it whole. Readings cross a pipe from the counters' helper, so the app never reads
+  // numbers back out of `label`.
+  Phrase labelPhrase;
+  int colour = 0;    // palette index of the step
+  int launches = 0;  // kernels the step launched; `measured` is its main one
   LaunchCounters measured;
   std::vector<std::pair<std::string, double>> model;
-  // Where the model and the counters must agree and do not: one phrase each (empty: they agree,
-  // or the model predicts nothing exact for this step).
-  std::vector<std::string> mismatches;
+  // Where the model and the counters must agree and do not: one sentence each (empty: they agree,
+  // or the model predicts nothing exact for this step), English through english().
+  std::vector<Phrase> mismatches;
   std::optional<double> modelValue(const std::string& key) const;
 };
 

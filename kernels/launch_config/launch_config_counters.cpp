@@ -41,16 +41,16 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
     CUDALAB_TRY(in.allocate(size_t(shape->allocationElements)));
     CUDALAB_TRY(outArray.allocate(size_t(shape->allocationElements)));
     CUDALAB_CUDA_TRY(cudaMemset(in.get(), 0, in.bytes()));
-    // The row's name in English; the app reads its numbers back to translate it
-    // (rowLabel in app/lessons/launch_config_counters_panel.cpp): keep the two formats together.
+    // The row's name as a format and its numbers: the app shows it translated, the benchmark's
+    // table in English.
+    const Phrase label{i == 0 ? N_("yours: %s threads x %s blocks") : N_("%s threads x %s blocks"),
+                       {std::to_string(c.threadsPerBlock), std::to_string(shape->blocks)}};
     Result<counters::StepReading> r = counters::profileStep(
-        std::to_string(c.threadsPerBlock),
-        (i == 0 ? "yours: " : "") + std::to_string(c.threadsPerBlock) + " threads x " +
-            std::to_string(shape->blocks) + " blocks",
-        int(i), kLaunchCounterKeys,
+        std::to_string(c.threadsPerBlock), label.english(), int(i), kLaunchCounterKeys,
         [&] { return launchDouble(c, *shape, in.get(), outArray.get(), nullptr); });
     if (!r) return r.status();
     counters::StepReading& reading = *r;
+    reading.labelPhrase = label;
     Result<int> perSM = occupancyBlocksPerSM(c);
     if (!perSM) return perSM.status();
     const OccupancyNumbers o = occupancyNumbers(*shape, limits, *perSM);

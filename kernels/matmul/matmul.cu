@@ -432,7 +432,7 @@ SweepRun<SweepPoint> measureSweep(std::span<const int> sizes, std::span<const St
     Progress inner;
     if (progress)
       inner = [&](float f, const std::string& what) {
-        progress(lo + f * span, phrase(N_("%s^3: %s"), {std::to_string(n), what}));
+        progress(lo + f * span, Phrase{N_("%s^3: %s"), {std::to_string(n), what}}.packed());
       };
     // The ladder frees its matrices before it returns, whatever happened: a size that did not
     // fit leaves the memory as it found it.

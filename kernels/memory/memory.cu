@@ -498,7 +498,8 @@ Result<StridedReport> measureStridedCopy(const StridedParams& p, const std::atom
   StreamDrain drain(stream.get());
   for (int s = 1; s <= p.maxStride; ++s) {
     if (progress)
-      progress(float(s - 1) / float(p.maxStride), phrase(N_("stride %s"), {std::to_string(s)}));
+      progress(float(s - 1) / float(p.maxStride),
+               Phrase{N_("stride %s"), {std::to_string(s)}}.packed());
     w.setStride(s);
     Result<Measurement> m = measure(w, {p.warmup, p.runs, false}, cancel, stream.get());
     if (!m) return m.status();

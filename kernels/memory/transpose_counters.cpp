@@ -21,15 +21,15 @@ struct Total {
   Op op;
   const char* key;    // the counter with the total
   const char* ratio;  // the per-request key the panel shows
-  const char* what;
+  const char* what;   // marked: a mismatch's sentence shows it translated
 };
 constexpr Total kTotals[] = {
     {Space::Global, Op::Load, "global_load_sectors", "global_load_sectors_per_request",
-     "global load sectors"},
+     N_("global load sectors")},
     {Space::Global, Op::Store, "global_store_sectors", "global_store_sectors_per_request",
-     "global store sectors"},
+     N_("global store sectors")},
     {Space::Shared, Op::Load, "shared_load_wavefronts_sass", "shared_load_wavefronts_per_request",
-     "shared load wavefronts"},
+     N_("shared load wavefronts")},
 };
 
 }  // namespace
@@ -78,9 +78,9 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
       reading.model.emplace_back(t.key, want);
       if (!(std::fabs(got - want) <= 0.005 * std::max(want, 1.0)))
         reading.mismatches.push_back(
-            std::string(t.what) + ": the model counts " + std::to_string(std::llround(want)) +
-            ", the GPU " +
-            (std::isnan(got) ? std::string("nothing") : std::to_string(std::llround(got))));
+            {N_("%s: the model counts %s, the GPU %s"),
+             {t.what, std::to_string(std::llround(want)),
+              std::isnan(got) ? N_("nothing") : std::to_string(std::llround(got))}});
     }
     out.push_back(std::move(reading));
   }

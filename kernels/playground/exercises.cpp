@@ -673,6 +673,20 @@ double exerciseFlops(const Exercise& e, const RunParams& p) {
   return 0;
 }
 
+std::string Comparison::note() const {
+  std::vector<std::string> clauses;
+  if (!failure.empty()) clauses.push_back("could not run: " + failure.english());
+  if (!how.empty()) clauses.push_back(how);
+  if (outputs == Outputs::Identical) clauses.push_back("outputs identical to yours, bit for bit");
+  if (outputs == Outputs::Differ)
+    clauses.push_back(thousands(differing) + " elements differ from yours");
+  if (outputs == Outputs::Unreadable) clauses.push_back("could not be read back");
+  std::string out;
+  for (const std::string& c : clauses)
+    out += (out.empty() ? "" : "; ") + c;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Inputs
 // ---------------------------------------------------------------------------------------------

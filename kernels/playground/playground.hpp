@@ -28,6 +28,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/params.hpp"
@@ -289,10 +290,25 @@ struct Mismatch {
 };
 
 struct Comparison {
+  // A row from its label, time, verdict and how it was measured; the rest starts as "not
+  // compared" and "it ran". (A constructor, not an aggregate: -Wmissing-field-initializers would
+  // make every row list every field.)
+  Comparison() = default;
+  Comparison(std::string name, double milliseconds, bool right, std::string measured = {})
+      : label(std::move(name)), ms(milliseconds), ok(right), how(std::move(measured)) {}
   std::string label;  // "launch-config's built-in kernel", "CUB DeviceHistogram::HistogramEven"
   double ms = 0;
-  bool ok = true;    // its own result was right
-  std::string note;  // how it was measured
+  bool ok = true;  // its own result was right
+  // How it was measured: a fixed phrase marked N_() in worker_run.cu (empty: nothing to say).
+  std::string how;
+  // Its output beside the learner's, bit for bit, where the exercise compares them.
+  enum class Outputs : std::uint8_t { NotCompared, Identical, Differ, Unreadable };
+  Outputs outputs = Outputs::NotCompared;
+  long long differing = 0;  // Outputs::Differ: how many elements differ
+  Phrase failure;           // why it could not run (then ms is 0 and ok false); empty: it ran
+  // The fields above in English, as clauses joined by "; " (the benchmark's JSON, logs). The app
+  // translates the fields themselves (playground_panels.cpp).
+  std::string note() const;
 };
 
 struct KernelResources {
@@ -304,7 +320,12 @@ struct KernelResources {
 
 struct RunReport {
   bool ok = false;  // every element right
+  // The verdict in English, for the command line and logs; the app writes its own from the
+  // numbers below (the counts, and the reduction's sums).
   std::string summary;
+  // Reduce: the learner's total (its partial sums added, rounded to an integer; unset when that is
+  // not a finite number) and the exact sum of the inputs; unset for the other exercises.
+  std::optional<long long> sum, exactSum;
   long long checked = 0, wrong = 0, unwritten = 0, pastEnd = 0;
   long long beforeStart = 0;  // writes into the guard zone before the output (a negative index)
   double maxAbsError = 0;

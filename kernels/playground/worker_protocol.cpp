@@ -6,6 +6,8 @@
 #include <cmath>
 #include <chrono>
 #include <cstring>
+#include <iterator>
+#include <stdexcept>
 
 #include "playground/worker.hpp"
 
@@ -126,7 +128,36 @@ Dim3 dimFrom(const nlohmann::json& j) {
   return {j.at(0).get<long long>(), j.at(1).get<long long>(), j.at(2).get<long long>()};
 }
 
+// Comparison::Outputs by name, so the JSON reads without the enum's order.
+constexpr const char* kOutputsNames[] = {"not_compared", "identical", "differ", "unreadable"};
+
+const char* outputsName(Comparison::Outputs o) {
+  return kOutputsNames[static_cast<int>(o)];
+}
+
+Comparison::Outputs outputsFrom(const std::string& name) {
+  for (int i = 0; i < static_cast<int>(std::size(kOutputsNames)); ++i)
+    if (name == kOutputsNames[i]) return static_cast<Comparison::Outputs>(i);
+  throw std::invalid_argument("unknown comparison outputs \"" + name + "\"");
+}
+
+nlohmann::json optionalJson(const std::optional<long long>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::optional<long long> optionalFrom(const nlohmann::json& j) {
+  return j.is_null() ? std::nullopt : std::optional<long long>(j.get<long long>());
+}
+
 }  // namespace
+
+nlohmann::json toJson(const Phrase& p) {
+  return {{"format", p.format}, {"values", p.values}};
+}
+
+Phrase phraseFromJson(const nlohmann::json& j) {
+  return {j.at("format").get<std::string>(), j.at("values").get<std::vector<std::string>>()};
+}
 
 nlohmann::json toJson(const RunParams& p) {
   return {{"exercise", p.exercise},
@@ -165,6 +196,8 @@ Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
 nlohmann::json toJson(const RunReport& r) {
   nlohmann::json j = {{"ok", r.ok},
                       {"summary", r.summary},
+                      {"sum", optionalJson(r.sum)},
+                      {"exact_sum", optionalJson(r.exactSum)},
                       {"checked", r.checked},
                       {"wrong", r.wrong},
                       {"unwritten", r.unwritten},
@@ -194,8 +227,13 @@ nlohmann::json toJson(const RunReport& r) {
     j["first"].push_back({m.index, jnum(m.expected), jnum(m.got), m.unwritten});
   j["comparisons"] = nlohmann::json::array();
   for (const Comparison& c : r.comparisons)
-    j["comparisons"].push_back(
-        {{"label", c.label}, {"ms", jnum(c.ms)}, {"ok", c.ok}, {"note", c.note}});
+    j["comparisons"].push_back({{"label", c.label},
+                                {"ms", jnum(c.ms)},
+                                {"ok", c.ok},
+                                {"how", c.how},
+                                {"outputs", outputsName(c.outputs)},
+                                {"differing", c.differing},
+                                {"failure", toJson(c.failure)}});
   j["samples"] = nlohmann::json::array();
   for (const RunReport::Sample& s : r.samples)
     j["samples"].push_back({jnum(s.x), jnum(s.f32), jnum(s.f64), jnum(s.exact)});
@@ -215,6 +253,8 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
     RunReport r;
     r.ok = j.at("ok").get<bool>();
     r.summary = j.at("summary").get<std::string>();
+    r.sum = optionalFrom(j.at("sum"));
+    r.exactSum = optionalFrom(j.at("exact_sum"));
     r.checked = j.at("checked").get<long long>();
     r.wrong = j.at("wrong").get<long long>();
     r.unwritten = j.at("unwritten").get<long long>();
@@ -242,9 +282,14 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
     for (const auto& m : j.at("first"))
       r.first.push_back(
           {m.at(0).get<long long>(), jget(m.at(1)), jget(m.at(2)), m.at(3).get<bool>()});
-    for (const auto& c : j.at("comparisons"))
-      r.comparisons.push_back({c.at("label").get<std::string>(), jget(c.at("ms")),
-                               c.at("ok").get<bool>(), c.at("note").get<std::string>()});
+    for (const auto& c : j.at("comparisons")) {
+      Comparison cmp{c.at("label").get<std::string>(), jget(c.at("ms")), c.at("ok").get<bool>(),
+                     c.at("how").get<std::string>()};
+      cmp.outputs = outputsFrom(c.at("outputs").get<std::string>());
+      cmp.differing = c.at("differing").get<long long>();
+      cmp.failure = phraseFromJson(c.at("failure"));
+      r.comparisons.push_back(std::move(cmp));
+    }
     for (const auto& s : j.at("samples"))
       r.samples.push_back({jget(s.at(0)), jget(s.at(1)), jget(s.at(2)), jget(s.at(3))});
     for (const auto& l : j.value("lines", nlohmann::json::array())) {

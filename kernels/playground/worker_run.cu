@@ -411,7 +411,9 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
   // A comparison that cannot run (memory, a library error) is reported in its row; the
   // learner's verdict stands.
   auto failedComparison = [&](const char* label, const Status& why) {
-    r.comparisons.push_back({label, 0, false, "could not run: " + why.sentence()});
+    Comparison c{label, 0, false};
+    c.failure = Phrase::of(why);
+    r.comparisons.push_back(std::move(c));
   };
 
   const Inputs in = makeInputs(e, p);
@@ -484,16 +486,18 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         break;
       }
       float* po = other.get();
-      auto sameAsLearner = [&]() -> std::string {
+      auto compareWithLearner = [&](Comparison& cmp) {
         std::vector<float> h(static_cast<size_t>(p.n));
-        if (cudaMemcpy(h.data(), po, h.size() * 4, cudaMemcpyDeviceToHost) != cudaSuccess)
-          return N_("could not be read back");
+        if (cudaMemcpy(h.data(), po, h.size() * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+          cmp.outputs = Comparison::Outputs::Unreadable;
+          return;
+        }
         long long differ = 0;
         for (long long i = 0; i < p.n; ++i)
           differ +=
               std::memcmp(&h[static_cast<size_t>(i)], &c.host[static_cast<size_t>(i)], 4) != 0;
-        return differ == 0 ? N_("outputs identical to yours, bit for bit")
-                           : thousands(differ) + " elements differ from yours";
+        cmp.outputs = differ == 0 ? Comparison::Outputs::Identical : Comparison::Outputs::Differ;
+        cmp.differing = differ;
       };
       if (e.op == MapOp::Double) {
         LaunchConfig cfg;
@@ -501,7 +505,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
         cfg.threadsPerBlock = 256;
         Result<LaunchShape> shape = shapeFor(cfg, DeviceLimits{});
         if (shape) {
-          Comparison cmp{e.builtIn, 0, true, ""};
+          Comparison cmp{e.builtIn, 0, true};
           std::vector<double> ms;
           s = timeRuns(
               p.runs, st, [&] { return poison(po, p.n, false, st); },
@@ -511,12 +515,13 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
             break;
           }
           cmp.ms = medianOf(ms);
-          cmp.note = std::string(N_("256 threads per block, grid from N")) + "; " + sameAsLearner();
+          cmp.how = N_("256 threads per block, grid from N");
+          compareWithLearner(cmp);
           r.comparisons.push_back(cmp);
         }
       }
       {
-        Comparison cmp{e.library, 0, true, ""};
+        Comparison cmp{e.library, 0, true};
         std::vector<double> ms;
         auto reset = [&] { return poison(po, p.n, false, st); };
         if (e.op == MapOp::Double)
@@ -550,7 +555,7 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
           break;
         }
         cmp.ms = medianOf(ms);
-        cmp.note = sameAsLearner();
+        compareWithLearner(cmp);
         r.comparisons.push_back(cmp);
       }
       break;
@@ -873,8 +878,12 @@ RunOutcome WorkerRunner::run(const Exercise& e, const RunParams& p,
       }
       cells.moveInto(r);
       checkGuard(part, r);
-      r.summary =
-          "Your sum " + thousands(std::llround(total)) + ", the exact sum " + thousands(exact);
+      r.exactSum = exact;
+      // A partial sum that is infinite or NaN (but not the poison) has no integer to show.
+      if (std::isfinite(total) && std::fabs(total) < 4e18) {
+        r.sum = std::llround(total);
+        r.summary = "Your sum " + thousands(*r.sum) + ", the exact sum " + thousands(exact);
+      }
       if (!p.compare) break;
       reduction::ReduceParams rp;
       rp.type = reduction::DataType::Float32;

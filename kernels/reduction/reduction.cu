@@ -527,7 +527,8 @@ SweepRun<SweepPoint> measureSweep(DataType type, int block, std::span<const long
     Progress inner;
     if (progress)
       inner = [&](float f, const std::string& what) {
-        progress(lo + f * span, phrase(N_("N = %s: %s"), {std::to_string(sizes[i]), what}));
+        progress(lo + f * span,
+                 Phrase{N_("N = %s: %s"), {std::to_string(sizes[i]), what}}.packed());
       };
     Result<LadderReport> r =
         measureLadder(ReduceParams{type, sizes[i], block, 1, 5}, which, cancel, inner);

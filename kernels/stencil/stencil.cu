@@ -513,7 +513,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
       if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
       if (progress)
         progress(float(done++) / float(total),
-                 phrase(N_("%s, radius %s"), {info.key, std::to_string(r)}));
+                 Phrase{N_("%s, radius %s"), {info.key, std::to_string(r)}}.packed());
       KernelPoint pt{info.id, r, usesTile(info.id) ? tile : 0};
       Pipeline q;
       q.blurId = info.id;

@@ -29,12 +29,18 @@ TEST(CountersHelper, AReadingCrossesAsJsonUnchanged) {
   }
   r.measured.values[2] = NAN;  // a counter CUPTI gave no value for
   r.model = {{"global_load_sectors", value(rng)}, {"achieved_occupancy", 0.5}};
-  r.mismatches = {"sectors: model 4, counters 8"};
+  r.labelPhrase = {"yours: %s threads x %s blocks", {"128", "8"}};
+  r.mismatches = {
+      {"%s: the model counts %s, the GPU %s", {"global load sectors", "4", "8"}},
+      {"%s: the model counts %s, the GPU %s", {"shared load wavefronts", "2", "nothing"}}};
   // Through text, as through the pipe.
   Result<counters::StepReading> back = stepReadingFromJson(nlohmann::json::parse(toJson(r).dump()));
   ASSERT_TRUE(back.ok()) << back.status().sentence();
   EXPECT_EQ(back->key, r.key);
   EXPECT_EQ(back->label, r.label);
+  // The label's format and numbers and the mismatches' formats and values arrive apart, so the
+  // app translates them without reading numbers back out of English.
+  EXPECT_EQ(back->labelPhrase, r.labelPhrase);
   EXPECT_EQ(back->colour, r.colour);
   EXPECT_EQ(back->launches, r.launches);
   EXPECT_EQ(back->measured.range, r.measured.range);
@@ -45,6 +51,16 @@ TEST(CountersHelper, AReadingCrossesAsJsonUnchanged) {
   EXPECT_TRUE(std::isnan(back->measured.values[2]));
   EXPECT_EQ(back->model, r.model);
   EXPECT_EQ(back->mismatches, r.mismatches);
+  EXPECT_EQ(back->mismatches[1].english(),
+            "shared load wavefronts: the model counts 2, the GPU nothing");
+  // A ladder's step, named by a marked text, has no phrase and stays without one.
+  counters::StepReading plain;
+  plain.label = "3. Shared tiles, 16 x 16";
+  Result<counters::StepReading> plainBack =
+      stepReadingFromJson(nlohmann::json::parse(toJson(plain).dump()));
+  ASSERT_TRUE(plainBack.ok()) << plainBack.status().sentence();
+  EXPECT_TRUE(plainBack->labelPhrase.empty());
+  EXPECT_TRUE(plainBack->mismatches.empty());
 
   nlohmann::json bad = toJson(r);
   bad["values"].erase(0);

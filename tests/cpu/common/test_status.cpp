@@ -47,22 +47,35 @@ TEST(Status, ErrorfFillsItsValuesInOrderAndKeepsTheFormat) {
   EXPECT_EQ(c.message(), "measuring: " + s.message());
 }
 
-// A phrase (a progress line with numbers) packs its format and values into one string, and says
-// its English; a plain string passes through, and a phrase inside a phrase goes in as English.
-TEST(Status, PhrasesPackTheirFormatAndValues) {
-  const std::string p = phrase("N = %s: %s", {"1024", "done"});
-  std::string format;
-  std::vector<std::string> values;
-  ASSERT_TRUE(unpackPhrase(p, format, values));
-  EXPECT_EQ(format, "N = %s: %s");
-  EXPECT_EQ(values, (std::vector<std::string>{"1024", "done"}));
+// A Phrase carries errorf's format and values across a pipe; any other sentence goes whole, as
+// the one value of "%s", so a fixed sentence still finds its translation.
+TEST(Status, APhraseKeepsTheFormatOrTheWholeSentence) {
+  const Phrase p = Phrase::of(Status::errorf("%s of %s%%", {"3", "4"}));
+  EXPECT_EQ(p.format, "%s of %s%%");
+  EXPECT_EQ(p.values, (std::vector<std::string>{"3", "4"}));
+  EXPECT_EQ(p.english(), "3 of 4%");
+  const Phrase fixed = Phrase::of(Status::error("No GPU: 100% idle."));
+  EXPECT_EQ(fixed.format, "%s");
+  EXPECT_EQ(fixed.english(), "No GPU: 100% idle.");
+  const Phrase cuda = Phrase::of(failingCudaCall());
+  EXPECT_EQ(cuda.english(), failingCudaCall().sentence());
+  EXPECT_TRUE(Phrase{}.empty());
+}
+
+// A packed Phrase (a progress line with numbers) carries its format and values in one string and
+// says its English; a plain string passes through, and a phrase inside a phrase goes in as English.
+TEST(Status, PackedPhrasesKeepTheirFormatAndValues) {
+  const std::string p = Phrase{"N = %s: %s", {"1024", "done"}}.packed();
+  const std::optional<Phrase> back = Phrase::unpack(p);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, (Phrase{"N = %s: %s", {"1024", "done"}}));
   EXPECT_EQ(phraseEnglish(p), "N = 1024: done");
-  EXPECT_FALSE(unpackPhrase("N = 1024: done", format, values));
+  EXPECT_FALSE(Phrase::unpack("N = 1024: done"));
   EXPECT_EQ(phraseEnglish("plain"), "plain");
-  EXPECT_EQ(phraseEnglish(phrase("%s counters", {})), " counters");
-  EXPECT_EQ(phraseEnglish(phrase("%s^3: %s", {"512", p})), "512^3: N = 1024: done");
-  ASSERT_TRUE(unpackPhrase(phrase("empty %s", {""}), format, values));
-  EXPECT_EQ(values, (std::vector<std::string>{""}));
+  EXPECT_EQ(phraseEnglish(Phrase{"%s counters", {}}.packed()), " counters");
+  EXPECT_EQ(phraseEnglish(Phrase{"%s^3: %s", {"512", p}}.packed()), "512^3: N = 1024: done");
+  EXPECT_EQ(Phrase::unpack(Phrase{"empty %s", {""}}.packed())->values,
+            (std::vector<std::string>{""}));
 }
 
 TEST(Status, DefaultIsOk) {

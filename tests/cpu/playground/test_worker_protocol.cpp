@@ -87,7 +87,14 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   r.first = {{3, 2.0, std::nan(""), true}, {7, 1.0, 1.5, false}};
   r.kernelMs = {0.5, 0.25};
   r.medianMs = 0.375;
-  r.comparisons = {{"CUB", 0.1, true, "note"}};
+  r.sum = 1'000'000'000'003LL;
+  r.exactSum = -5;
+  Comparison same{"CUB", 0.1, true, "how"};
+  same.outputs = Comparison::Outputs::Differ;
+  same.differing = 12'345;
+  Comparison failed{"built-in", 0, false};
+  failed.failure = Phrase::of(Status::errorf("%s bins do not fit", {"70,000"}));
+  r.comparisons = {same, failed};
   r.samples = {{1e-8, 0, 5e-17, 5e-17}};
   r.counts = {4096, 17};
   counters::LineCounters line;
@@ -104,7 +111,28 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   EXPECT_TRUE(back->first[0].unwritten);
   EXPECT_EQ(back->first[1].got, 1.5);
   EXPECT_EQ(back->counts, r.counts);
+  // The numbers the app writes its sentences from arrive as numbers.
+  EXPECT_EQ(back->sum, r.sum);
+  EXPECT_EQ(back->exactSum, r.exactSum);
+  ASSERT_EQ(back->comparisons.size(), 2u);
   EXPECT_EQ(back->comparisons[0].label, "CUB");
+  EXPECT_EQ(back->comparisons[0].how, "how");
+  EXPECT_EQ(back->comparisons[0].outputs, Comparison::Outputs::Differ);
+  EXPECT_EQ(back->comparisons[0].differing, 12'345);
+  EXPECT_TRUE(back->comparisons[0].failure.empty());
+  EXPECT_FALSE(back->comparisons[1].ok);
+  EXPECT_EQ(back->comparisons[1].outputs, Comparison::Outputs::NotCompared);
+  EXPECT_EQ(back->comparisons[1].failure, r.comparisons[1].failure);
+  EXPECT_EQ(back->comparisons[1].failure.format, "%s bins do not fit");
+  // A report without sums (every exercise but the reduction) keeps them unset.
+  RunReport plain;
+  Result<RunReport> plainBack = runReportFromJson(nlohmann::json::parse(toJson(plain).dump()));
+  ASSERT_TRUE(plainBack) << plainBack.status().sentence();
+  EXPECT_FALSE(plainBack->sum);
+  EXPECT_FALSE(plainBack->exactSum);
+  nlohmann::json odd = toJson(r);
+  odd["comparisons"][0]["outputs"] = "maybe";
+  EXPECT_FALSE(runReportFromJson(odd)) << "an unknown comparison outcome";
   ASSERT_EQ(back->lines.size(), 1u);
   EXPECT_EQ(back->lines[0].line, 7);
   EXPECT_EQ(back->lines[0].instructionsOnLine, 3);
@@ -120,6 +148,25 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   EXPECT_EQ(pb->n, 77);
   EXPECT_EQ(pb->launch, p.launch);
   EXPECT_FALSE(runParamsFromJson(nlohmann::json{{"n", "x"}}));
+}
+
+// A comparison's note in English (the benchmark's JSON, logs) is made from the same fields the app
+// translates: how it was measured, then how its output compares, or why it could not run.
+TEST(PlaygroundProtocol, AComparisonsNoteInEnglish) {
+  Comparison c{"CUB", 0.1, true, "256 threads per block, grid from N"};
+  EXPECT_EQ(c.note(), "256 threads per block, grid from N");
+  c.outputs = Comparison::Outputs::Identical;
+  EXPECT_EQ(c.note(),
+            "256 threads per block, grid from N; outputs identical to yours, bit for bit");
+  c.how.clear();
+  c.outputs = Comparison::Outputs::Differ;
+  c.differing = 1'234'567;
+  EXPECT_EQ(c.note(), "1,234,567 elements differ from yours");
+  c.outputs = Comparison::Outputs::Unreadable;
+  EXPECT_EQ(c.note(), "could not be read back");
+  Comparison failed{"CUB", 0, false};
+  failed.failure = Phrase::of(Status::error("Out of memory."));
+  EXPECT_EQ(failed.note(), "could not run: Out of memory.");
 }
 
 // Fake workers: shell commands that misbehave in each way a learner's kernel can make the real

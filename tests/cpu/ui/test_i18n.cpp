@@ -151,16 +151,16 @@ TEST(I18n, RefusalsWithValuesAreTranslatedWhole) {
   EXPECT_NE(trStatus(checkRange(spec, 7.5)).find("7.5"), std::string::npos);
 }
 
-// A kernel's progress line with numbers (a phrase, common/status.hpp) is translated whole, and a
-// marked word among its values too; a settings file's problem, found before the language is known,
-// is translated when the status bar shows it.
+// A kernel's progress line with numbers (a packed Phrase, common/status.hpp) is translated whole,
+// and a marked word among its values too; a settings file's problem, found before the language is
+// known, is translated when the status bar shows it.
 TEST(I18n, PhrasesAndSettingsProblemsAreTranslatedWhenShown) {
   English restore;
-  const std::string line = phrase(N_("N = %s: %s"), {"1,024", N_("random numbers")});
+  const std::string line = Phrase{N_("N = %s: %s"), {"1,024", N_("random numbers")}}.packed();
   EXPECT_EQ(tr(line), "N = 1,024: random numbers");
   setLanguage("fr");
   EXPECT_EQ(tr(line), std::string("N = 1,024 : ") + tr("random numbers"));
-  EXPECT_EQ(tr(phrase(N_("stride %s"), {"4"})), "pas 4");
+  EXPECT_EQ(tr(Phrase{N_("stride %s"), {"4"}}.packed()), "pas 4");
   EXPECT_EQ(tr(std::string("stride 4")), "stride 4") << "English built in pieces has no entry";
 
   const std::string dir = ::testing::TempDir() + "cudalab-i18n-settings";
@@ -176,6 +176,28 @@ TEST(I18n, PhrasesAndSettingsProblemsAreTranslatedWhenShown) {
   EXPECT_EQ(trStatus(problem), "Les réglages de " + path +
                                    " n'ont pas pu être lus (le fichier ne contient pas d'objet "
                                    "JSON) ; les valeurs par défaut sont utilisées.");
+}
+
+// A sentence from another process (a counters reading's row name and mismatches, a playground
+// comparison's failure) arrives as its format and values, and is shown translated from those:
+// nothing is read back out of the English.
+TEST(I18n, PhrasesFromAnotherProcessAreTranslatedFromTheirFormat) {
+  English restore;
+  const Phrase label{"yours: %s threads x %s blocks", {"128", "8"}};
+  const Phrase mismatch{"%s: the model counts %s, the GPU %s",
+                        {"global load sectors", "4", "nothing"}};
+  EXPECT_EQ(trPhrase(label), label.english());
+  EXPECT_EQ(trPhrase(mismatch), "global load sectors: the model counts 4, the GPU nothing");
+  setLanguage("fr");
+  EXPECT_EQ(trPhrase(label), "le vôtre : 128 threads x 8 blocs");
+  // Values that are marked texts are translated too; numbers stay.
+  EXPECT_EQ(trPhrase(mismatch), std::string(tr("global load sectors")) + " : le modèle en compte " +
+                                    "4, le GPU : " + tr("nothing"));
+  EXPECT_NE(std::string(tr("nothing")), "nothing");
+  // A Status without a format goes whole and translates as a fixed sentence, or stays English.
+  EXPECT_EQ(trPhrase(Phrase::of(Status::error("Measurement cancelled."))),
+            tr("Measurement cancelled."));
+  EXPECT_EQ(trPhrase(Phrase::of(Status::error("not in any catalogue"))), "not in any catalogue");
 }
 
 TEST(I18n, EveryTranslatedCharacterHasAGlyph) {

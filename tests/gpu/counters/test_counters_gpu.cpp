@@ -145,8 +145,8 @@ TEST(CountersGpu, TransposeLadderAgreesWithTheModel) {
     ASSERT_EQ(r->size(), mem::transposeSteps().size() - 1);  // every step but cudaMemcpy
     for (const counters::StepReading& s : *r) {
       EXPECT_FALSE(s.model.empty()) << s.label;
-      for (const std::string& m : s.mismatches)
-        ADD_FAILURE() << s.label << ": " << m;
+      for (const Phrase& m : s.mismatches)
+        ADD_FAILURE() << s.label << ": " << m.english();
     }
   }
   Result<std::vector<counters::StepReading>> r =
@@ -211,6 +211,15 @@ TEST(CountersGpu, LaunchOccupancyReachedAgainstPromised) {
   EXPECT_LT(busy, 10.0);  // one SM of many had work
   EXPECT_NEAR(*mine.modelValue("sm_busy"), 100.0 / limits->smCount, 1e-9);
   EXPECT_GT(*mine.modelValue("achieved_occupancy"), 0.0);
+  // Each row's name is a format and its numbers, which the app translates; the English label is
+  // the same sentence filled in.
+  EXPECT_EQ(mine.labelPhrase.format, "yours: %s threads x %s blocks");
+  EXPECT_EQ(mine.labelPhrase.values, (std::vector<std::string>{"128", "1"}));
+  EXPECT_EQ(mine.label, "yours: 128 threads x 1 blocks");
+  for (size_t i = 1; i < r->size(); ++i) {
+    EXPECT_EQ((*r)[i].labelPhrase.format, "%s threads x %s blocks");
+    EXPECT_EQ((*r)[i].label, (*r)[i].labelPhrase.english());
+  }
 }
 
 }  // namespace cudalab

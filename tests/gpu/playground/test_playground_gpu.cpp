@@ -177,8 +177,14 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
   ASSERT_EQ(r->comparisons.size(), 2u);
   // The NVRTC-compiled kernel and the launch-config lesson's built-in kernel: the same bits.
   EXPECT_EQ(r->comparisons[0].label, e.builtIn);
-  EXPECT_NE(r->comparisons[0].note.find("identical"), std::string::npos) << r->comparisons[0].note;
-  EXPECT_NE(r->comparisons[1].note.find("identical"), std::string::npos) << r->comparisons[1].note;
+  for (const Comparison& c : r->comparisons) {
+    EXPECT_EQ(c.outputs, Comparison::Outputs::Identical) << c.note();
+    EXPECT_TRUE(c.failure.empty()) << c.note();
+  }
+  EXPECT_EQ(r->comparisons[0].how, "256 threads per block, grid from N");
+  EXPECT_EQ(r->comparisons[0].note(),
+            "256 threads per block, grid from N; outputs identical to yours, bit for bit");
+  EXPECT_FALSE(r->sum) << "only the reduction has sums";
   for (const char* id : {"histogram", "matmul", "reduce", "multiply", "hypot", "elementwise"}) {
     const Exercise& x = *findExercise(id);
     RunParams q = defaultRunParams(x);
@@ -192,6 +198,14 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
     for (const Comparison& c : rr->comparisons) {
       EXPECT_GT(c.ms, 0) << id << " " << c.label;
       EXPECT_TRUE(c.ok) << id << " " << c.label;
+      EXPECT_TRUE(c.failure.empty()) << id << " " << c.note();
+    }
+    // The reduction's verdict carries both sums as numbers (the app writes its sentence from
+    // them); a right total is the exact one.
+    EXPECT_EQ(rr->sum.has_value(), x.kind == Kind::Reduce) << id;
+    if (rr->sum) {
+      ASSERT_TRUE(rr->exactSum) << id;
+      EXPECT_EQ(*rr->sum, *rr->exactSum) << id;
     }
   }
 }
