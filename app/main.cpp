@@ -182,7 +182,7 @@ int runHeadless(const CliOptions& o) {
     // The GPU may have stopped drawing beside CUDA after a fault (restart.hpp): show it draws.
     Result<Image> first = renderer.capture(640, 400, 1, false, "", 3, 0);
     if (restartNeeded(shell)) return restartAfterFault(shell);
-    if (auto code = checkFirstPicture(shell, o.restore, first)) return *code;
+    if (auto code = checkFirstPicture(shell, o.restore, first, /*headless=*/true)) return *code;
   }
   if (!o.plan.empty() && o.screenshot.empty())
     return runPlanExport(
@@ -326,7 +326,8 @@ int runWindow(const CliOptions& o) {
       // from the back buffer before its third swap.
       int fw = 0, fh = 0;
       window.framebufferSize(fw, fh);
-      if (auto code = checkFirstPicture(shell, o.restore, readCurrentFramebuffer(fw, fh))) {
+      if (auto code = checkFirstPicture(shell, o.restore, readCurrentFramebuffer(fw, fh),
+                                        /*headless=*/false)) {
         settings.window = window.geometry();
         saveNow();
         return *code;

@@ -51,8 +51,9 @@ constexpr const char* kStoppedDrawingLater =
        "program, can leave it so until the GPU is reset)");
 // For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
 // draws it blank, "blank-later" draws the first and finds the later ones blank, "hang-later"
-// draws the first and then stops (as if blocked in the graphics driver). Dropped when the
-// supervisor starts the app without the GPU.
+// draws the first and then stops (as if blocked in the graphics driver); "hang-after-first" does
+// that in a first start too (a headless run). Dropped when the supervisor starts the app without
+// the GPU.
 constexpr const char* kTestFirstPictureVariable = "CUDALAB_TEST_FIRST_PICTURE";
 
 pid_t gChild = -1;
@@ -373,9 +374,10 @@ bool firstPictureWatched() {
 }
 
 std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
-                                     const Result<Image>& picture) {
+                                     const Result<Image>& picture, bool headless) {
   if (!firstPictureWatched()) return std::nullopt;
-  const char* test = restoreFile.empty() ? nullptr : std::getenv(kTestFirstPictureVariable);
+  const char* anyStart = std::getenv(kTestFirstPictureVariable);
+  const char* test = restoreFile.empty() ? nullptr : anyStart;
   if (test && std::strcmp(test, "hang") == 0) {
     std::fprintf(stderr, "cudalab: %s=hang: not drawing the first picture.\n",
                  kTestFirstPictureVariable);
@@ -396,14 +398,19 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
   if (blank)
     std::fprintf(stderr, "cudalab: the first picture came out blank%s.\n",
                  picture ? "" : (" (" + picture.status().sentence() + ")").c_str());
-  if (!restoreFile.empty() && !gpuHidden()) {
-    // Started again with the GPU after a fault: the drawing can still hang later (heartbeat.hpp),
-    // so the pipe stays open and every frame says the app still draws.
+  if ((headless || !restoreFile.empty()) && !gpuHidden()) {
+    // Started again with the GPU after a fault, or a headless run (on a GPU server, where a fault
+    // in any process, a learner's kernel in the playground's worker among them, can stop the
+    // drawing of every process that uses CUDA and draws): the drawing can hang after the first
+    // picture (heartbeat.hpp), so the pipe stays open and every frame says the app still draws.
+    // A window is watched only after a restart: it can stop drawing for good reasons (stopped
+    // from its terminal, a swap waiting on a hidden window).
     const int fd = std::atoi(std::getenv(kFirstPictureFdVariable));
     const char drawn = 'd';
     (void)!write(fd, &drawn, 1);
     unsetenv(kFirstPictureFdVariable);
-    if (test && std::strcmp(test, "hang-later") == 0) {
+    if ((test && std::strcmp(test, "hang-later") == 0) ||
+        (anyStart && std::strcmp(anyStart, "hang-after-first") == 0)) {
       std::fprintf(stderr, "cudalab: %s=hang-later: drawing nothing more.\n",
                    kTestFirstPictureVariable);
       for (;;)

@@ -13,16 +13,17 @@
 //   ... each frame, before anything else touches GL:
 //   if (restartNeeded(shell)) return restartAfterFault(shell);
 //   ... once its first whole picture is drawn (before a swap), when firstPictureWatched():
-//   if (auto code = checkFirstPicture(shell, options.restore, picture)) return *code;
+//   if (auto code = checkFirstPicture(shell, options.restore, picture, headless)) return *code;
 //
 // A fault can also take the GPU's drawing down with it (measured on an H100: every new process
 // that runs CUDA and draws with EGL then hangs or draws blank until the GPU is reset, whichever
 // program made the fault). So the supervisor gives each app it starts kFirstPictureSeconds to
 // draw its first picture, and checkFirstPicture() looks at that picture: a hang or a blank picture
 // starts cudalab once more without the GPU, with the CPU references, saying why. An app started
-// again with the GPU is watched for as long as it runs: its frames beat (platform/heartbeat.hpp),
-// and kStillDrawingSeconds without a beat (the drawing blocked in the driver, as a restarted app
-// on an H100 did after its first picture) do the same.
+// again with the GPU, and every headless run, is watched for as long as it runs: its frames beat
+// (platform/heartbeat.hpp), and kStillDrawingSeconds without a beat (the drawing blocked in the
+// driver, as a restarted app on an H100 did after its first picture, and a screenshot after the
+// playground's deliberate faults) do the same.
 //
 // CUDALAB_NO_SUPERVISOR=1 runs the app in one process (for a debugger); a fault then replaces the
 // process by a fresh image in place.
@@ -70,12 +71,12 @@ inline constexpr double kStillDrawingSeconds = 30;
 bool firstPictureWatched();
 
 // With the first whole picture the app drew (or why there is none), when firstPictureWatched():
-// tells the supervisor the picture was drawn (in an app started again with the GPU, starting the
-// heartbeat) and returns nullopt to go on; when the picture is
+// tells the supervisor the picture was drawn (in an app started again with the GPU and in a
+// headless run, starting the heartbeat) and returns nullopt to go on; when the picture is
 // blank or missing, starts again without the GPU and returns the exit code. `restoreFile` is
 // --restore's value (empty in a first start).
 std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
-                                     const Result<Image>& picture);
+                                     const Result<Image>& picture, bool headless);
 
 // With a later picture (after the lesson's action, the screenshot itself) of an app started again
 // with the GPU: one that came out blank means the GPU stopped drawing after the first picture (seen
