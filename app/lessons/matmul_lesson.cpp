@@ -503,7 +503,7 @@ class MatmulLesson final : public Lesson {
         if (!row.ran) {  // why not ("no GPU"), where the speed would be: that column stays
           ImGui::TableNextColumn();
           ImGui::TableNextColumn();
-          ImGui::TextDisabled("%s", tr(row.note.c_str()));
+          ImGui::TextDisabled("%s", tr(row.note).c_str());
           continue;
         }
         ImGui::TableNextColumn();
@@ -523,7 +523,7 @@ class MatmulLesson final : public Lesson {
         ImGui::TextUnformatted(sciText(row.maxAbsVsRef).c_str());
         if (!row.note.empty()) {
           ImGui::SameLine();
-          ImGui::TextUnformatted(tr(row.note.c_str()));
+          ImGui::TextUnformatted(tr(row.note).c_str());
         }
       }
       endDataTable();
@@ -661,7 +661,7 @@ class MatmulLesson final : public Lesson {
                                {"gflops", row.gflops},
                                {"max_abs_vs_cpu", row.maxAbsVsCpu},
                                {"max_abs_vs_float64", row.maxAbsVsRef},
-                               {"note", row.note}});
+                               {"note", phraseEnglish(row.note)}});
     LessonResults out;
     out.json = std::move(j);
     if (!rows.empty()) out.csv = toCsv(rows);

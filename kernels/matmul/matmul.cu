@@ -541,7 +541,8 @@ Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* can
     row.gflops = s.gflops;
     row.maxAbsVsRef = s.error.maxAbsError;
     row.maxAbsVsCpu = run->maxAbsVsCpu[i];
-    if (!s.error.ok()) row.note = std::to_string(s.error.wrong) + " wrong elements";
+    if (!s.error.ok())
+      row.note = Phrase{N_("%s wrong elements"), {std::to_string(s.error.wrong)}}.packed();
     report.rows.push_back(row);
   }
   return report;

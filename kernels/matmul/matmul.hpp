@@ -337,7 +337,7 @@ struct CourseRow {
   double gflops = 0;
   double maxAbsVsCpu = 0;  // against the all-cores CPU result
   double maxAbsVsRef = 0;  // against the float64 reference
-  std::string note;        // why it did not run
+  std::string note;  // why it did not run, or its wrong elements (a packed Phrase: tr() shows it)
 };
 struct CourseReport {
   int n = 0;
