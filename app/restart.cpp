@@ -58,6 +58,19 @@ constexpr const char* kTestFirstPictureVariable = "CUDALAB_TEST_FIRST_PICTURE";
 
 pid_t gChild = -1;
 
+// Writes the first picture's byte on the supervisor's pipe and forgets the variable; returns the
+// pipe (-1: not watched), which the caller closes or keeps beating on.
+int sayFirstPictureDrawn() {
+  const char* v = std::getenv(kFirstPictureFdVariable);
+  if (!v) return -1;
+  const int fd = std::atoi(v);
+  unsetenv(kFirstPictureFdVariable);
+  if (fd <= 2) return -1;
+  const char drawn = 'd';
+  (void)!write(fd, &drawn, 1);
+  return fd;
+}
+
 void forwardToChild(int sig) {
   if (gChild > 0) kill(gChild, sig);
 }
@@ -405,10 +418,7 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
     // picture (heartbeat.hpp), so the pipe stays open and every frame says the app still draws.
     // A window is watched only after a restart: it can stop drawing for good reasons (stopped
     // from its terminal, a swap waiting on a hidden window).
-    const int fd = std::atoi(std::getenv(kFirstPictureFdVariable));
-    const char drawn = 'd';
-    (void)!write(fd, &drawn, 1);
-    unsetenv(kFirstPictureFdVariable);
+    const int fd = sayFirstPictureDrawn();
     if ((test && std::strcmp(test, "hang-later") == 0) ||
         (anyStart && std::strcmp(anyStart, "hang-after-first") == 0)) {
       std::fprintf(stderr, "cudalab: %s=hang-later: drawing nothing more.\n",
@@ -437,15 +447,8 @@ std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFil
 }
 
 void stopFirstPictureWatch() {
-  if (const char* fd = std::getenv(kFirstPictureFdVariable)) {
-    const int n = std::atoi(fd);
-    if (n > 2) {
-      const char drawn = 'd';
-      (void)!write(n, &drawn, 1);
-      close(n);
-    }
-    unsetenv(kFirstPictureFdVariable);
-  }
+  const int fd = sayFirstPictureDrawn();
+  if (fd >= 0) close(fd);
 }
 
 }  // namespace cudalab

@@ -9,6 +9,7 @@
 #include <map>
 #include <thread>
 
+#include "common/phrase_json.hpp"
 #include "common/translatable.hpp"
 #include "playground/worker.hpp"
 
@@ -54,10 +55,10 @@ nlohmann::json toJson(const counters::StepReading& r) {
     model.push_back({k, number(v)});
   nlohmann::json mismatches = nlohmann::json::array();
   for (const Phrase& m : r.mismatches)
-    mismatches.push_back(playground::toJson(m));
+    mismatches.push_back(toJson(m));
   return {{"key", r.key},
           {"label", r.label},
-          {"label_phrase", playground::toJson(r.labelPhrase)},
+          {"label_phrase", toJson(r.labelPhrase)},
           {"colour", r.colour},
           {"launches", r.launches},
           {"range", r.measured.range},
@@ -72,7 +73,7 @@ Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
     counters::StepReading r;
     r.key = j.at("key").get<std::string>();
     r.label = j.at("label").get<std::string>();
-    r.labelPhrase = playground::phraseFromJson(j.at("label_phrase"));
+    r.labelPhrase = phraseFromJson(j.at("label_phrase"));
     r.colour = j.at("colour").get<int>();
     r.launches = j.at("launches").get<int>();
     r.measured.range = j.at("range").get<std::string>();
@@ -85,7 +86,7 @@ Result<counters::StepReading> stepReadingFromJson(const nlohmann::json& j) {
     for (const auto& m : j.at("model"))
       r.model.emplace_back(m.at(0).get<std::string>(), numberFrom(m.at(1)));
     for (const auto& m : j.at("mismatches"))
-      r.mismatches.push_back(playground::phraseFromJson(m));
+      r.mismatches.push_back(phraseFromJson(m));
     return r;
   } catch (const std::exception& e) {
     return Status::error(std::string("a reading that is not one (") + e.what() + ")");

@@ -56,10 +56,6 @@ nlohmann::json toJson(const RunParams& p);
 Result<RunParams> runParamsFromJson(const nlohmann::json& j);
 nlohmann::json toJson(const RunReport& r);
 Result<RunReport> runReportFromJson(const nlohmann::json& j);
-// A Phrase as {"format", "values"}; the counters' helper sends its readings' phrases the same way.
-// phraseFromJson throws nlohmann::json's exceptions, which the readers above turn into a sentence.
-nlohmann::json toJson(const Phrase& p);
-Phrase phraseFromJson(const nlohmann::json& j);
 
 struct WorkerHello {
   bool hasDevice = false;

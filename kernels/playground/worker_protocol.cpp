@@ -9,6 +9,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "common/phrase_json.hpp"
 #include "playground/worker.hpp"
 
 namespace cudalab::playground {
@@ -150,14 +151,6 @@ std::optional<long long> optionalFrom(const nlohmann::json& j) {
 }
 
 }  // namespace
-
-nlohmann::json toJson(const Phrase& p) {
-  return {{"format", p.format}, {"values", p.values}};
-}
-
-Phrase phraseFromJson(const nlohmann::json& j) {
-  return {j.at("format").get<std::string>(), j.at("values").get<std::vector<std::string>>()};
-}
 
 nlohmann::json toJson(const RunParams& p) {
   return {{"exercise", p.exercise},
