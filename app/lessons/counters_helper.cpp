@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -97,8 +98,12 @@ Result<CountersReadings> measureInHelperBytes(const char* name, std::string para
                                               const std::atomic<bool>* cancel,
                                               const CountersProgress& progress,
                                               const std::string& executable) {
-  playground::WorkerClient helper(
-      {executable.empty() ? playground::selfExecutable() : executable, "counters-helper"});
+  std::string binary = executable;
+  if (binary.empty()) {
+    const char* env = std::getenv("CUDALAB_BINARY");
+    binary = env && *env ? env : playground::selfExecutable();
+  }
+  playground::WorkerClient helper({binary, "counters-helper"});
   if (progress)
     helper.onProgress([&progress](const nlohmann::json& j) {
       progress(j.value("fraction", 0.0f), j.value("what", std::string()));

@@ -68,7 +68,8 @@ bool registerCountersJob(const char* name,
 // [SECTION] The app's side
 // ---------------------------------------------------------------------------------------------
 
-// Starts `executable counters-helper` (the running cudalab by default; tests pass the binary),
+// Starts `executable counters-helper` (by default the running cudalab, or the binary that
+// CUDALAB_BINARY names: a test process that draws the lessons is not cudalab itself),
 // has it run the job `name` on `params`, forwards its progress, and returns its readings or the
 // sentence saying why there are none (the job's own, or what happened to the helper). Setting
 // `*cancel` ends the helper at once.

@@ -118,7 +118,10 @@ int writeCountersBench(const std::string& outDir, const std::string& id, const s
 
 void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& spec,
                          const std::function<void()>& onButton) {
-  if (const Status s = job_.takeInto(last_); !s) error_ = s;
+  if (const Status s = job_.takeInto(last_); !s) {
+    error_ = s;
+    ctx.error(s);  // the status bar says it too ("Cancelled: the counters were not read.")
+  }
   if (last_ && !job_.running()) lastContext_ = context_;
   if (!beginPanel(ctx, spec.id, spec.title, kPanelCollapsible)) return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
@@ -133,6 +136,8 @@ void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& 
     // What is being profiled: a step's name (translated when the catalogue has it) or a launch.
     const JobProgress p = job_.progress();
     ImGui::ProgressBar(p.fraction, ImVec2(-1, 0), trf("profiling %s", tr(p.what).c_str()).c_str());
+    // A reading at a large size replays slow kernels for many seconds.
+    if (!ctx.exporting && button("Cancel")) cancel();
   }
   if (!error_.ok()) {
     // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.

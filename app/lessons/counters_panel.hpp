@@ -61,6 +61,8 @@ class CountersPanel {
   void draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& spec,
             const std::function<void()>& onButton);
   bool pending() const { return job_.pending(); }
+  // Stops a reading: its helper process is ended at once (lessons call it from cancelAll()).
+  void cancel() { job_.cancel(); }
   const std::optional<Readings>& last() const { return last_; }
 
  private:

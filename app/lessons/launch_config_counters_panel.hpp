@@ -15,6 +15,7 @@ class LaunchCountersPanel {
   // Measured in the counters' helper process, against the limits of the GPU it finds.
   bool start(const LaunchConfig& c);
   bool pending() const { return panel_.pending(); }
+  void cancel() { panel_.cancel(); }
 
  private:
   CountersPanel panel_;

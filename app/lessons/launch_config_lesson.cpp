@@ -159,6 +159,7 @@ class LaunchConfigLesson final : public Lesson {
     pictureJob_.cancel();
     measureJob_.cancel();
     sweepJob_.cancel();
+    counters_.cancel();
   }
 
   std::vector<std::string> actionIds() const override {

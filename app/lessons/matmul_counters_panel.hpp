@@ -13,6 +13,7 @@ class MatmulCountersPanel {
   void draw(LessonContext& ctx, bool gpu, const matmul::MatmulParams& p);
   bool start(const matmul::MatmulParams& p);
   bool pending() const { return panel_.pending(); }
+  void cancel() { panel_.cancel(); }
 
  private:
   CountersPanel panel_;

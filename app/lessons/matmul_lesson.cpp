@@ -103,6 +103,7 @@ class MatmulLesson final : public Lesson {
     ladderJob_.cancel();
     sweepJob_.cancel();
     courseJob_.cancel();
+    counters_.cancel();
     queue_.clear();  // or the next queued measurement would start
   }
 

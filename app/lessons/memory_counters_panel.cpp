@@ -122,7 +122,10 @@ bool MemoryCountersPanel::start(mem::PatternId global, const mem::PatternParams&
 void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId global,
                                const mem::PatternParams& gp, mem::PatternId shared,
                                const mem::PatternParams& sp) {
-  if (const Status s = job_.takeInto(last_); !s) error_ = s;
+  if (const Status s = job_.takeInto(last_); !s) {
+    error_ = s;
+    ctx.error(s);  // the status bar says it too
+  }
   if (!beginPanel(ctx, "counters", "Measured by the GPU's counters", kPanelCollapsible))
     return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
@@ -136,7 +139,10 @@ void MemoryCountersPanel::draw(LessonContext& ctx, bool gpu, mem::PatternId glob
     mutedText(ctx.theme, "No GPU: there are no counters to read; the model's numbers are above.");
     return endPanel(ctx);
   }
-  if (job_.running()) ImGui::TextUnformatted(tr("Profiling..."));
+  if (job_.running()) {
+    ImGui::TextUnformatted(tr("Profiling..."));
+    if (!ctx.exporting && button("Cancel")) cancel();
+  }
   if (!error_.ok()) {
     // Counters that cannot be read (permission, no CUPTI, an unsupported GPU): one sentence.
     errorText(ctx.theme, error_);

@@ -21,6 +21,8 @@ class MemoryCountersPanel {
   void draw(LessonContext& ctx, bool gpu, mem::PatternId global, const mem::PatternParams& gp,
             mem::PatternId shared, const mem::PatternParams& sp);
   bool pending() const { return job_.pending(); }
+  // Stops a reading: its helper process is ended at once.
+  void cancel() { job_.cancel(); }
   bool start(mem::PatternId global, const mem::PatternParams& gp, mem::PatternId shared,
              const mem::PatternParams& sp);
 

@@ -194,6 +194,8 @@ class MemoryLesson final : public Lesson {
   void cancelAll() override {
     transposeJob_.cancel();
     stridedJob_.cancel();
+    counters_.cancel();
+    transposeCounters_.cancel();
     queue_.clear();  // or the next queued measurement would start
   }
 

@@ -13,6 +13,7 @@ class ReductionCountersPanel {
   void draw(LessonContext& ctx, bool gpu, const reduction::ReduceParams& p);
   bool start(const reduction::ReduceParams& p);
   bool pending() const { return panel_.pending(); }
+  void cancel() { panel_.cancel(); }
 
  private:
   CountersPanel panel_;

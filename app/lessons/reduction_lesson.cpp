@@ -130,6 +130,7 @@ class ReductionLesson final : public Lesson {
     ladderJob_.cancel();
     sweepJob_.cancel();
     cpuJob_.cancel();
+    counters_.cancel();
     queue_.clear();  // or the next queued measurement would start
   }
 

@@ -13,6 +13,7 @@ class TransposeCountersPanel {
   void draw(LessonContext& ctx, bool gpu, const mem::TransposeParams& p);
   bool start(const mem::TransposeParams& p);
   bool pending() const { return panel_.pending(); }
+  void cancel() { panel_.cancel(); }
 
  private:
   CountersPanel panel_;

@@ -222,5 +222,64 @@ TEST(CancelGpu, TheLargestNaiveMatmulStopsAfterItsKernelAndTheUiKeepsDrawing) {
   Framebuffer::unbind();
 }
 
+// [SECTION] cancelling a counters reading
+
+// A counters reading runs in a helper process and replays every kernel it profiles: seconds at
+// large sizes. The lesson's Cancel (cancelAll: its Cancel button, leaving the lesson, the soak)
+// ends it, and the status bar says the counters were not read. The 30-minute soak on an H200
+// found launch-config's Cancel waiting 24.8 s for a reading to finish by itself: no lesson
+// cancelled its counters. The time to idle is printed, never asserted.
+TEST(CancelGpu, EveryCountersReadingEndsWhenItsLessonIsCancelled) {
+  if (underSanitizer()) GTEST_SKIP() << "the helper runs outside the sanitizer anyway";
+  // The panels start the helper from the running binary; this test process is not cudalab.
+  ::setenv("CUDALAB_BINARY", cudalabBinary().c_str(), 1);
+  HeadlessContext gl;
+  ASSERT_TRUE(gl.create(0).ok());
+  Framebuffer fb;
+  ASSERT_TRUE(fb.resize(1280, 800).ok());
+  fb.bind();
+  using Clock = std::chrono::steady_clock;
+  int tried = 0;
+  for (const LessonEntry& e : lessonRegistry()) {
+    Settings settings;
+    settings.lesson = e.info->id;
+    Shell shell(settings, queryRuntime(), gl.description(), /*headless=*/true);
+    UiRenderer renderer(shell, settings);
+    ASSERT_TRUE(renderer.init(nullptr).ok());
+    auto frame = [&] {
+      renderer.frame(1280, 800, 1.0f, true, false, 1.0f / 60.0f);
+      glFinish();
+    };
+    auto drawUntilIdle = [&](double limit) {
+      const auto t0 = Clock::now();
+      while (shell.busy() && std::chrono::duration<double>(Clock::now() - t0).count() < limit)
+        frame();
+      frame();
+      return std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    Lesson& l = shell.current();
+    for (const std::string& a : l.actionIds()) {
+      if (a.find("counters") == std::string::npos) continue;
+      SCOPED_TRACE(std::string(e.info->id) + " " + a);
+      for (int i = 0; i < 5; ++i)
+        frame();
+      drawUntilIdle(120);  // what the lesson measures when first shown
+      ASSERT_TRUE(l.startAction(a));
+      frame();
+      frame();
+      ASSERT_TRUE(shell.busy()) << "the reading ended before it could be cancelled";
+      l.cancelAll();
+      const double s = drawUntilIdle(120);
+      EXPECT_FALSE(shell.busy()) << "the lesson was still busy 120 s after its Cancel";
+      EXPECT_NE(shell.lastError().message().find("Cancelled"), std::string::npos)
+          << "the reading was not cancelled: " << shell.lastError().sentence();
+      std::printf("cancel: %s %s idle %.2f s after the cancel\n", e.info->id, a.c_str(), s);
+      ++tried;
+    }
+  }
+  Framebuffer::unbind();
+  EXPECT_GE(tried, 5) << "the lessons' counters actions";
+}
+
 }  // namespace
 }  // namespace cudalab

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <thread>
 
+#include <cuda_runtime.h>
+
+#include "common/cuda_raii.hpp"
 #include "counters/counters.hpp"
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
@@ -282,6 +285,62 @@ TEST(CountersHelperGpu, TheHelperReadsWhatTheAppWouldAndCancelEndsIt) {
   EXPECT_NE(cancelled.status().message().find("Cancelled"), std::string::npos)
       << cancelled.status().sentence();
   std::printf("counters helper: cancelled after %.2f s (cancel set at 1.5 s)\n", seconds);
+}
+
+// A launch the learner may choose, one block of 32 threads walking 64 million elements, runs for
+// about a second per kernel, and for longer under the profiler's replays. Cancelling its reading
+// must end the helper; how long that takes beside one kernel's time is printed (the soak judges
+// it), never asserted.
+TEST(CountersHelperGpu, CancellingASlowLaunchEndsTheHelper) {
+  LaunchConfig c;
+  c.n = 1 << 26;
+  c.threadsPerBlock = 32;
+  c.autoBlocks = false;
+  c.blocks = 1;
+  c.gridStride = true;
+  Result<DeviceLimits> limits = queryLimits(0);
+  if (!limits) GTEST_SKIP() << limits.status().sentence();
+  Result<LaunchShape> shape = shapeFor(c, *limits);
+  ASSERT_TRUE(shape) << shape.status().sentence();
+  DeviceArray<float> in, out;
+  ASSERT_TRUE(in.allocate(size_t(shape->allocationElements)));
+  ASSERT_TRUE(out.allocate(size_t(shape->allocationElements)));
+  ASSERT_EQ(cudaMemset(in.get(), 0, in.bytes()), cudaSuccess);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(launchDouble(c, *shape, in.get(), out.get(), nullptr));
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const double kernel =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::atomic<bool> cancel{false};
+  std::atomic<double> firstProgress{-1};
+  const auto start = std::chrono::steady_clock::now();
+  auto since = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  std::thread stopper([&] {
+    // Into the first profiled kernel's replays, then cancel.
+    while (firstProgress.load() < 0 && since() < 60)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    cancel = true;
+  });
+  double cancelledAt = 0;
+  Result<CountersReadings> r = measureInHelper(
+      "launch-config", c, &cancel,
+      [&](float, const std::string&) {
+        if (firstProgress.load() < 0) firstProgress = since();
+      },
+      cudalabBinary());
+  const double ended = since();
+  stopper.join();
+  cancelledAt = firstProgress.load() + 1.5;
+  ASSERT_FALSE(r.ok()) << "finished in " << ended << " s, before the cancel";
+  EXPECT_NE(r.status().message().find("Cancelled"), std::string::npos) << r.status().sentence();
+  std::printf(
+      "slow launch: one kernel %.2f s; reading cancelled at %.2f s, ended at %.2f s "
+      "(%.2f s after the cancel)\n",
+      kernel, cancelledAt, ended, ended - cancelledAt);
 }
 
 }  // namespace
