@@ -117,6 +117,9 @@ double gpuUsedMiB(bool gpu) {
 struct Sample {
   double minute = 0;
   double rssMiB = 0, gpuMiB = -1, mallocMiB = 0;
+  // The lowest GPU memory in use read between two lessons since the previous sample: then no
+  // lesson's work, and no counters helper it started, holds memory. The GPU is judged on it.
+  double gpuFloorMiB = -1;
   int fds = 0, threads = 0;
   int frames = 0;
   double frameMedianMs = 0, frameP95Ms = 0, frameMaxMs = 0;
@@ -160,12 +163,18 @@ class Soak {
         // Each lesson's share of any growth: the resident size around its visits, summed from
         // the baseline on (first visits build fonts, caches and pools that stay).
         malloc_trim(0);
-        const double before = rssMiB();
+        const double before = rssMiB(), gpuBefore = gpuUsedMiB(gpu_);
         visit(e.info->id, start, total);
         malloc_trim(0);
-        if (baselineTaken_) lessonRssMiB_[e.info->id] += rssMiB() - before;
+        const double gpuAfter = gpuUsedMiB(gpu_);
+        if (gpuAfter >= 0) gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
+        lastBetweenLessonsMiB_ = gpuAfter;
+        if (baselineTaken_) {
+          lessonRssMiB_[e.info->id] += rssMiB() - before;
+          if (gpuBefore >= 0 && gpuAfter >= 0) lessonGpuMiB_[e.info->id] += gpuAfter - gpuBefore;
+        }
         if (Clock::now() >= nextSample) {
-          sample(secondsSince(start) / 60);
+          sampleUnlessJustTaken(secondsSince(start) / 60);  // the baseline may just have been
           nextSample += std::chrono::seconds(60);
         }
       }
@@ -174,6 +183,11 @@ class Soak {
         // caches, the allocator's per-thread arenas and the playground's worker process exist.
         sampleUnlessJustTaken(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
+        // The baseline's GPU reading is this moment's: the lowest since the previous sample would
+        // reach back to before every lesson had run (an H200 soak read 620 MiB there and 754 MiB
+        // at the baseline, and took the difference for growth).
+        if (lastBetweenLessonsMiB_ >= 0) samples_[baseline_].gpuFloorMiB = lastBetweenLessonsMiB_;
+        gpuFloorSinceSample_ = 1e300;
         baselineTaken_ = true;
         mappingsAtBaseline_ = residentByMappingNow();
       }
@@ -359,6 +373,8 @@ class Soak {
     s.mallocMiB = mallocInUseMiB();
     s.threads = entriesIn("/proc/self/task");
     s.gpuMiB = gpuUsedMiB(gpu_);
+    s.gpuFloorMiB = std::min(s.gpuMiB, gpuFloorSinceSample_);
+    gpuFloorSinceSample_ = 1e300;
     s.fds = entriesIn("/proc/self/fd");
     s.frames = static_cast<int>(frameMs_.size());
     if (!frameMs_.empty()) {
@@ -382,7 +398,7 @@ class Soak {
     const double rssGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return s.rssMiB; });
     const double gpuGrowth =
-        gpu_ ? floorGrowth(samples_, baseline_, [](const Sample& s) { return s.gpuMiB; }) : 0;
+        gpu_ ? floorGrowth(samples_, baseline_, [](const Sample& s) { return s.gpuFloorMiB; }) : 0;
     const double fdGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return double(s.fds); });
     if (rssGrowth > kSoakRssToleranceMiB)
@@ -402,10 +418,12 @@ class Soak {
                      fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
-        "| minute | host RSS MiB | malloc in use MiB | threads | GPU in use MiB | open files | "
-        "frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
-        "|\n"
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "| minute | host RSS MiB | malloc in use MiB | threads | GPU in use MiB | GPU between "
+        "lessons, lowest MiB | open files | frames | frame median ms | frame p95 ms | frame max ms "
+        "| checks passed | checks failed |\n"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+        "---: "
+        "|\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
@@ -414,7 +432,8 @@ class Soak {
       const Sample& s = samples_[i];
       md += fmt("| %.1f%s | %.1f | %.1f | %d | ", s.minute, i == baseline_ ? " (baseline)" : "",
                 s.rssMiB, s.mallocMiB, s.threads) +
-            (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) +
+            (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) + " | " +
+            (s.gpuFloorMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuFloorMiB)) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
                 s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
       j["samples"].push_back({{"minute", s.minute},
@@ -422,6 +441,7 @@ class Soak {
                               {"malloc_in_use_mib", s.mallocMiB},
                               {"threads", s.threads},
                               {"gpu_mib", s.gpuMiB},
+                              {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
                               {"fds", s.fds},
                               {"frames", s.frames},
                               {"frame_median_ms", s.frameMedianMs},
@@ -448,6 +468,15 @@ class Soak {
       md.back() = '.';
       md += "\n";
     }
+    if (!lessonGpuMiB_.empty()) {
+      md += "GPU memory change over each lesson's visits after the baseline, summed:";
+      for (const auto& [id, mib] : lessonGpuMiB_) {
+        md += fmt(" %s %+.0f MiB;", id.c_str(), mib);
+        j["lesson_gpu_change_mib"][id] = mib;
+      }
+      md.back() = '.';
+      md += "\n";
+    }
     if (baselineTaken_) {
       // Where the resident memory went after the baseline, the largest changes first.
       std::map<std::string, double> change = residentByMappingNow();
@@ -467,8 +496,8 @@ class Soak {
     }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
-        "third's): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
-        "files %+.0f (tolerance %d).\n",
+        "third's; the GPU's from its lowest reading between lessons): host RSS %+.1f MiB "
+        "(tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open files %+.0f (tolerance %d).\n",
         rssGrowth, kSoakRssToleranceMiB, gpuGrowth, kSoakGpuToleranceMiB, fdGrowth,
         kSoakFdTolerance);
     md += problems_.empty()
@@ -507,7 +536,8 @@ class Soak {
   int presetsApplied_ = 0, pinned_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
-  std::map<std::string, double> lessonRssMiB_;
+  std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_;
+  double gpuFloorSinceSample_ = 1e300, lastBetweenLessonsMiB_ = -1;
   std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.
   StallWatch stallWatch_{kSoakStallSeconds};
