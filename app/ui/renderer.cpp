@@ -10,6 +10,7 @@
 #include <cfloat>
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -53,9 +54,19 @@ void UiRenderer::applyTheme(float pixelScale) {
   // The language first: the font atlas holds the glyphs of its translations.
   const std::string language = settings_.language.empty() ? systemLanguage() : settings_.language;
   setLanguage(language);
-  if (theme_.apply(settings_.theme, shell_.uiScale() * pixelScale, currentLanguage()) && gl_) {
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+  if (theme_.apply(settings_.theme, shell_.uiScale() * pixelScale, currentLanguage())) {
+    if (gl_) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    // A Korean or Chinese class on a machine without the CJK font would see only '?': say why,
+    // once per language, in the status bar and (for screenshots and the soak) on stderr.
+    const std::string& missing = theme_.fonts().missingScript;
+    if (!missing.empty() && missingFontSaid_ != currentLanguage()) {
+      missingFontSaid_ = currentLanguage();
+      std::fprintf(stderr, "cudalab: %s\n", missing.c_str());
+      shell_.report(Status::error(missing), "");
+    }
   }
 }
 

@@ -56,6 +56,7 @@ class UiRenderer {
   void applyTheme(float pixelScale);
 
   Shell& shell_;
+  std::string missingFontSaid_;  // the language whose missing script font was last reported
   Settings& settings_;
   Theme theme_;
   Framebuffer fb_;

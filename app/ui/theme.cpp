@@ -153,6 +153,11 @@ void Theme::buildFonts(float scale) {
     fonts_.source += regular.path.empty() ? std::string(" (no ") + lang->cjkFamily +
                                                 ": install fonts-noto-cjk for its script)"
                                           : ", " + regular.path;
+    if (regular.path.empty())
+      fonts_.missingScript = std::string("No font for ") + lang->english + " (" + lang->cjkFamily +
+                             ") was found, so its text draws as '?'. Install fonts-noto-cjk (on "
+                             "Debian and Ubuntu: sudo apt-get install fonts-noto-cjk), or choose "
+                             "another language (the Language menu, or cudalab --language en).";
   }
   io.FontDefault = fonts_.regular;
   io.Fonts->Build();

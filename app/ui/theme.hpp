@@ -19,6 +19,9 @@ struct Fonts {
   ImFont* mono = nullptr;
   ImFont* heading = nullptr;
   std::string source;  // which font files, for the About box
+  // When the language's script has no font here: the sentence saying so, in English (its own
+  // language would draw as '?' for want of that very font); empty otherwise.
+  std::string missingScript;
 };
 
 // Eight colours distinguishable with the common colour-vision deficiencies (Okabe & Ito 2008).

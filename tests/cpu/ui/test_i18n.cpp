@@ -311,5 +311,32 @@ TEST(Wrapping, NumbersStayWholeAndChineseWraps) {
   ImGui::DestroyContext();
 }
 
+// A machine without the CJK font (the lent GPU server had none): Korean draws as '?', so cudalab
+// says why and what to install, on stderr and in the status bar, in English.
+TEST(Fonts, AMissingScriptFontIsSaid) {
+  const std::string dir = ::testing::TempDir() + "cudalab-no-cjk";
+  std::filesystem::create_directories(dir);
+  // A fontconfig that knows DejaVu only.
+  const std::string conf = dir + "/fonts.conf", log = dir + "/log.txt", png = dir + "/ko.png";
+  std::ofstream(conf) << "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n"
+                         "<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir>"
+                         "<cachedir>"
+                      << dir << "/cache</cachedir></fontconfig>\n";
+  const std::string cmd = "FONTCONFIG_FILE='" + conf + "' HOME='" + dir + "' '" + CUDALAB_BINARY +
+                          "' --headless --lesson device --language ko --size 800x600 "
+                          "--screenshot '" +
+                          png + "' >'" + log + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), {});
+  if (out.find("EGL") != std::string::npos && out.find("wrote") == std::string::npos)
+    GTEST_SKIP() << "no headless GL here: " << out;
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("No font for Korean (Noto Sans CJK KR) was found, so its text draws as '?'. "
+                     "Install fonts-noto-cjk"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace cudalab
