@@ -8,8 +8,7 @@
 //   parameters panel: frame, input, pipeline, display path, measurements
 //   the frame and the budget meter
 //   each stage's time and bandwidth
-//   time against radius
-//   one block's tile and halo
+//   (time against radius, one block's tile and halo: lessons/stencil_panels.hpp)
 //   frames on the UI thread; work on the worker thread
 #include "ui/i18n.hpp"
 #include "lessons/stencil_lesson.hpp"
@@ -29,6 +28,7 @@
 #include "common/host_parallel.hpp"
 #include "platform/image.hpp"
 #include "platform/interop.hpp"
+#include "lessons/stencil_panels.hpp"
 #include "stencil/stencil.hpp"
 #include "ui/data_table.hpp"
 #include "ui/plot.hpp"
@@ -84,10 +84,6 @@ constexpr ParamSpec kThresholdChoice{
     "threshold", "Threshold", 0, 1, 1, "", "Whether the edges are thresholded into a mask."};
 constexpr ParamSpec kViewChoice{
     "show", "Show", 0, 3, 3, "", "Which stage the picture shows right of the split."};
-
-std::string msText(double ms) {
-  return trimmedFixed(ms, ms < 0.1 ? 4 : ms < 10 ? 3 : 1) + " ms";
-}
 
 struct CpuView {
   int width = 0, height = 0;
@@ -297,8 +293,8 @@ class StencilLesson final : public Lesson {
     errorText(ctx.theme, refusal_);
     drawFrame(ctx);
     drawStages(ctx);
-    drawSweep(ctx);
-    drawTile(ctx);
+    drawStencilSweepPanel(ctx, report_, measureJob_.running(), gpu_);
+    tile_.draw(ctx, pipe_, validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024));
     // The host's time for this lesson's widgets and pictures, the GPU frame's work excluded: the
     // UI's share of the budget (ImGui's own rendering comes after and is not counted).
     uiMs_ = paramsMs_ + msSince(t0) - frameMs_;
@@ -356,7 +352,7 @@ class StencilLesson final : public Lesson {
     if (gpu_) {
       const FrameTimes& t = runner_.lastTimes();
       // The GPU's bar is too thin to see beside the CPU's: its total goes in its name.
-      gpuLabel_ = trf("GPU: %s", msText(t.gpuTotal() + displayMs_ + uiMs_).c_str());
+      gpuLabel_ = trf("GPU: %s", stencilMsText(t.gpuTotal() + displayMs_ + uiMs_).c_str());
       rows.push_back({gpuLabel_.c_str(),
                       {t.input, t.blur, t.sobel, t.threshold, t.compose, displayMs_, uiMs_}});
     }
@@ -401,14 +397,14 @@ class StencilLesson final : public Lesson {
       text =
           trf("The GPU's frame with this lesson's UI: %s (%sx inside the 33 ms budget), of which "
               "%s to bring it to the screen (%s).",
-              msText(total).c_str(), trimmedFixed(33.333 / std::max(total, 1e-6), 0).c_str(),
-              msText(displayMs_).c_str(),
+              stencilMsText(total).c_str(), trimmedFixed(33.333 / std::max(total, 1e-6), 0).c_str(),
+              stencilMsText(displayMs_).c_str(),
               image_.path() == InteropPath::Interop ? tr("CUDA-OpenGL interop")
                                                     : tr("copied through host memory")) +
           " ";
       if (costMs_[0] > 0 && costMs_[1] > 0)
         text += trf("To the screen through interop %s, through host memory %s (%sx).",
-                    msText(costMs_[0]).c_str(), msText(costMs_[1]).c_str(),
+                    stencilMsText(costMs_[0]).c_str(), stencilMsText(costMs_[1]).c_str(),
                     trimmedFixed(costMs_[1] / costMs_[0], 1).c_str()) +
                 " ";
     }
@@ -417,12 +413,13 @@ class StencilLesson final : public Lesson {
                   "chosen when it ran: radius %d, %s). This CPU code is the tests' bit-exact "
                   "reference, one pixel at a time without vector instructions; a tuned CPU filter "
                   "would be several times faster, and on one core still far from 33 ms at full HD.",
-                  cpu_->width, cpu_->height, msText(cpu_->all.totalMs() + cpu_->sceneAllMs).c_str(),
-                  msText(cpu_->one.totalMs() + cpu_->sceneOneMs).c_str(), cpu_->p.radius,
+                  cpu_->width, cpu_->height,
+                  stencilMsText(cpu_->all.totalMs() + cpu_->sceneAllMs).c_str(),
+                  stencilMsText(cpu_->one.totalMs() + cpu_->sceneOneMs).c_str(), cpu_->p.radius,
                   tr(blurInfo(cpu_->p.blurId).label)) +
               " ";
     text += trf("The window redraws every %s (the display's rate, not the work's).",
-                msText(double(ImGui::GetIO().DeltaTime) * 1000).c_str());
+                stencilMsText(double(ImGui::GetIO().DeltaTime) * 1000).c_str());
     mutedText(ctx.theme, text.c_str());
   }
 
@@ -487,182 +484,6 @@ class StencilLesson final : public Lesson {
                 "bytes a pixel; edges and mask 4 bytes); the percentage is of a device-to-device "
                 "copy of the frame, measured by \"Measure the kernels\". Times are one frame's, "
                 "from CUDA events around each stage.");
-    endPanel(ctx);
-  }
-
-  // [SECTION] time against radius
-
-  void drawSweep(LessonContext& ctx) {
-    if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
-    if (!report_) {
-      textWrapped("%s", measureJob_.running() ? tr("Measuring...")
-                        : gpu_                ? tr("Press \"Measure the kernels\".")
-                                              : tr("No GPU: nothing is measured."));
-      return endPanel(ctx);
-    }
-    const KernelReport& r = *report_;
-    if (plot::BeginPlot("stencil_radius", "##radius", ImVec2(-1, 0))) {
-      plot::SetupAxes({N_("radius"), plot::Scale::Linear, 0, 16},
-                      {N_("time"), plot::Scale::Log10, NAN, NAN, "s"});
-      plot::SetupLegend(plot::Legend::Outside);
-      for (const BlurInfo& b : blurs()) {
-        std::vector<double> xs, ys;
-        for (const KernelPoint& p : r.points)
-          if (p.id == b.id) xs.push_back(p.radius), ys.push_back(p.ms * 1e-3);
-        plot::SetNextColour(b.colour);
-        plot::PlotLine(b.key, xs.data(), ys.data(), int(xs.size()));
-      }
-      plot::SetNextColour(7);
-      plot::PlotHLine("device copy of the frame", r.copyMs * 1e-3);
-      plot::EndPlot();
-    }
-    bool allOk = true;
-    for (const KernelPoint& p : r.points)
-      allOk = allOk && p.ok;
-    auto at = [&](BlurId id, int radius) -> const KernelPoint* {
-      for (const KernelPoint& p : r.points)
-        if (p.id == id && p.radius == radius) return &p;
-      return nullptr;
-    };
-    // Whole sentences, each translated with its numbers; the kernels' keys are names.
-    std::string text =
-        (allOk ? trf("%d x %d on %s. Every point checked against the CPU bit for bit: all equal.",
-                     r.width, r.height, r.device.c_str())
-               : trf("%d x %d on %s. Every point checked against the CPU bit for bit: SOME DIFFER.",
-                     r.width, r.height, r.device.c_str())) +
-        " ";
-    for (int radius : {1, 7}) {
-      const KernelPoint* best = nullptr;
-      std::string each;
-      for (const BlurInfo& b : blurs())
-        if (const KernelPoint* p = at(b.id, radius)) {
-          each += (each.empty() ? "" : ", ") + std::string(b.key) + " " + msText(p->ms);
-          if (!best || p->ms < best->ms) best = p;
-        }
-      const KernelPoint *n = at(BlurId::Naive, radius), *s = at(BlurId::Separable, radius);
-      if (!best) continue;
-      const std::string ratio = trimmedFixed(best->ms / r.copyMs, 1);
-      if (n && s && s->ms > n->ms)
-        text +=
-            trf("Radius %d: %s; the best, %s, takes %sx a copy of the frame (the two separable "
-                "passes lose to the naive kernel here: each reads and writes the whole frame, "
-                "which costs more than %d cached taps).",
-                radius, each.c_str(), blurInfo(best->id).key, ratio.c_str(),
-                (2 * radius + 1) * (2 * radius + 1));
-      else
-        text += trf("Radius %d: %s; the best, %s, takes %sx a copy of the frame.", radius,
-                    each.c_str(), blurInfo(best->id).key, ratio.c_str());
-      text += " ";
-    }
-    if (r.points.size() < defaultRadii().size() * blurs().size())
-      text += std::string(tr("Radii whose tile and halo do not fit in a block's shared memory are "
-                             "not measured for the tiled kernels (their lines stop there).")) +
-              " ";
-    text +=
-        trf("A copy of the frame: %s. The 2D kernels do (2r + 1)^2 multiply-adds per pixel and "
-            "grow with the square of the radius; the separable passes do 2 (2r + 1) and grow "
-            "linearly, so separable wins more the larger the radius; in shared memory it also "
-            "reads and writes the frame only once.",
-            msText(r.copyMs).c_str());
-    mutedText(ctx.theme, text.c_str());
-    endPanel(ctx);
-  }
-
-  // [SECTION] one block's tile and halo
-
-  void drawTile(LessonContext& ctx) {
-    if (!beginPanel(ctx, "tile", "One block's tile and halo")) return endPanel(ctx);
-    const int t = pipe_.tile, r = pipe_.radius;
-    const TileModel m = tileModel(t, r);
-    textWrapped(
-        "Tile %d x %d, radius %d: each block loads %s pixels (%d x %d) into shared memory for %s "
-        "outputs, %s more than it writes; %s bytes of shared memory.",
-        t, t, r, thousands(m.loadsPerBlock).c_str(), t + 2 * r, t + 2 * r,
-        thousands(m.outputsPerBlock).c_str(), (trimmedFixed(100 * m.haloOverhead, 0) + "%").c_str(),
-        thousands(m.sharedBytes).c_str());
-    // A 3 x 3 neighbourhood of tiles, each input pixel coloured by how many blocks load it.
-    const float s = ctx.scale;
-    const int cells = 3 * t;
-    const float cell = std::max(1.5f * s, std::min(6.0f * s, 260.0f * s / float(cells)));
-    const ImVec2 o = ImGui::GetCursorScreenPos();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    // Screen position of pixel column / row i of the picture.
-    auto X = [&](int i) { return o.x + float(i) * cell; };
-    auto Y = [&](int i) { return o.y + float(i) * cell; };
-    // The counts, computed when the tile or radius changes, not every frame.
-    if (tileFor_ != std::pair{t, r}) {
-      tileLoads_.assign(size_t(cells) * size_t(cells), 0);
-      for (int y = 0; y < cells; ++y)
-        for (int x = 0; x < cells; ++x)  // away from the frame's edge
-          tileLoads_[size_t(y) * size_t(cells) + size_t(x)] =
-              loadsOfPixel(x + 5 * t, y + 5 * t, t, r);
-      tileFor_ = {t, r};
-    }
-    for (int y = 0; y < cells; ++y)
-      for (int x = 0; x < cells; ++x) {
-        const int loads = tileLoads_[size_t(y) * size_t(cells) + size_t(x)];
-        // 1 inside a tile; 2 in an edge's halo; 3 or more in a corner's, or everywhere once the
-        // halo is wider than half a tile (2r > tile).
-        const ImU32 c = loads == 1   ? paletteColour(0, 0.35f)
-                        : loads == 2 ? paletteColour(1, 0.75f)
-                                     : paletteColour(5, 0.9f);
-        dl->AddRectFilled(ImVec2(X(x), Y(y)), ImVec2(X(x + 1), Y(y + 1)), c);
-      }
-    const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text);
-    for (int k = 0; k <= 3; ++k) {
-      dl->AddLine(ImVec2(X(k * t), Y(0)), ImVec2(X(k * t), Y(cells)), line, 1.0f * s);
-      dl->AddLine(ImVec2(X(0), Y(k * t)), ImVec2(X(cells), Y(k * t)), line, 1.0f * s);
-    }
-    // The middle block's halo (clipped to the picture when it is wider than a tile).
-    dl->PushClipRect(ImVec2(X(0), Y(0)), ImVec2(X(cells), Y(cells)), true);
-    dl->AddRect(ImVec2(X(t - r), Y(t - r)), ImVec2(X(2 * t + r), Y(2 * t + r)), paletteColour(5),
-                0.0f, 0, 2.5f * s);
-    dl->PopClipRect();
-    ImGui::Dummy(ImVec2(X(cells) - o.x, Y(cells) - o.y));
-    ImGui::SameLine();
-    ImGui::BeginGroup();
-    colourSwatch(0);
-    ImGui::TextUnformatted(tr("loaded by 1 block"));
-    colourSwatch(1);
-    ImGui::TextUnformatted(tr("by 2 (an edge's halo)"));
-    colourSwatch(5);
-    ImGui::TextUnformatted(2 * r > t ? tr("by 3 or more (corners; a halo wider than half a tile)")
-                                     : tr("by 4 (a corner's)"));
-    textWrapped("The frame outline: the middle block's tile plus halo.");
-    ImGui::EndGroup();
-    if (plot::BeginPlot("stencil_halo", "Loads per output pixel##halo", ImVec2(-1, 0))) {
-      plot::SetupAxes({N_("radius"), plot::Scale::Linear, 0, 16},
-                      {N_("loads per output"), plot::Scale::Log10});
-      plot::SetupLegend(plot::Legend::Outside);
-      std::vector<double> xs;
-      for (int k = 1; k <= kMaxRadius; ++k)
-        xs.push_back(k);
-      auto series = [&](const char* name, int colour, auto f) {
-        std::vector<double> ys;
-        for (int k = 1; k <= kMaxRadius; ++k)
-          ys.push_back(f(tileModel(t, k)));
-        plot::SetNextColour(colour);
-        plot::PlotLine(name, xs.data(), ys.data(), int(xs.size()));
-      };
-      // PlotLine translates the names (marked here: they reach it through the lambda).
-      series(N_("naive: (2r+1)^2 taps"), blurInfo(BlurId::Naive).colour,
-             [](const TileModel& q) { return q.naiveReadsPerPixel; });
-      series(N_("tiled: (T+2r)^2 / T^2 loads"), blurInfo(BlurId::Tiled).colour,
-             [](const TileModel& q) { return q.tiledReadsPerPixel; });
-      series(N_("separable: 2 (2r+1) taps"), blurInfo(BlurId::Separable).colour,
-             [](const TileModel& q) { return q.separableReadsPerPixel; });
-      plot::EndPlot();
-    }
-    if (Status v = validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024); !v)
-      errorText(ctx.theme, v);
-    mutedText(ctx.theme,
-              "Across the frame every input pixel is read (2r + 1)^2 times by the naive kernel "
-              "(through the caches), (T + 2r)^2 / T^2 times by the tiled one (its halo loads: the "
-              "pixels near a tile's edge are loaded again by the neighbour), and 2 (2r + 1) "
-              "times by the separable passes. A larger tile wastes less on halos but needs more "
-              "shared memory: a 32 x 32 tile with radius 12 or more does not fit in 48 KiB and "
-              "is refused (for the separable blur in shared memory, which also keeps the row "
-              "pass's results, from radius 5).");
     endPanel(ctx);
   }
 
@@ -818,8 +639,7 @@ class StencilLesson final : public Lesson {
   double displayMs_ = 0;
   double paramsMs_ = 0, frameMs_ = 0, uiMs_ = 0;  // host times of the last frame
   std::string gpuLabel_;
-  std::vector<int> tileLoads_;  // the tile picture's counts, for tileFor_ (tile, radius)
-  std::pair<int, int> tileFor_{0, 0};
+  StencilTilePanel tile_;
   double costMs_[2] = {0, 0};
   bool frameError_ = false;
   bool shownCpu_ = false;
