@@ -459,24 +459,20 @@ class Soak {
             stallWatch_.stalls(), kSoakStallSeconds);
     md += fmt("%d of the course's presets applied, %d runs pinned side by side.\n", presetsApplied_,
               pinned_);
-    if (!lessonRssMiB_.empty()) {
-      md += "Host RSS change over each lesson's visits after the baseline, summed:";
-      for (const auto& [id, mib] : lessonRssMiB_) {
-        md += fmt(" %s %+.1f MiB;", id.c_str(), mib);
-        j["lesson_rss_change_mib"][id] = mib;
+    // Each lesson's share of any growth, one line per kind of memory.
+    auto perLesson = [&](const std::map<std::string, double>& change, const char* what,
+                         const char* format, const char* key) {
+      if (change.empty()) return;
+      md += std::string(what) + " change over each lesson's visits after the baseline, summed:";
+      for (const auto& [id, mib] : change) {
+        md += fmt(format, id.c_str(), mib);
+        j[key][id] = mib;
       }
       md.back() = '.';
       md += "\n";
-    }
-    if (!lessonGpuMiB_.empty()) {
-      md += "GPU memory change over each lesson's visits after the baseline, summed:";
-      for (const auto& [id, mib] : lessonGpuMiB_) {
-        md += fmt(" %s %+.0f MiB;", id.c_str(), mib);
-        j["lesson_gpu_change_mib"][id] = mib;
-      }
-      md.back() = '.';
-      md += "\n";
-    }
+    };
+    perLesson(lessonRssMiB_, "Host RSS", " %s %+.1f MiB;", "lesson_rss_change_mib");
+    perLesson(lessonGpuMiB_, "GPU memory", " %s %+.0f MiB;", "lesson_gpu_change_mib");
     if (baselineTaken_) {
       // Where the resident memory went after the baseline, the largest changes first.
       std::map<std::string, double> change = residentByMappingNow();
