@@ -84,7 +84,7 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
 // picture after it did not; on an H200, a fresh headless run after other processes' faults), so
 // cudalab starts again without the GPU and returns the exit code; nullopt to go on.
 std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
-                                     const Result<Image>& picture, bool headless);
+                                     const Result<Image>& picture, bool headless, bool gpu);
 
 // Tells the supervisor to stop waiting for the first picture without one (a window that starts
 // minimised draws nothing to look at).

@@ -134,11 +134,12 @@ double floorGrowth(const std::vector<Sample>& s, size_t baseline, F value) {
   if (s.size() <= baseline + 1) return 0;
   const size_t n = s.size() - baseline, third = std::max<size_t>(1, n / 3);
   double first = 1e300, last = 1e300;
+  // A reading that failed (-1: the GPU did not answer) says nothing either way.
   for (size_t i = baseline; i < baseline + third; ++i)
-    first = std::min(first, value(s[i]));
+    if (value(s[i]) >= 0) first = std::min(first, value(s[i]));
   for (size_t i = s.size() - third; i < s.size(); ++i)
-    last = std::min(last, value(s[i]));
-  return last - first;
+    if (value(s[i]) >= 0) last = std::min(last, value(s[i]));
+  return first < 1e300 && last < 1e300 ? last - first : 0;
 }
 
 // [SECTION] the soak
@@ -168,7 +169,6 @@ class Soak {
         malloc_trim(0);
         const double gpuAfter = gpuUsedMiB(gpu_);
         if (gpuAfter >= 0) gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
-        lastBetweenLessonsMiB_ = gpuAfter;
         if (baselineTaken_) {
           lessonRssMiB_[e.info->id] += rssMiB() - before;
           if (gpuBefore >= 0 && gpuAfter >= 0) lessonGpuMiB_[e.info->id] += gpuAfter - gpuBefore;
@@ -183,10 +183,9 @@ class Soak {
         // caches, the allocator's per-thread arenas and the playground's worker process exist.
         sampleUnlessJustTaken(secondsSince(start) / 60);
         baseline_ = samples_.size() - 1;
-        // The baseline's GPU reading is this moment's: the lowest since the previous sample would
-        // reach back to before every lesson had run (an H200 soak read 620 MiB there and 754 MiB
-        // at the baseline, and took the difference for growth).
-        if (lastBetweenLessonsMiB_ >= 0) samples_[baseline_].gpuFloorMiB = lastBetweenLessonsMiB_;
+        // The GPU is judged from the next sample on: the baseline's lowest reading reaches back
+        // to before every lesson had run (an H200 soak read 620 MiB there, 754 MiB at the
+        // baseline, and took the difference for growth).
         gpuFloorSinceSample_ = 1e300;
         baselineTaken_ = true;
         mappingsAtBaseline_ = residentByMappingNow();
@@ -398,7 +397,8 @@ class Soak {
     const double rssGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return s.rssMiB; });
     const double gpuGrowth =
-        gpu_ ? floorGrowth(samples_, baseline_, [](const Sample& s) { return s.gpuFloorMiB; }) : 0;
+        gpu_ ? floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.gpuFloorMiB; })
+             : 0;
     const double fdGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return double(s.fds); });
     if (rssGrowth > kSoakRssToleranceMiB)
@@ -492,7 +492,8 @@ class Soak {
     }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
-        "third's; the GPU's from its lowest reading between lessons): host RSS %+.1f MiB "
+        "third's; the GPU's from its lowest reading between lessons, from the sample after the "
+        "baseline): host RSS %+.1f MiB "
         "(tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open files %+.0f (tolerance %d).\n",
         rssGrowth, kSoakRssToleranceMiB, gpuGrowth, kSoakGpuToleranceMiB, fdGrowth,
         kSoakFdTolerance);
@@ -533,7 +534,7 @@ class Soak {
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
   std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_;
-  double gpuFloorSinceSample_ = 1e300, lastBetweenLessonsMiB_ = -1;
+  double gpuFloorSinceSample_ = 1e300;
   std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.
   StallWatch stallWatch_{kSoakStallSeconds};

@@ -116,13 +116,17 @@ int writeCountersBench(const std::string& outDir, const std::string& id, const s
   return writeOutputs(outDir, id, md, j) ? (mismatches ? 1 : 0) : 1;
 }
 
-void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& spec,
-                         const std::function<void()>& onButton) {
+void CountersPanel::poll(LessonContext& ctx) {
   if (const Status s = job_.takeInto(last_); !s) {
     error_ = s;
     ctx.error(s);  // the status bar says it too ("Cancelled: the counters were not read.")
   }
   if (last_ && !job_.running()) lastContext_ = context_;
+}
+
+void CountersPanel::draw(LessonContext& ctx, bool gpu, const CountersPanelSpec& spec,
+                         const std::function<void()>& onButton) {
+  poll(ctx);
   if (!beginPanel(ctx, spec.id, spec.title, kPanelCollapsible)) return endPanel(ctx);
   ImGui::BeginDisabled(!gpu || job_.running());
   if (!ctx.exporting && button(spec.button) && onButton) onButton();

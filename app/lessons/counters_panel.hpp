@@ -63,6 +63,9 @@ class CountersPanel {
   bool pending() const { return job_.pending(); }
   // Stops a reading: its helper process is ended at once (lessons call it from cancelAll()).
   void cancel() { job_.cancel(); }
+  // Takes a finished reading (draw() does it first); for a frame where the panel is not drawn, so
+  // that a reading never stays pending.
+  void poll(LessonContext& ctx);
   const std::optional<Readings>& last() const { return last_; }
 
  private:

@@ -16,6 +16,7 @@ class LaunchCountersPanel {
   bool start(const LaunchConfig& c);
   bool pending() const { return panel_.pending(); }
   void cancel() { panel_.cancel(); }
+  void poll(LessonContext& ctx) { panel_.poll(ctx); }
 
  private:
   CountersPanel panel_;

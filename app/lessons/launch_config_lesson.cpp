@@ -291,7 +291,10 @@ class LaunchConfigLesson final : public Lesson {
     const JobProgress sweepProgress = sweepJob_.running() ? sweepJob_.progress() : JobProgress{};
     drawLaunchSweepPanel(ctx, sweep_, sweepId_ == kSweepBlocks, limits_.smCount,
                          sweepJob_.running() ? &sweepProgress : nullptr, sweepError_);
-    if (valid_) counters_.draw(ctx, gpu_, cfg_);
+    if (valid_)
+      counters_.draw(ctx, gpu_, cfg_);
+    else
+      counters_.poll(ctx);  // a reading started before the launch became invalid still ends
   }
 
  private:
