@@ -197,7 +197,7 @@ int runHeadless(const CliOptions& o) {
     // A fault also ends rendering on the GPU in this process: start again before judging the
     // picture.
     if (restartNeeded(shell)) return restartAfterFault(shell);
-    if (auto code = checkLaterPicture(shell, o.restore, settle, true, rt.hasDevice())) return *code;
+    if (auto code = checkLaterPicture(shell, o.restore, settle, rt.hasDevice())) return *code;
     if (!settle) return finishScreenshot(o, shell, settle, gl.description());
     if (shell.current().startAction(o.action)) {
       // pressed; captured below once its work is done
@@ -221,7 +221,7 @@ int runHeadless(const CliOptions& o) {
   Result<Image> img =
       renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
   if (restartNeeded(shell)) return restartAfterFault(shell);
-  if (auto code = checkLaterPicture(shell, o.restore, img, true, rt.hasDevice())) return *code;
+  if (auto code = checkLaterPicture(shell, o.restore, img, rt.hasDevice())) return *code;
   return finishScreenshot(o, shell, img, gl.description());
 }
 

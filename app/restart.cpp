@@ -435,11 +435,11 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
 }
 
 std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
-                                     const Result<Image>& picture, bool headless, bool gpu) {
-  // Watched like the heartbeat: an app started again after a fault, and every headless run (on
-  // an H200, a screenshot started after the GPU tests' deliberate faults in other processes drew
-  // its lesson, then the picture after the action blank).
-  if ((restoreFile.empty() && !headless) || gpuHidden()) return std::nullopt;
+                                     const Result<Image>& picture, bool gpu) {
+  // Every headless run, started again after a fault or not (on an H200, a screenshot started
+  // after the GPU tests' deliberate faults in other processes drew its lesson, then the picture
+  // after the action blank).
+  if (gpuHidden()) return std::nullopt;
   const char* test = std::getenv(kTestFirstPictureVariable);
   const bool testBlank = test && ((!restoreFile.empty() && std::strcmp(test, "blank-later") == 0) ||
                                   std::strcmp(test, "blank-after-first") == 0);

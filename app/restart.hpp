@@ -78,13 +78,13 @@ bool firstPictureWatched();
 std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFile,
                                      const Result<Image>& picture, bool headless);
 
-// With a later picture (after the lesson's action, the screenshot itself) of an app started again
-// with the GPU, or of any headless run: one that came out blank means the GPU stopped drawing
-// after the first picture (seen on an H100: the restarted app's first picture drew, the ladder's
-// picture after it did not; on an H200, a fresh headless run after other processes' faults), so
-// cudalab starts again without the GPU and returns the exit code; nullopt to go on.
+// With a later picture (after the lesson's action, the screenshot itself) of a headless run on the
+// GPU (`gpu`), started again after a fault or not: one that came out blank means the GPU stopped
+// drawing after the first picture (seen on an H100: the restarted app's first picture drew, the
+// ladder's picture after it did not; on an H200, a fresh headless run after other processes'
+// faults), so cudalab starts again without the GPU and returns the exit code; nullopt to go on.
 std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
-                                     const Result<Image>& picture, bool headless, bool gpu);
+                                     const Result<Image>& picture, bool gpu);
 
 // Tells the supervisor to stop waiting for the first picture without one (a window that starts
 // minimised draws nothing to look at).

@@ -327,8 +327,7 @@ TEST(Fonts, AMissingScriptFontIsSaid) {
                           "--screenshot '" +
                           png + "' >'" + log + "' 2>&1";
   const int rc = std::system(cmd.c_str());
-  std::ifstream in(log);
-  const std::string out((std::istreambuf_iterator<char>(in)), {});
+  const std::string out = readText(log);
   if (out.find("EGL") != std::string::npos && out.find("wrote") == std::string::npos)
     GTEST_SKIP() << "no headless GL here: " << out;
   EXPECT_EQ(rc, 0) << out;

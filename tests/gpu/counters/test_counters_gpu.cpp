@@ -195,17 +195,23 @@ TEST(CountersGpu, MatmulLadderSectorsAndOccupancy) {
   EXPECT_GT(a, 3 * b) << a << " against " << b;
 }
 
+// One block walking n elements with a grid-stride loop: the smallest grid a learner can choose.
+LaunchConfig oneBlock(long long n, int threadsPerBlock) {
+  LaunchConfig c;
+  c.n = n;
+  c.threadsPerBlock = threadsPerBlock;
+  c.autoBlocks = false;
+  c.blocks = 1;
+  c.gridStride = true;
+  return c;
+}
+
 // One block of 128 threads on a GPU of many SMs: the calculator promises full occupancy of an
 // SM, the counters see how little of the GPU the launch used.
 TEST(CountersGpu, LaunchOccupancyReachedAgainstPromised) {
   Result<DeviceLimits> limits = queryLimits(0);
   if (!limits) GTEST_SKIP() << limits.status().sentence();
-  LaunchConfig c;
-  c.n = 1 << 20;
-  c.threadsPerBlock = 128;
-  c.autoBlocks = false;
-  c.blocks = 1;
-  c.gridStride = true;
+  const LaunchConfig c = oneBlock(1 << 20, 128);
   Result<std::vector<counters::StepReading>> r =
       measureLaunchCounters(c, *limits, nullptr, nullptr);
   if (!r) GTEST_SKIP() << r.status().sentence();
@@ -295,12 +301,7 @@ TEST(CountersHelperGpu, TheHelperReadsWhatTheAppWouldAndCancelEndsIt) {
 TEST(CountersHelperGpu, CancellingASlowLaunchEndsTheHelper) {
   if (testing_support::underSanitizer())
     GTEST_SKIP() << "a kernel of a second, slowed a hundredfold; the helper is not watched anyway";
-  LaunchConfig c;
-  c.n = 1 << 26;
-  c.threadsPerBlock = 32;
-  c.autoBlocks = false;
-  c.blocks = 1;
-  c.gridStride = true;
+  const LaunchConfig c = oneBlock(1 << 26, 32);
   Result<DeviceLimits> limits = queryLimits(0);
   if (!limits) GTEST_SKIP() << limits.status().sentence();
   Result<LaunchShape> shape = shapeFor(c, *limits);
