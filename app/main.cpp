@@ -26,11 +26,11 @@
 #include "lessons/registry.hpp"
 #include "plans/plan_export.hpp"
 #include "playground/worker.hpp"
+#include "platform/crash_report.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
 #include "platform/headless_egl.hpp"
 #include "platform/heartbeat.hpp"
-#include "platform/stall_watch.hpp"
 #include "restart.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
@@ -382,7 +382,7 @@ int runWindow(const CliOptions& o) {
 
 int main(int argc, char** argv) {
   rememberStartArgs(argc, argv);
-  printStackOnSigusr2();  // `kill -USR2 PID`: where a process that seems stuck waits
+  installCrashReport();  // a crash says where; `kill -USR2 PID`: where a stuck process waits
   CliParse p = parseCommandLine(argc, argv);
   if (p.exitCode >= 0) {
     if (!p.output.empty()) std::cout << p.output;

@@ -23,6 +23,7 @@
 #include "common/check_tally.hpp"
 #include "common/device_fault.hpp"
 #include "lessons/registry.hpp"
+#include "platform/crash_report.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
@@ -305,6 +306,8 @@ class Soak {
   }
 
   void visit(const std::string& id, Clock::time_point start, double total) {
+    // Said by a crash (platform/crash_report.hpp), with where the stack is.
+    setCrashContext(("the soak visited " + id).c_str());
     shell_.selectLesson(id);
     frames(3);
     if (!waitIdle(60)) cancelAndWait(id + " (its first measurement)");
@@ -323,6 +326,7 @@ class Soak {
     for (const std::string& a : actions) {
       if (secondsSince(start) >= total) return;
       const std::string where = id + " " + a;
+      setCrashContext(("the soak ran " + where + fmt(" (action %d)", actions_ + 1)).c_str());
       const long long failedBefore = checkTally().failed;
       if (!shell_.current().startAction(a)) {
         ++refusedActions_;  // the lesson refused (its parameters, no GPU)

@@ -20,11 +20,6 @@
 
 namespace cudalab {
 
-// `kill -USR2 <pid>` makes a running cudalab print the stack of the thread that takes the signal
-// (usually the main thread) the same way: where a process that seems stuck is waiting. main()
-// installs it; StallWatch uses the same handler.
-void printStackOnSigusr2();
-
 class StallWatch {
  public:
   explicit StallWatch(double seconds);

@@ -1,0 +1,128 @@
+#include "platform/crash_report.hpp"
+
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+
+namespace cudalab {
+namespace {
+
+// Async-signal-safe writing: write(2) only.
+void writeAll(const char* s) {
+  for (size_t n = std::strlen(s); n > 0;) {
+    const ssize_t w = write(STDERR_FILENO, s, n);
+    if (w <= 0) return;
+    s += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+void writeNumber(int v) {
+  char buf[16];
+  int i = sizeof buf - 1;
+  buf[i] = '\0';
+  unsigned u = v < 0 ? 0u - static_cast<unsigned>(v) : static_cast<unsigned>(v);
+  do {
+    buf[--i] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u > 0 && i > 1);
+  if (v < 0) buf[--i] = '-';
+  writeAll(buf + i);
+}
+
+// strsignal is not async-signal-safe.
+const char* signalName(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "segmentation fault";
+    case SIGBUS:
+      return "bus error";
+    case SIGILL:
+      return "illegal instruction";
+    case SIGFPE:
+      return "arithmetic exception";
+    case SIGABRT:
+      return "aborted";
+    default:
+      return "signal";
+  }
+}
+
+// Two buffers, switched by an index, so that a crash during setCrashContext reads a whole text.
+char gContext[2][256];
+std::atomic<int> gContextIndex{0};
+
+void printStackHere() {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  backtrace_symbols_fd(frames, n, STDERR_FILENO);
+}
+
+// Runs on the UI thread, interrupted wherever it waits: only async-signal-safe calls (backtrace
+// was called once before, so it does not load libgcc here).
+void onSigusr2(int) {
+  writeAll("stall: the UI thread is here (innermost first):\n");
+  printStackHere();
+  writeAll("stall: end of stack\n");
+}
+
+void onFatal(int sig) {
+  writeAll("cudalab: ended by signal ");
+  writeNumber(sig);
+  writeAll(" (");
+  writeAll(signalName(sig));
+  writeAll(")");
+  const char* context = gContext[gContextIndex.load() & 1];
+  if (context[0] != '\0') {
+    writeAll(" while ");
+    writeAll(context);
+  }
+  writeAll(". The thread that took it is here (innermost first):\n");
+  printStackHere();
+  writeAll("cudalab: end of stack\n");
+  // SA_RESETHAND put the default action back: the process ends by the same signal, whether it
+  // came from a faulting instruction or was sent.
+  raise(sig);
+}
+
+// A stack overflow leaves no room for the handler on the thread's own stack.
+alignas(16) char gAltStack[64 * 1024];
+
+}  // namespace
+
+void printStackOnSigusr2() {
+  void* warm[2];
+  (void)backtrace(warm, 2);
+  struct sigaction sa {};
+  sa.sa_handler = onSigusr2;
+  sa.sa_flags = SA_RESTART;  // the interrupted wait carries on
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGUSR2, &sa, nullptr);
+}
+
+void installCrashReport() {
+  printStackOnSigusr2();
+  stack_t ss{};
+  ss.ss_sp = gAltStack;
+  ss.ss_size = sizeof gAltStack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = onFatal;
+  sa.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+    sigaction(sig, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+void setCrashContext(const char* text) {
+  const int next = (gContextIndex.load() + 1) & 1;
+  std::strncpy(gContext[next], text ? text : "", sizeof gContext[next] - 1);
+  gContext[next][sizeof gContext[next] - 1] = '\0';
+  gContextIndex.store(next);
+}
+
+}  // namespace cudalab
