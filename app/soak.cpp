@@ -21,6 +21,7 @@
 
 #include "bench.hpp"
 #include "common/check_tally.hpp"
+#include "common/cuda_raii.hpp"
 #include "common/device_fault.hpp"
 #include "lessons/registry.hpp"
 #include "platform/crash_report.hpp"
@@ -118,6 +119,11 @@ double gpuUsedMiB(bool gpu) {
 struct Sample {
   double minute = 0;
   double rssMiB = 0, gpuMiB = -1, mallocMiB = 0;
+  // Pinned host buffers (resident, outside malloc), and the rest of the anonymous and [heap]
+  // resident memory that is neither those nor malloc's live blocks: free memory malloc keeps in
+  // its arenas, and the drivers' own allocations. Which of the three grows says where a growing
+  // resident size comes from.
+  double pinnedMiB = 0, outsideMallocMiB = 0;
   // The lowest GPU memory in use read between two lessons since the previous sample: then no
   // lesson's work, and no counters helper it started, holds memory. The GPU is judged on it.
   double gpuFloorMiB = -1;
@@ -153,6 +159,8 @@ class Soak {
   unsigned seedUsed() const { return seed_; }
 
   int run() {
+    std::error_code ec;
+    std::filesystem::create_directories(o_.outDir, ec);  // for soak-doing.txt from the start
     const auto start = Clock::now();
     const double total = o_.minutes * 60;
     auto nextSample = start + std::chrono::seconds(60);
@@ -239,6 +247,15 @@ class Soak {
     return true;
   }
 
+  // What the soak does now: said by a crash (platform/crash_report.hpp) with its stack, and kept in
+  // DIR/soak-doing.txt, which outlasts a process ended by SIGKILL, where nothing can be said (a
+  // soak on an H200 once ended after 18 minutes leaving an empty log).
+  void doing(const std::string& what) {
+    setCrashContext(("the soak was " + what).c_str());
+    std::ofstream(o_.outDir + "/soak-doing.txt", std::ios::trunc)
+        << fmt("%.2f min: ", secondsSince(started_) / 60) << what << "\n";
+  }
+
   void problem(std::string what) {
     std::fprintf(stderr, "soak: %s\n", what.c_str());
     if (problems_.size() < 50) problems_.push_back(std::move(what));
@@ -306,8 +323,7 @@ class Soak {
   }
 
   void visit(const std::string& id, Clock::time_point start, double total) {
-    // Said by a crash (platform/crash_report.hpp), with where the stack is.
-    setCrashContext(("the soak visited " + id).c_str());
+    doing("visiting " + id);
     shell_.selectLesson(id);
     frames(3);
     if (!waitIdle(60)) cancelAndWait(id + " (its first measurement)");
@@ -326,7 +342,7 @@ class Soak {
     for (const std::string& a : actions) {
       if (secondsSince(start) >= total) return;
       const std::string where = id + " " + a;
-      setCrashContext(("the soak ran " + where + fmt(" (action %d)", actions_ + 1)).c_str());
+      doing("running " + where + fmt(" (action %d)", actions_ + 1));
       const long long failedBefore = checkTally().failed;
       if (!shell_.current().startAction(a)) {
         ++refusedActions_;  // the lesson refused (its parameters, no GPU)
@@ -374,6 +390,11 @@ class Soak {
     s.minute = minute;
     s.rssMiB = rssMiB();
     s.mallocMiB = mallocInUseMiB();
+    s.pinnedMiB = static_cast<double>(pinnedHostBytes().load()) / (1 << 20);
+    {
+      std::map<std::string, double> m = residentByMappingNow();
+      s.outsideMallocMiB = m["[heap]"] + m["anonymous"] - s.mallocMiB - s.pinnedMiB;
+    }
     s.threads = entriesIn("/proc/self/task");
     s.gpuMiB = gpuUsedMiB(gpu_);
     s.gpuFloorMiB = std::min(s.gpuMiB, gpuFloorSinceSample_);
@@ -422,20 +443,20 @@ class Soak {
                      fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
-        "| minute | host RSS MiB | malloc in use MiB | threads | GPU in use MiB | GPU between "
-        "lessons, lowest MiB | open files | frames | frame median ms | frame p95 ms | frame max ms "
-        "| checks passed | checks failed |\n"
+        "| minute | host RSS MiB | malloc in use MiB | pinned MiB | other anonymous MiB | threads "
+        "| GPU in use MiB | GPU between lessons, lowest MiB | open files | frames | frame median "
+        "ms | frame p95 ms | frame max ms | checks passed | checks failed |\n"
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: "
-        "|\n";
+        "---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
                         {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
-      md += fmt("| %.1f%s | %.1f | %.1f | %d | ", s.minute, i == baseline_ ? " (baseline)" : "",
-                s.rssMiB, s.mallocMiB, s.threads) +
+      md += fmt("| %.1f%s | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
+                i == baseline_ ? " (baseline)" : "", s.rssMiB, s.mallocMiB, s.pinnedMiB,
+                s.outsideMallocMiB, s.threads) +
             (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) + " | " +
             (s.gpuFloorMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuFloorMiB)) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
@@ -443,6 +464,8 @@ class Soak {
       j["samples"].push_back({{"minute", s.minute},
                               {"rss_mib", s.rssMiB},
                               {"malloc_in_use_mib", s.mallocMiB},
+                              {"pinned_mib", s.pinnedMiB},
+                              {"other_anonymous_mib", s.outsideMallocMiB},
                               {"threads", s.threads},
                               {"gpu_mib", s.gpuMiB},
                               {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
@@ -523,6 +546,7 @@ class Soak {
   }
 
   const SoakOptions& o_;
+  const Clock::time_point started_ = Clock::now();
   Shell& shell_;
   UiRenderer& renderer_;
   bool gpu_;

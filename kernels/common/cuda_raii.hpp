@@ -13,11 +13,19 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 
 #include "common/cuda_check.hpp"
 
 namespace cudalab {
+
+// Page-locked host bytes that PinnedArray holds now, in the whole process. Pinned memory is
+// resident and outside malloc: the soak reports it beside the resident size.
+inline std::atomic<long long>& pinnedHostBytes() {
+  static std::atomic<long long> bytes{0};
+  return bytes;
+}
 
 // Device memory for `count` elements of T.
 template <class T>
@@ -66,13 +74,17 @@ class PinnedArray {
     reset();
     CUDALAB_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p_), count * sizeof(T)));
     count_ = count;
+    pinnedHostBytes() += static_cast<long long>(bytes());
     return {};
   }
   T* get() const { return p_; }
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
   void reset() {
-    if (p_) (void)cudaFreeHost(p_);
+    if (p_) {
+      (void)cudaFreeHost(p_);
+      pinnedHostBytes() -= static_cast<long long>(bytes());
+    }
     p_ = nullptr;
     count_ = 0;
   }

@@ -36,6 +36,19 @@ TEST(RunnerGpu, PhasesArePositiveOrderedAndCopiesCostMoreThanTheKernel) {
   EXPECT_GT(m->kernelGBps(), 0.0);
 }
 
+// The soak reports pinned memory apart from malloc's: every PinnedArray is counted while it lives.
+TEST(RunnerGpu, PinnedArraysAreCountedWhileTheyLive) {
+  const long long before = pinnedHostBytes().load();
+  {
+    PinnedArray<float> a;
+    ASSERT_TRUE(a.allocate(1000).ok());
+    EXPECT_EQ(pinnedHostBytes().load() - before, 4000);
+    ASSERT_TRUE(a.allocate(10).ok());  // the first buffer is freed first
+    EXPECT_EQ(pinnedHostBytes().load() - before, 40);
+  }
+  EXPECT_EQ(pinnedHostBytes().load(), before);
+}
+
 TEST(RunnerGpu, CancelStopsTheMeasurement) {
   Result<DeviceLimits> lim = queryLimits(0);
   ASSERT_TRUE(lim.ok());
