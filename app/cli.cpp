@@ -60,7 +60,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3)")
       ->check(CLI::Range(1, 10000));
   app.add_option("--wait", o.waitSeconds,
-                 "Seconds a screenshot waits for a lesson's measurement (default 60)")
+                 "Seconds a screenshot waits for a lesson's measurement (default 60); with "
+                 "--action, for the action's work (a short wait pictures it under way)")
       ->check(CLI::Range(0.0, 3600.0));
   std::string theme;
   app.add_option("--theme", theme, "dark or light (default: your saved setting)")
