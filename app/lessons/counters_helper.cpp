@@ -114,11 +114,16 @@ Result<CountersReadings> measureInHelperBytes(const char* name, std::string para
     // A fixed sentence, marked: the panel's errorText shows it translated.
     if (cancel && cancel->load())
       return Status::error(N_("Cancelled: the counters were not read."));
-    // What the helper printed last (a crash inside CUPTI says so on stderr) tells more.
+    // What the helper printed tells more: the first line of its crash report
+    // (platform/crash_report.hpp: the signal), else its last line (CUPTI's own complaint).
     std::string said = helper.output();
-    while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
-      said.pop_back();
-    if (const size_t nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
+    if (const size_t at = said.find("cudalab: ended by signal"); at != std::string::npos) {
+      said = said.substr(at, said.find('\n', at) - at);
+    } else {
+      while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
+        said.pop_back();
+      if (const size_t nl = said.rfind('\n'); nl != std::string::npos) said = said.substr(nl + 1);
+    }
     return Status::error("Reading the counters in their own process failed: " +
                          reply.status().message() + (said.empty() ? "" : " It said: " + said));
   }

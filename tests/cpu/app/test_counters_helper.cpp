@@ -1,10 +1,15 @@
 // The counters' helper process (app/lessons/counters_helper.hpp), on any machine: readings cross
 // the pipe unchanged, and the helper started from the real binary answers a panel's request with
 // what the app's own process would have said (here, without a GPU, the same sentence), refuses a
-// job it does not know or parameters of the wrong size with a sentence, and leaves no process.
+// job it does not know or parameters of the wrong size with a sentence, and leaves no process; a
+// helper that crashes is quoted by its crash report's first line.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "lessons/counters_helper.hpp"
@@ -96,6 +101,34 @@ TEST(CountersHelper, AnUnknownJobOrParametersOfTheWrongSizeAreRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("in their own process failed"), std::string::npos)
       << r.status().sentence();
+}
+
+// A helper that crashes: the panel's sentence quotes the first line of its crash report (the
+// signal, and where), not the report's last line.
+TEST(CountersHelper, AHelperThatCrashesIsQuotedByItsCrashReport) {
+  const std::filesystem::path script =
+      std::filesystem::temp_directory_path() / ("crashing-helper-" + std::to_string(getpid()));
+  {
+    std::ofstream f(script);
+    f << "#!/bin/sh\n"
+         "echo 'CUPTI says something first' >&2\n"
+         "echo 'cudalab: ended by signal 11 (segmentation fault) while reading. The thread that "
+         "took it is here (innermost first):' >&2\n"
+         "echo './cudalab(+0x1234)[0x5555]' >&2\n"
+         "echo 'cudalab: end of stack' >&2\n"
+         "kill -SEGV $$\n";
+  }
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  Result<CountersReadings> r = measureInHelperBytes("reduction", "x", nullptr, {}, script.string());
+  std::filesystem::remove(script);
+  ASSERT_FALSE(r.ok());
+  const std::string m = r.status().message();
+  EXPECT_NE(m.find("It said: cudalab: ended by signal 11 (segmentation fault) while reading. The "
+                   "thread that took it is here (innermost first):"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("end of stack"), std::string::npos) << m;
+  EXPECT_NE(m.find("signal 11"), std::string::npos) << m;
 }
 
 }  // namespace
