@@ -192,9 +192,10 @@ int runHeadless(const CliOptions& o) {
             rt.hasDevice() ? rt.firstDeviceName : "without a GPU (" + rt.summary() + ")"});
   if (!o.action.empty()) {
     // Let the lesson settle (device limits, first picture), press its button, then capture below
-    // once the work has finished. A busy lesson refuses its buttons, so the settling waits at
-    // least the default minute even when --wait is short: `--wait 1` then pictures the action's
-    // work one second in (a counters reading with its progress and Cancel button).
+    // once the work has finished. A busy lesson refuses its buttons, so the settling may take up
+    // to the default minute even when --wait is shorter (it ends as soon as the lesson is idle):
+    // `--wait 1` then pictures the action's work one second in (a counters reading with its
+    // progress and Cancel button).
     Result<Image> settle = renderer.capture(o.width, o.height, 1, false, "", 3,
                                             std::max(o.waitSeconds, CliOptions{}.waitSeconds));
     // A fault also ends rendering on the GPU in this process: start again before judging the

@@ -119,11 +119,13 @@ double gpuUsedMiB(bool gpu) {
 struct Sample {
   double minute = 0;
   double rssMiB = 0, gpuMiB = -1, mallocMiB = 0;
-  // Pinned host buffers (resident, outside malloc), and the rest of the anonymous and [heap]
-  // resident memory that is neither those nor malloc's live blocks: free memory malloc keeps in
-  // its arenas, and the drivers' own allocations. Which of the three grows says where a growing
-  // resident size comes from.
-  double pinnedMiB = 0, outsideMallocMiB = 0;
+  // Where a growing resident size grows: the pinned host buffers the app holds (PinnedArray and
+  // the interop's staging buffer; outside malloc), what is resident through the NVIDIA driver's
+  // device files (/dev/nvidia*: the driver's mappings of host memory, where pinned buffers may
+  // live), and the anonymous and [heap] resident memory beyond malloc's live blocks (free memory
+  // malloc keeps in its arenas, thread stacks, libraries' own mappings, and pinned buffers if the
+  // driver maps them anonymously).
+  double pinnedMiB = 0, driverMappedMiB = 0, outsideMallocMiB = 0;
   // The lowest GPU memory in use read between two lessons since the previous sample: then no
   // lesson's work, and no counters helper it started, holds memory. The GPU is judged on it.
   double gpuFloorMiB = -1;
@@ -252,8 +254,12 @@ class Soak {
   // soak on an H200 once ended after 18 minutes leaving an empty log).
   void doing(const std::string& what) {
     setCrashContext(("the soak was " + what).c_str());
-    std::ofstream(o_.outDir + "/soak-doing.txt", std::ios::trunc)
+    // Written aside and renamed over the old one: a SIGKILL mid-write leaves a whole file.
+    const std::string path = o_.outDir + "/soak-doing.txt";
+    std::ofstream(path + ".new", std::ios::trunc)
         << fmt("%.2f min: ", secondsSince(started_) / 60) << what << "\n";
+    std::error_code ec;
+    std::filesystem::rename(path + ".new", path, ec);
   }
 
   void problem(std::string what) {
@@ -342,7 +348,7 @@ class Soak {
     for (const std::string& a : actions) {
       if (secondsSince(start) >= total) return;
       const std::string where = id + " " + a;
-      doing("running " + where + fmt(" (action %d)", actions_ + 1));
+      doing("running " + where);
       const long long failedBefore = checkTally().failed;
       if (!shell_.current().startAction(a)) {
         ++refusedActions_;  // the lesson refused (its parameters, no GPU)
@@ -393,7 +399,9 @@ class Soak {
     s.pinnedMiB = static_cast<double>(pinnedHostBytes().load()) / (1 << 20);
     {
       std::map<std::string, double> m = residentByMappingNow();
-      s.outsideMallocMiB = m["[heap]"] + m["anonymous"] - s.mallocMiB - s.pinnedMiB;
+      s.outsideMallocMiB = m["[heap]"] + m["anonymous"] - s.mallocMiB;
+      for (const auto& [name, mib] : m)
+        if (name.rfind("/dev/nvidia", 0) == 0) s.driverMappedMiB += mib;
     }
     s.threads = entriesIn("/proc/self/task");
     s.gpuMiB = gpuUsedMiB(gpu_);
@@ -443,20 +451,21 @@ class Soak {
                      fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
-        "| minute | host RSS MiB | malloc in use MiB | pinned MiB | other anonymous MiB | threads "
-        "| GPU in use MiB | GPU between lessons, lowest MiB | open files | frames | frame median "
-        "ms | frame p95 ms | frame max ms | checks passed | checks failed |\n"
+        "| minute | host RSS MiB | malloc in use MiB | pinned MiB | /dev/nvidia* MiB | other "
+        "anonymous MiB | threads | GPU in use MiB | GPU between lessons, lowest MiB | open files | "
+        "frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
+        "|\n"
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: | ---: |\n";
+        "---: | ---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
                         {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
-      md += fmt("| %.1f%s | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
+      md += fmt("| %.1f%s | %.1f | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
                 i == baseline_ ? " (baseline)" : "", s.rssMiB, s.mallocMiB, s.pinnedMiB,
-                s.outsideMallocMiB, s.threads) +
+                s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
             (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) + " | " +
             (s.gpuFloorMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuFloorMiB)) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
@@ -465,6 +474,7 @@ class Soak {
                               {"rss_mib", s.rssMiB},
                               {"malloc_in_use_mib", s.mallocMiB},
                               {"pinned_mib", s.pinnedMiB},
+                              {"nvidia_device_files_mib", s.driverMappedMiB},
                               {"other_anonymous_mib", s.outsideMallocMiB},
                               {"threads", s.threads},
                               {"gpu_mib", s.gpuMiB},

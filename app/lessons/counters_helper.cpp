@@ -12,6 +12,7 @@
 
 #include "common/phrase_json.hpp"
 #include "common/translatable.hpp"
+#include "platform/crash_report.hpp"
 #include "playground/worker.hpp"
 
 namespace cudalab {
@@ -114,11 +115,12 @@ Result<CountersReadings> measureInHelperBytes(const char* name, std::string para
     // A fixed sentence, marked: the panel's errorText shows it translated.
     if (cancel && cancel->load())
       return Status::error(N_("Cancelled: the counters were not read."));
-    // What the helper printed tells more: the first line of its crash report
-    // (platform/crash_report.hpp: the signal), else its last line (CUPTI's own complaint).
+    // What the helper printed tells more: its crash report's sentence (platform/crash_report.hpp:
+    // the signal and what it was doing, without the stack), else its last line (CUPTI's own
+    // complaint). Only the first 16 KiB of its output are kept: a report after more is not seen.
     std::string said = helper.output();
     if (const size_t at = said.find("cudalab: ended by signal"); at != std::string::npos) {
-      said = said.substr(at, said.find('\n', at) - at);
+      said = said.substr(at, said.find(". The thread", at) - at) + ".";
     } else {
       while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
         said.pop_back();
@@ -160,6 +162,7 @@ int runCountersHelper(int inFd, int outFd) {
   Result<Message> req = playground::readMessage(inFd, playground::steadySeconds() + 30);
   if (!req) return 2;
   const std::string name = req->head.value("job", "");
+  setCrashContext(("reading the counters of " + name).c_str());
   const auto it = jobs().find(name);
   if (req->head.value("type", "") != "counters" || it == jobs().end())
     return error("The counters' process has no job \"" + name + "\".");

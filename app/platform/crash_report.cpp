@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 
@@ -64,12 +65,17 @@ void printStackHere() {
 // Runs on the UI thread, interrupted wherever it waits: only async-signal-safe calls (backtrace
 // was called once before, so it does not load libgcc here).
 void onSigusr2(int) {
+  const int savedErrno = errno;  // the interrupted code may be about to read it
   writeAll("stall: the UI thread is here (innermost first):\n");
   printStackHere();
   writeAll("stall: end of stack\n");
+  errno = savedErrno;
 }
 
-void onFatal(int sig) {
+void onFatal(int sig, siginfo_t* info, void*) {
+  // The unwinder takes locks and stderr may be a full pipe: should the report itself hang, the
+  // process still ends (by SIGALRM) rather than staying up half dead.
+  alarm(10);
   writeAll("cudalab: ended by signal ");
   writeNumber(sig);
   writeAll(" (");
@@ -83,12 +89,16 @@ void onFatal(int sig) {
   writeAll(". The thread that took it is here (innermost first):\n");
   printStackHere();
   writeAll("cudalab: end of stack\n");
-  // SA_RESETHAND put the default action back: the process ends by the same signal, whether it
-  // came from a faulting instruction or was sent.
+  // SA_RESETHAND put the default action back. A fault raised by an instruction (si_code > 0)
+  // faults again when the handler returns, so the process ends by it with the faulting frame on
+  // top of a core dump; a signal that was sent (kill, raise, abort) is sent again.
+  if (info && info->si_code > 0 && sig != SIGABRT) return;
   raise(sig);
 }
 
-// A stack overflow leaves no room for the handler on the thread's own stack.
+// A stack overflow leaves no room for the handler on the thread's own stack. Only the thread that
+// installs the report (main's: the UI thread) gets this one; an overflow on a job's thread still
+// ends the process by SIGSEGV, without the report.
 alignas(16) char gAltStack[64 * 1024];
 
 }  // namespace
@@ -109,13 +119,16 @@ void installCrashReport() {
   ss.ss_sp = gAltStack;
   ss.ss_size = sizeof gAltStack;
   sigaltstack(&ss, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+#if !defined(__SANITIZE_ADDRESS__)
+  // (Under AddressSanitizer its own report of a fault, with the bad address's story, is better.)
   struct sigaction sa {};
-  sa.sa_handler = onFatal;
-  sa.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
+  sa.sa_sigaction = onFatal;
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
     sigaction(sig, &sa, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+#endif
 }
 
 void setCrashContext(const char* text) {

@@ -18,7 +18,8 @@ namespace cudalab {
 
 void installCrashReport();
 
-// Copied (up to 255 bytes); empty clears it. Any thread may set it; a crash says the last one set.
+// Copied (up to 255 bytes); empty clears it. One thread sets it (the soak's, a helper's main): a
+// crash on any thread says the last text set. Two threads setting it at once could garble it.
 void setCrashContext(const char* text);
 
 // Only the SIGUSR2 stack printer (installCrashReport includes it).

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/cuda_check.hpp"
+#include "common/cuda_raii.hpp"
 
 namespace cudalab {
 namespace {
@@ -46,7 +47,11 @@ void InteropImage::destroy() {
   unmap();
   if (resource_) cudaGraphicsUnregisterResource(resource_);
   if (staging_) cudaFree(staging_);
-  if (hostStaging_) cudaFreeHost(hostStaging_);
+  if (hostStaging_) {
+    cudaFreeHost(hostStaging_);
+    pinnedHostBytes() -= static_cast<long long>(hostStagingBytes_);
+  }
+  hostStagingBytes_ = 0;
   resource_ = nullptr;
   staging_ = hostStaging_ = nullptr;
   if (pbo_) glDeleteBuffers(1, &pbo_);
@@ -130,7 +135,11 @@ Result<InteropImage::MapGuard> InteropImage::map(cudaStream_t stream) {
     return MapGuard(this, ptr);
   }
   if (!staging_) CUDALAB_CUDA_TRY(cudaMalloc(&staging_, bytes()));
-  if (!hostStaging_) CUDALAB_CUDA_TRY(cudaMallocHost(&hostStaging_, bytes()));
+  if (!hostStaging_) {
+    CUDALAB_CUDA_TRY(cudaMallocHost(&hostStaging_, bytes()));
+    hostStagingBytes_ = bytes();
+    pinnedHostBytes() += static_cast<long long>(hostStagingBytes_);
+  }
   return MapGuard(nullptr, staging_);
 }
 

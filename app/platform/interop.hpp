@@ -99,6 +99,7 @@ class InteropImage {
   cudaStream_t mapStream_ = nullptr;
   void* staging_ = nullptr;      // device buffer for the host-copy path
   void* hostStaging_ = nullptr;  // pinned host buffer for the host-copy path
+  size_t hostStagingBytes_ = 0;  // counted in pinnedHostBytes() (common/cuda_raii.hpp)
   InteropPath requested_ = InteropPath::Interop;
   std::string problem_;
   double lastCostMs_ = 0;

@@ -123,12 +123,11 @@ TEST(CountersHelper, AHelperThatCrashesIsQuotedByItsCrashReport) {
   std::filesystem::remove(script);
   ASSERT_FALSE(r.ok());
   const std::string m = r.status().message();
-  EXPECT_NE(m.find("It said: cudalab: ended by signal 11 (segmentation fault) while reading. The "
-                   "thread that took it is here (innermost first):"),
+  EXPECT_NE(m.find("It said: cudalab: ended by signal 11 (segmentation fault) while reading."),
             std::string::npos)
       << m;
   EXPECT_EQ(m.find("end of stack"), std::string::npos) << m;
-  EXPECT_NE(m.find("signal 11"), std::string::npos) << m;
+  EXPECT_EQ(m.find("The thread"), std::string::npos) << m;
 }
 
 }  // namespace
