@@ -64,8 +64,9 @@ inline constexpr ParamSpec kSumCount{
 
 // n numbers drawn from the standard normal distribution N(0, 1), rounded to float32;
 // deterministic for a seed (SplitMix64 and the Box-Muller transform, so every platform gets the
-// same numbers). Filled on all cores for large n.
-std::vector<float> normalFloats(size_t n, uint64_t seed);
+// same numbers). Filled on all cores for large n. Setting `*cancel` stops it within a block of
+// numbers (2^28 of them take seconds on a laptop): it then returns an empty vector.
+std::vector<float> normalFloats(size_t n, uint64_t seed, const std::atomic<bool>* cancel = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Methods

@@ -97,15 +97,20 @@ void fillNormalPairs(float* out, size_t n, uint64_t seed, size_t first, size_t l
 
 }  // namespace
 
-std::vector<float> normalFloats(size_t n, uint64_t seed) {
+std::vector<float> normalFloats(size_t n, uint64_t seed, const std::atomic<bool>* cancel) {
   const size_t pairs = (n + 1) / 2;
   constexpr size_t kPairsPerTask = size_t{1} << 16;
   const size_t tasks = (pairs + kPairsPerTask - 1) / kPairsPerTask;
   const int workers = workersFor(n);
+  auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   std::vector<float> x;
   if (workers <= 1) {
     x.resize(n);
-    fillNormalPairs(x.data(), n, seed, 0, pairs);
+    // Task by task as below (the numbers depend only on their pair's index), to see a cancel.
+    for (size_t first = 0; first < pairs; first += kPairsPerTask) {
+      if (cancelled()) return {};
+      fillNormalPairs(x.data(), n, seed, first, std::min(pairs, first + kPairsPerTask));
+    }
     return x;
   }
   // The vector zero-fills its elements on one thread, and for half a gigabyte that first touch of
@@ -116,10 +121,14 @@ std::vector<float> normalFloats(size_t n, uint64_t seed) {
   float* const out = x.data();
   std::atomic<size_t> created{0};  // tasks whose elements exist
   std::atomic<size_t> next{0};
+  // After a cancel the elements stop being created: a worker waiting for them gives up.
   auto work = [&] {
     for (size_t k = next.fetch_add(1); k < tasks; k = next.fetch_add(1)) {
-      while (created.load(std::memory_order_acquire) <= k)
+      while (created.load(std::memory_order_acquire) <= k) {
+        if (cancelled()) return;
         std::this_thread::yield();
+      }
+      if (cancelled()) return;
       const size_t first = k * kPairsPerTask;
       fillNormalPairs(out, n, seed, first, std::min(pairs, first + kPairsPerTask));
     }
@@ -128,12 +137,13 @@ std::vector<float> normalFloats(size_t n, uint64_t seed) {
     std::vector<std::jthread> pool;
     for (int w = 1; w < workers; ++w)
       pool.emplace_back(work);
-    for (size_t k = 0; k < tasks; ++k) {
+    for (size_t k = 0; k < tasks && !cancelled(); ++k) {
       x.resize(std::min(n, 2 * kPairsPerTask * (k + 1)));
       created.store(k + 1, std::memory_order_release);
     }
     work();
   }  // joins
+  if (cancelled()) return {};
   return x;
 }
 

@@ -484,7 +484,8 @@ Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId
   report.peakGBps = theoreticalBandwidth(dev);
 
   if (progress) progress(0, N_("random numbers, exact sum"));
-  const HostData data = makeData(p.type, p.n, std::random_device{}());
+  const HostData data = makeData(p.type, p.n, std::random_device{}(), cancel);
+  if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
   report.cpu = cpuSums(data);
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
 
@@ -548,7 +549,7 @@ Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* can
   CpuReport r;
   r.p = p;
   if (progress) progress(0.05f, N_("random numbers"));
-  const HostData data = makeData(p.type, p.n, std::random_device{}());
+  const HostData data = makeData(p.type, p.n, std::random_device{}(), cancel);
   if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
   if (progress) progress(0.5f, N_("exact and CPU sums"));
   r.cpu = cpuSums(data);

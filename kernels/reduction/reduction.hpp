@@ -238,7 +238,9 @@ struct HostData {
   long long size() const;
   const void* data() const;
 };
-HostData makeData(DataType type, long long n, std::uint64_t seed);
+// Setting `*cancel` stops it within a block of numbers; it then returns empty data.
+HostData makeData(DataType type, long long n, std::uint64_t seed,
+                  const std::atomic<bool>* cancel = nullptr);
 
 // The exact sum (double-double for floats, int64 for int32), sum |x| and the CPU's float sums,
 // for the accuracy panel and every check.

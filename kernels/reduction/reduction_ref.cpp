@@ -40,21 +40,37 @@ const void* HostData::data() const {
   return nullptr;
 }
 
-HostData makeData(DataType type, long long n, std::uint64_t seed) {
+HostData makeData(DataType type, long long n, std::uint64_t seed, const std::atomic<bool>* cancel) {
   HostData d;
   d.type = type;
-  std::vector<float> x = precision::normalFloats(static_cast<std::size_t>(std::max(0LL, n)), seed);
+  std::vector<float> x =
+      precision::normalFloats(static_cast<std::size_t>(std::max(0LL, n)), seed, cancel);
+  auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+  if (cancelled()) return HostData{type, {}, {}, {}};
+  // The float64 and int32 copies are made block by block: for 2^28 numbers, touching 2 GiB of
+  // fresh pages on one thread takes seconds, and a Cancel must not wait for all of it.
+  constexpr std::size_t kCopyBlock = std::size_t{1} << 22;
   switch (type) {
     case DataType::Float32:
       d.f32 = std::move(x);
       break;
     case DataType::Float64:
-      d.f64.assign(x.begin(), x.end());
+      d.f64.reserve(x.size());
+      for (std::size_t i = 0; i < x.size(); i += kCopyBlock) {
+        if (cancelled()) return HostData{type, {}, {}, {}};
+        d.f64.insert(d.f64.end(), x.begin() + static_cast<std::ptrdiff_t>(i),
+                     x.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), i + kCopyBlock)));
+      }
       break;
     case DataType::Int32:
-      d.i32.resize(x.size());
-      std::transform(x.begin(), x.end(), d.i32.begin(),
-                     [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
+      d.i32.reserve(x.size());
+      for (std::size_t i = 0; i < x.size(); i += kCopyBlock) {
+        if (cancelled()) return HostData{type, {}, {}, {}};
+        std::transform(x.begin() + static_cast<std::ptrdiff_t>(i),
+                       x.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), i + kCopyBlock)),
+                       std::back_inserter(d.i32),
+                       [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
+      }
       break;
   }
   return d;

@@ -6,12 +6,15 @@
 // additions (one block, then whole launch plans) that must reproduce the sum within the bound.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -132,6 +135,48 @@ TEST(ReductionData, Float64AndInt32FollowFloat32) {
   EXPECT_EQ(mismatchF64, 0);
   EXPECT_EQ(mismatchI32, 0);
   EXPECT_EQ(farI32, 0);
+}
+
+// Past one block of the copies (2^22 numbers), and on several threads: the numbers are the ones a
+// single float32 draw gives. A cancel gives no numbers at all, never some of them.
+TEST(ReductionData, LargeDataIsWholeOrCancelledToNothing) {
+  const std::uint64_t seed = freshSeed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const long long n = (1LL << 22) + 12345;
+  const std::vector<float> x = precision::normalFloats(static_cast<std::size_t>(n), seed);
+  ASSERT_EQ(x.size(), static_cast<std::size_t>(n));
+  const HostData d = makeData(DataType::Float64, n, seed);
+  const HostData i = makeData(DataType::Int32, n, seed);
+  ASSERT_EQ(d.f64.size(), x.size());
+  ASSERT_EQ(i.i32.size(), x.size());
+  long long mismatches = 0;
+  for (std::size_t k = 0; k < x.size(); ++k)
+    mismatches += (d.f64[k] == static_cast<double>(x[k]) ? 0 : 1) +
+                  (i.i32[k] == std::lround(100.0f * x[k]) ? 0 : 1);
+  EXPECT_EQ(mismatches, 0);
+
+  std::atomic<bool> stop{true};
+  EXPECT_TRUE(precision::normalFloats(static_cast<std::size_t>(n), seed, &stop).empty());
+  for (DataType t : {DataType::Float32, DataType::Float64, DataType::Int32}) {
+    const HostData c = makeData(t, n, seed, &stop);
+    EXPECT_EQ(c.size(), 0) << typeLabel(t);
+    EXPECT_EQ(c.type, t);
+  }
+  // A cancel at some moment during the work: everything or nothing.
+  for (int delayUs : {0, 200, 2000, 20000}) {
+    std::atomic<bool> later{false};
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::microseconds(delayUs));
+      later = true;
+    });
+    const HostData c = makeData(DataType::Float64, n, seed, &later);
+    canceller.join();
+    SCOPED_TRACE("cancelled after " + std::to_string(delayUs) + " us");
+    if (c.size() == 0) continue;
+    ASSERT_EQ(c.f64.size(), x.size());
+    EXPECT_EQ(c.f64.front(), static_cast<double>(x.front()));
+    EXPECT_EQ(c.f64.back(), static_cast<double>(x.back()));
+  }
 }
 
 TEST(ReductionData, StandardNormal) {
@@ -310,7 +355,6 @@ TEST(ReductionCpuSums, RandomFloat64AndInt32) {
 // ---------------------------------------------------------------------------------------------
 // The float64 pairwise sum (precision::sumPairwise's float64 overload, which cpuSums uses)
 // ---------------------------------------------------------------------------------------------
-
 
 TEST(ReductionPairwise64, HandWorked) {
   EXPECT_EQ(sumPairwise64({}), 0.0);
