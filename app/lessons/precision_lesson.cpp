@@ -372,7 +372,7 @@ class PrecisionLesson final : public Lesson {
     return sumJob_.start(
         [n, gpu](AsyncJob<PrecisionSumReport>::Control& c) -> Result<PrecisionSumReport> {
           c.progress(0.02f, kDrawingProgress);
-          const std::vector<float> x = normalFloats(n, 20261121u);
+          const std::vector<float> x = normalFloats(n, 20261121u, c.cancelFlag());
           if (c.cancelled()) return Status::error(N_("Summation cancelled."));
           PrecisionSumReport r;
           r.shape = defaultTreeShape();
