@@ -163,7 +163,7 @@ class Soak {
   int run() {
     std::error_code ec;
     std::filesystem::create_directories(o_.outDir, ec);  // for soak-doing.txt from the start
-    const auto start = Clock::now();
+    const Clock::time_point start = started_;
     const double total = o_.minutes * 60;
     auto nextSample = start + std::chrono::seconds(60);
     int cycle = 0;

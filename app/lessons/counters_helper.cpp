@@ -119,8 +119,8 @@ Result<CountersReadings> measureInHelperBytes(const char* name, std::string para
     // the signal and what it was doing, without the stack), else its last line (CUPTI's own
     // complaint). Only the first 16 KiB of its output are kept: a report after more is not seen.
     std::string said = helper.output();
-    if (const size_t at = said.find("cudalab: ended by signal"); at != std::string::npos) {
-      said = said.substr(at, said.find(". The thread", at) - at) + ".";
+    if (const size_t at = said.find(kCrashSentenceStart); at != std::string::npos) {
+      said = said.substr(at, said.find(kCrashSentenceEnd, at) - at) + ".";
     } else {
       while (!said.empty() && (said.back() == '\n' || said.back() == ' '))
         said.pop_back();

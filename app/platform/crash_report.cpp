@@ -76,7 +76,7 @@ void onFatal(int sig, siginfo_t* info, void*) {
   // The unwinder takes locks and stderr may be a full pipe: should the report itself hang, the
   // process still ends (by SIGALRM) rather than staying up half dead.
   alarm(10);
-  writeAll("cudalab: ended by signal ");
+  writeAll(kCrashSentenceStart);
   writeNumber(sig);
   writeAll(" (");
   writeAll(signalName(sig));
@@ -86,7 +86,8 @@ void onFatal(int sig, siginfo_t* info, void*) {
     writeAll(" while ");
     writeAll(context);
   }
-  writeAll(". The thread that took it is here (innermost first):\n");
+  writeAll(kCrashSentenceEnd);
+  writeAll(" (innermost first):\n");
   printStackHere();
   writeAll("cudalab: end of stack\n");
   // SA_RESETHAND put the default action back. A fault raised by an instruction (si_code > 0)

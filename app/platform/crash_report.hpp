@@ -18,6 +18,11 @@ namespace cudalab {
 
 void installCrashReport();
 
+// The report's sentence starts and ends with these (for a parent that quotes a crashed child's
+// sentence without its stack: the counters helper's).
+inline constexpr const char* kCrashSentenceStart = "cudalab: ended by signal ";
+inline constexpr const char* kCrashSentenceEnd = ". The thread that took it is here";
+
 // Copied (up to 255 bytes); empty clears it. One thread sets it (the soak's, a helper's main): a
 // crash on any thread says the last text set. Two threads setting it at once could garble it.
 void setCrashContext(const char* text);

@@ -41,39 +41,42 @@ const void* HostData::data() const {
 }
 
 HostData makeData(DataType type, long long n, std::uint64_t seed, const std::atomic<bool>* cancel) {
-  HostData d;
-  d.type = type;
+  const HostData none{type, {}, {}, {}};
   std::vector<float> x =
       precision::normalFloats(static_cast<std::size_t>(std::max(0LL, n)), seed, cancel);
   auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-  if (cancelled()) return HostData{type, {}, {}, {}};
+  if (cancelled()) return none;
   // The float64 and int32 copies are made block by block: for 2^28 numbers, touching 2 GiB of
-  // fresh pages on one thread takes seconds, and a Cancel must not wait for all of it.
-  constexpr std::size_t kCopyBlock = std::size_t{1} << 22;
+  // fresh pages on one thread takes seconds, and a Cancel must not wait for all of it. False when
+  // cancelled.
+  auto copyInBlocks = [&](auto& out, auto convert) {
+    constexpr std::size_t kCopyBlock = std::size_t{1} << 22;
+    out.reserve(x.size());
+    for (std::size_t i = 0; i < x.size(); i += kCopyBlock) {
+      if (cancelled()) return false;
+      const std::size_t end = std::min(x.size(), i + kCopyBlock);
+      out.resize(end);  // reserved: no move, only this block's pages touched
+      std::transform(x.begin() + static_cast<std::ptrdiff_t>(i),
+                     x.begin() + static_cast<std::ptrdiff_t>(end),
+                     out.begin() + static_cast<std::ptrdiff_t>(i), convert);
+    }
+    return true;
+  };
+  HostData d = none;
+  bool whole = true;
   switch (type) {
     case DataType::Float32:
       d.f32 = std::move(x);
       break;
     case DataType::Float64:
-      d.f64.reserve(x.size());
-      for (std::size_t i = 0; i < x.size(); i += kCopyBlock) {
-        if (cancelled()) return HostData{type, {}, {}, {}};
-        d.f64.insert(d.f64.end(), x.begin() + static_cast<std::ptrdiff_t>(i),
-                     x.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), i + kCopyBlock)));
-      }
+      whole = copyInBlocks(d.f64, [](float v) { return static_cast<double>(v); });
       break;
     case DataType::Int32:
-      d.i32.reserve(x.size());
-      for (std::size_t i = 0; i < x.size(); i += kCopyBlock) {
-        if (cancelled()) return HostData{type, {}, {}, {}};
-        std::transform(x.begin() + static_cast<std::ptrdiff_t>(i),
-                       x.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), i + kCopyBlock)),
-                       std::back_inserter(d.i32),
-                       [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
-      }
+      whole = copyInBlocks(
+          d.i32, [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
       break;
   }
-  return d;
+  return whole ? d : none;
 }
 
 namespace {
