@@ -76,7 +76,8 @@ HostData makeData(DataType type, long long n, std::uint64_t seed, const std::ato
           d.i32, [](float v) { return static_cast<std::int32_t>(std::lround(v * 100.0f)); });
       break;
   }
-  return whole ? d : none;
+  if (!whole) return none;
+  return d;  // moved (a conditional expression would copy the gigabytes)
 }
 
 namespace {
