@@ -50,6 +50,9 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   app.add_flag("--headless", headless, "Render without a window (EGL), for servers and CI");
   app.add_option("--screenshot", o.screenshot, "Write the UI to this PNG file, then exit");
   app.add_option("--panel", o.panel, "With --screenshot: save only this panel of the lesson");
+  app.add_flag("--as-seen", o.asSeen,
+               "With --panel: keep the panel's buttons (Cancel, Save PNG), as the learner sees it; "
+               "a figure for slides leaves them out");
   app.add_option("--action", o.action,
                  "Press this lesson button once the lesson has settled (with --headless: and "
                  "wait for its results) "
@@ -196,6 +199,8 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
     return fail("--action works with the window or with --headless --screenshot FILE.png.");
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
+  if (o.asSeen && o.panel.empty())
+    return fail("--as-seen describes a --panel picture; a whole window always has its buttons.");
   if (o.screenshot.empty() && o.planOut.empty() && (o.scale != 1 || o.transparent || !size.empty()))
     return fail(
         "--scale, --size and --transparent describe the screenshot; add --screenshot "

@@ -32,6 +32,7 @@ struct CliOptions {
   std::string lesson;      // empty: the last one used (window) or the first (headless)
   std::string screenshot;  // write a PNG after `frames` frames and exit
   std::string panel;       // with --screenshot: only this panel
+  bool asSeen = false;     // with --panel: its buttons too, as the learner sees it
   std::string action;      // with --headless: start this lesson action (a run, a sweep) first
   int width = 1600, height = 900;  // logical size of the headless canvas
   int scale = 1;                   // pixel scale of the screenshot (2 = twice the pixels)

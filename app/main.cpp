@@ -222,8 +222,8 @@ int runHeadless(const CliOptions& o) {
       return 2;
     }
   }
-  Result<Image> img =
-      renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames, o.waitSeconds);
+  Result<Image> img = renderer.capture(o.width, o.height, o.scale, o.transparent, o.panel, o.frames,
+                                       o.waitSeconds, o.asSeen);
   if (restartNeeded(shell)) return restartAfterFault(shell);
   if (auto code = checkLaterPicture(shell, o.restore, img, rt.hasDevice())) return *code;
   return finishScreenshot(o, shell, img, gl.description());
@@ -356,7 +356,8 @@ int runWindow(const CliOptions& o) {
         int w = 0, h = 0;
         window.size(w, h);
         return finishScreenshot(
-            o, shell, renderer.capture(w, h, o.scale, o.transparent, o.panel, 3, o.waitSeconds),
+            o, shell,
+            renderer.capture(w, h, o.scale, o.transparent, o.panel, 3, o.waitSeconds, o.asSeen),
             window.glDescription());
       }
     }

@@ -95,9 +95,10 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   }
   // A figure exported from the window leaves out the panels' buttons; a headless screenshot shows
   // the UI exactly as the window would.
-  const FrameTarget target{io.DisplaySize.x, io.DisplaySize.y,
-                           pixelScale,       offscreen && (glfw_ || exportingPanel_),
-                           transparent,      offscreen && exportingPanel_};
+  const FrameTarget target{
+      io.DisplaySize.x, io.DisplaySize.y,
+      pixelScale,       offscreen && (glfw_ || (exportingPanel_ && !panelButtons_)),
+      transparent,      offscreen && exportingPanel_};
   shell_.draw(theme_, target);
   ImGui::PopStyleColor(pushed);
   ImGui::Render();
@@ -142,8 +143,10 @@ void UiRenderer::layoutOnly(int logicalW, int logicalH, int frames, double maxWa
 }
 
 Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bool transparent,
-                                  const std::string& panelId, int frames, double maxWaitSeconds) {
+                                  const std::string& panelId, int frames, double maxWaitSeconds,
+                                  bool panelButtons) {
   exportingPanel_ = !panelId.empty();
+  panelButtons_ = panelButtons;
   const float ps = static_cast<float>(pixelScale);
   // Renders until the lesson has finished its work (or the wait is over): see settle.
   auto render = [&](int w, int h) -> Status {

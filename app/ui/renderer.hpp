@@ -42,8 +42,10 @@ class UiRenderer {
   // Renders `frames` frames off screen (more while a lesson is busy, up to `maxWaitSeconds`) at
   // `logicalW` x `logicalH` times `pixelScale` pixels; returns the image, or the crop of the panel
   // `panelId` when it is not empty.
+  // `panelButtons`: a panel keeps its buttons (a picture of what the learner sees, not a figure).
   Result<Image> capture(int logicalW, int logicalH, int pixelScale, bool transparent,
-                        const std::string& panelId, int frames, double maxWaitSeconds);
+                        const std::string& panelId, int frames, double maxWaitSeconds,
+                        bool panelButtons = false);
   // Lays the UI out for `frames` frames at `logicalW` x `logicalH` (scale 1) without drawing a
   // pixel: what the frames decide (which columns a table shows, what it cuts) is reported as
   // usual. A canvas taller than any screen puts every panel in view at the width a screen has:
@@ -62,6 +64,7 @@ class UiRenderer {
   Framebuffer fb_;
   bool imgui_ = false, glfw_ = false, gl_ = false;
   bool exportingPanel_ = false;  // a panel figure leaves out its buttons
+  bool panelButtons_ = false;    // unless it is a picture of the panel as seen (--as-seen)
   bool rasterize_ = true;        // false: layoutOnly's frames draw nothing
 
   bool settle(const std::function<void()>& drawFrame, int frames, double maxWaitSeconds);

@@ -38,5 +38,11 @@ if [ "$mode" = headless ]; then
   run "$cudalab" --headless --lesson device --screenshot "$out/panel.png" --panel "$panel" --wait 30
   [ -f "$out/panel.png" ] && run "$check" "$out/panel.png" "$(python3 -c "import struct;d=open('$out/panel.png','rb').read(24);print(struct.unpack('>I',d[16:20])[0])")" \
       "$(python3 -c "import struct;d=open('$out/panel.png','rb').read(24);print(struct.unpack('>I',d[20:24])[0])")"
+  # The same panel as the learner sees it keeps its buttons (Save PNG): not the same picture.
+  run "$cudalab" --headless --lesson device --screenshot "$out/panel-as-seen.png" --panel "$panel" \
+      --as-seen --wait 30
+  if [ -f "$out/panel.png" ] && cmp -s "$out/panel.png" "$out/panel-as-seen.png"; then
+    echo "the panel drawn --as-seen is the same picture as its figure (no buttons?)"; fail=1
+  fi
 fi
 exit $fail

@@ -84,6 +84,8 @@ TEST(Cli, EachBadInputIsRefusedWithOneSentence) {
   expectRefused({"--theme", "pink"}, "--theme");
   expectRefused({"--ui-scale", "10"}, "--ui-scale");
   expectRefused({"--panel", "peaks"}, "--panel only makes sense with --screenshot");
+  expectRefused({"--headless", "--screenshot", "a.png", "--as-seen"},
+                "--as-seen describes a --panel picture");
   expectRefused({"--lesson"}, "--lesson");
   expectRefused({"--headless", "--screenshot", "a.png", "list"}, "print text");
   expectRefused({"list", "--headless"}, "--headless");
