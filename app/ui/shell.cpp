@@ -78,6 +78,12 @@ void Shell::makeLessons() {
   if (!selectLesson(settings_.lesson)) current_ = 0;
 }
 
+void Shell::remakeLessons() {
+  for (const auto& l : lessons_)
+    l->cancelAll();
+  makeLessons();  // each old lesson's destructor waits for its cancelled work
+}
+
 Shell::~Shell() {
   plot::SetExportHandler(nullptr);
 }

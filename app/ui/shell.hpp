@@ -84,6 +84,11 @@ class Shell {
   // Pins the current lesson's results, saying what happened in the status bar (button, Ctrl+P).
   void pinCurrent();
   Lesson* lesson(const std::string& id);
+  // Every lesson made afresh, as when the app starts: their work cancelled and waited for, their
+  // parameters and results gone (pins stay). The soak reads memory after it, so that what
+  // outlives the lessons (a leak, a cache, the allocator's free memory) is told apart from what a
+  // lesson holds for the sizes it was last given.
+  void remakeLessons();
   // Where the main view was in the last frame (panels outside it were cut off).
   PixelRect mainViewRect() const { return mainView_; }
   void report(const Status& s, const std::string& info);
