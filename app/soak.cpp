@@ -16,6 +16,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -126,12 +127,13 @@ struct Sample {
   // malloc keeps in its arenas, thread stacks, libraries' own mappings, and pinned buffers if the
   // driver maps them anonymously).
   double pinnedMiB = 0, driverMappedMiB = 0, outsideMallocMiB = 0;
-  // The same moment with every lesson made afresh (Shell::remakeLessons) and no run pinned: what
-  // outlives the lessons. The readings above swing by hundreds of MiB with the random sizes each
-  // lesson holds the data and results of (malloc's live blocks went from 394 to 605 MiB within one
-  // H200 soak), which no floor of a few samples smooths to within 64 MiB; these do not. Host memory
-  // is judged on them.
-  double freshRssMiB = 0, freshMallocMiB = 0, freshGpuMiB = -1;
+  // At the baseline and at the end only, the same moment with every lesson made afresh
+  // (Shell::remakeLessons) and no run pinned: what outlives the lessons, -1 at other samples. The
+  // readings above swing by hundreds of MiB with the random sizes each lesson holds the data and
+  // results of (malloc's live blocks went from 394 to 605 MiB within one H200 soak); these do
+  // not. In between, the lessons live on as in a class, so that what a lesson or the playground's
+  // worker accumulates shows in the floors of the readings above.
+  double freshRssMiB = -1, freshMallocMiB = -1, freshGpuMiB = -1;
   // The lowest GPU memory in use read between two lessons since the previous sample: then no
   // lesson's work, and no counters helper it started, holds memory. The GPU is judged on it.
   double gpuFloorMiB = -1;
@@ -186,7 +188,8 @@ class Soak {
         malloc_trim(0);
         const double gpuAfter = gpuUsedMiB(gpu_);
         if (gpuAfter >= 0) gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
-        if (baselineTaken_) {
+        // A lesson's first visit after it was made afresh builds it again: not its growth.
+        if (baselineTaken_ && !remadeNotYetVisited_.erase(e.info->id)) {
           lessonRssMiB_[e.info->id] += rssMiB() - before;
           if (gpuBefore >= 0 && gpuAfter >= 0) lessonGpuMiB_[e.info->id] += gpuAfter - gpuBefore;
         }
@@ -205,10 +208,13 @@ class Soak {
         // baseline, and took the difference for growth).
         gpuFloorSinceSample_ = 1e300;
         baselineTaken_ = true;
+        readAfresh(samples_.back());
         mappingsAtBaseline_ = residentByMappingNow();
       }
     }
     sampleUnlessJustTaken(secondsSince(start) / 60);
+    // Not after a fault: CUDA and its GL may block in the lessons' teardown; the report first.
+    if (!deviceFaulted()) readAfresh(samples_.back());
     cycles_ = cycle;
     return report();
   }
@@ -424,31 +430,44 @@ class Soak {
     const CheckTally t = checkTally();
     s.checksPassed = t.passed;
     s.checksFailed = t.failed;
-    // Then every lesson afresh (the next visit shows a lesson as the app's start would), and no
-    // run pinned: what the pins hold is bounded (two a lesson here) but sized by random
-    // parameters, like a lesson's results.
+    samples_.push_back(s);
+    std::fprintf(stderr,
+                 "soak: %5.1f min  RSS %7.1f MiB  GPU %8.1f MiB  fds %3d  frame median %.2f ms "
+                 "p95 %.2f ms  checks %lld/%lld\n",
+                 s.minute, s.rssMiB, s.gpuMiB, s.fds, s.frameMedianMs, s.frameP95Ms, s.checksPassed,
+                 s.checksPassed + s.checksFailed);
+  }
+
+  // Every lesson afresh (the next visit of each builds it again, as the app's start would) and no
+  // run pinned (what the pins hold is bounded, two a lesson here, but sized by random parameters,
+  // like a lesson's results); then the memory that outlived them, into `s`.
+  void readAfresh(Sample& s) {
     doing("making every lesson afresh to read the memory that outlives them");
     shell_.remakeLessons();
-    for (const LessonEntry& e : lessonRegistry())
+    for (const LessonEntry& e : lessonRegistry()) {
       shell_.pins().clear(e.info->id);
+      remadeNotYetVisited_.insert(e.info->id);
+    }
     malloc_trim(0);
     s.freshRssMiB = rssMiB();
     s.freshMallocMiB = mallocInUseMiB();
     s.freshGpuMiB = gpuUsedMiB(gpu_);
-    samples_.push_back(s);
     std::fprintf(stderr,
-                 "soak: %5.1f min  RSS %7.1f MiB (lessons afresh %7.1f)  GPU %8.1f MiB  fds %3d  "
-                 "frame median %.2f ms p95 %.2f ms  checks %lld/%lld\n",
-                 s.minute, s.rssMiB, s.freshRssMiB, s.gpuMiB, s.fds, s.frameMedianMs, s.frameP95Ms,
-                 s.checksPassed, s.checksPassed + s.checksFailed);
+                 "soak: %5.1f min  with every lesson made afresh: RSS %7.1f MiB  malloc %7.1f MiB  "
+                 "GPU %8.1f MiB\n",
+                 s.minute, s.freshRssMiB, s.freshMallocMiB, s.freshGpuMiB);
   }
 
   int report() {
+    // Host memory is judged twice: with the lessons as they live (what a lesson or the worker
+    // accumulates), and with every lesson afresh at the end against the baseline (what outlives
+    // them, without the swing of what they hold for their random sizes).
     const double rssGrowth =
-        floorGrowth(samples_, baseline_, [](const Sample& s) { return s.freshRssMiB; });
-    // The resident size with the lessons as they were: not judged (see Sample), but said.
-    const double liveRssGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return s.rssMiB; });
+    const bool afresh = baselineTaken_ && samples_[baseline_].freshRssMiB >= 0 &&
+                        samples_.back().freshRssMiB >= 0 && samples_.size() - 1 > baseline_;
+    const double freshRssGrowth =
+        afresh ? samples_.back().freshRssMiB - samples_[baseline_].freshRssMiB : 0;
     const double gpuGrowth =
         gpu_ ? floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.gpuFloorMiB; })
              : 0;
@@ -457,6 +476,9 @@ class Soak {
     if (rssGrowth > kSoakRssToleranceMiB)
       problem(fmt("host memory grew by %.1f MiB (tolerance %.0f MiB)", rssGrowth,
                   kSoakRssToleranceMiB));
+    if (freshRssGrowth > kSoakRssToleranceMiB)
+      problem(fmt("host memory with every lesson made afresh grew by %.1f MiB (tolerance %.0f MiB)",
+                  freshRssGrowth, kSoakRssToleranceMiB));
     if (gpuGrowth > kSoakGpuToleranceMiB)
       problem(
           fmt("GPU memory grew by %.1f MiB (tolerance %.0f MiB)", gpuGrowth, kSoakGpuToleranceMiB));
@@ -489,7 +511,8 @@ class Soak {
                 s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
             (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) + " | " +
             (s.gpuFloorMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuFloorMiB)) +
-            fmt(" | %.1f | %.1f | ", s.freshRssMiB, s.freshMallocMiB) +
+            (s.freshRssMiB < 0 ? std::string(" | - | - | ")
+                               : fmt(" | %.1f | %.1f | ", s.freshRssMiB, s.freshMallocMiB)) +
             (s.freshGpuMiB < 0 ? std::string("-") : fmt("%.0f", s.freshGpuMiB)) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
                 s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
@@ -555,12 +578,15 @@ class Soak {
     }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
-        "third's; the host's with every lesson made afresh, the GPU's from its lowest reading "
-        "between lessons, from the sample after the baseline): host RSS %+.1f MiB "
-        "(tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open files %+.0f (tolerance %d). "
-        "With the lessons as they were, not judged: host RSS %+.1f MiB.\n",
+        "third's; the GPU's from its lowest reading between lessons, from the sample after the "
+        "baseline): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
+        "files %+.0f (tolerance %d).",
         rssGrowth, kSoakRssToleranceMiB, gpuGrowth, kSoakGpuToleranceMiB, fdGrowth,
-        kSoakFdTolerance, liveRssGrowth);
+        kSoakFdTolerance);
+    md += afresh ? fmt(" With every lesson made afresh, the end against the baseline: host RSS "
+                       "%+.1f MiB (tolerance %.0f).\n",
+                       freshRssGrowth, kSoakRssToleranceMiB)
+                 : std::string(" No reading with every lesson made afresh after the baseline.\n");
     md += problems_.empty()
               ? std::string("\n**Result: passed.**\n")
               : "\n**Result: FAILED** (" + std::to_string(problems_.size()) + " problems):\n\n";
@@ -574,7 +600,7 @@ class Soak {
     j["slowest_cancel_s"] = worstCancel_;
     j["stalled_frames"] = stallWatch_.stalls();
     j["rss_growth_mib"] = rssGrowth;
-    j["rss_growth_lessons_as_they_were_mib"] = liveRssGrowth;
+    if (afresh) j["rss_growth_lessons_afresh_mib"] = freshRssGrowth;
     j["gpu_growth_mib"] = gpuGrowth;
     j["fd_growth"] = fdGrowth;
     j["problems"] = problems_;
@@ -600,6 +626,7 @@ class Soak {
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
   std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_;
+  std::set<std::string> remadeNotYetVisited_;  // made afresh, their first visit since still to come
   double gpuFloorSinceSample_ = 1e300;
   std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.

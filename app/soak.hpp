@@ -9,8 +9,9 @@
 // starting again, is tested by the GPU tests through the binary.)
 //
 // Every minute it records the host's resident memory, the GPU memory in use, the open file
-// descriptors and the frame times, then makes every lesson afresh (Shell::remakeLessons) and
-// reads the memory again: what outlives the lessons, on which host memory is judged. It ends with a
+// descriptors and the frame times; at the baseline and at the end it also makes every lesson
+// afresh (Shell::remakeLessons) and reads the memory again: what outlives the lessons. Host
+// memory is judged both ways. It ends with a
 // table (printed, and written as bench-soak.md and bench-soak.json to --out) and exits 1 if memory
 // or descriptors grew beyond the stated tolerances, any checked result was wrong, a valid value was
 // refused or an invalid one taken, a fault was not recovered from, or a cancel took longer than its
