@@ -200,7 +200,7 @@ CliParse parseCommandLine(int argc, const char* const* argv) {
   if (!o.panel.empty() && o.screenshot.empty())
     return fail("--panel only makes sense with --screenshot FILE.png.");
   if (o.asSeen && o.panel.empty())
-    return fail("--as-seen describes a --panel picture; a whole window always has its buttons.");
+    return fail("--as-seen describes a --panel picture: add --panel ID.");
   if (o.screenshot.empty() && o.planOut.empty() && (o.scale != 1 || o.transparent || !size.empty()))
     return fail(
         "--scale, --size and --transparent describe the screenshot; add --screenshot "

@@ -97,7 +97,7 @@ void UiRenderer::frame(int pxW, int pxH, float pixelScale, bool offscreen, bool 
   // the UI exactly as the window would.
   const FrameTarget target{
       io.DisplaySize.x, io.DisplaySize.y,
-      pixelScale,       offscreen && (glfw_ || (exportingPanel_ && !panelButtons_)),
+      pixelScale,       offscreen && !panelButtons_ && (glfw_ || exportingPanel_),
       transparent,      offscreen && exportingPanel_};
   shell_.draw(theme_, target);
   ImGui::PopStyleColor(pushed);
@@ -159,9 +159,9 @@ Result<Image> UiRenderer::capture(int logicalW, int logicalH, int pixelScale, bo
   const int w = logicalW * pixelScale;
   int h = logicalH * pixelScale;
   struct Reset {
-    bool& flag;
-    ~Reset() { flag = false; }
-  } reset{exportingPanel_};
+    bool &panel, &buttons;
+    ~Reset() { panel = buttons = false; }
+  } reset{exportingPanel_, panelButtons_};
   // After a sticky CUDA error, reading pixels back waits on the GPU forever (measured on an H100:
   // glReadPixels blocked in the driver), and the process must start again anyway: no picture, and
   // no second rendering for a plot below the fold.

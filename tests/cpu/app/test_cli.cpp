@@ -48,6 +48,16 @@ TEST(Cli, HeadlessScreenshotWithEverything) {
   EXPECT_TRUE(o.transparent);
 }
 
+TEST(Cli, APanelAsSeenKeepsItsButtons) {
+  CliParse p = parse({"--headless", "--lesson", "matmul", "--screenshot", "x.png", "--panel",
+                      "counters", "--as-seen"});
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  EXPECT_EQ(p.options.panel, "counters");
+  EXPECT_TRUE(p.options.asSeen);
+  EXPECT_FALSE(
+      parse({"--headless", "--screenshot", "x.png", "--panel", "counters"}).options.asSeen);
+}
+
 TEST(Cli, Subcommands) {
   EXPECT_EQ(parse({"list"}).options.command, Command::List);
   EXPECT_TRUE(parse({"list", "--ids"}).options.idsOnly);
