@@ -1,7 +1,7 @@
 // The allocator's tuning: after tuneAllocator(), a freed large block goes back to the system even
-// after a larger one was freed (glibc's default would then keep it in an arena), and threads
-// share one arena. Each check runs in a fresh process (a death test), where nothing has
-// allocated on other threads or freed large blocks before the tuning.
+// after a larger one was freed (glibc's defaults, which CUDALAB_MALLOC_DEFAULTS=1 keeps, would
+// serve it from the heap), and threads share one arena. Each check runs in a fresh process (a death
+// test), where nothing has allocated on other threads or freed large blocks before the tuning.
 #include <gtest/gtest.h>
 #include <malloc.h>
 
@@ -63,6 +63,26 @@ TEST(AllocatorDeathTest, AFreedBlockFromTheThresholdUpGoesBackEvenAfterALargerOn
         if (mappedBytes() != before) std::exit(6);
         std::free(small);
         std::exit(0);
+      },
+      testing::ExitedWithCode(0), "");
+}
+
+TEST(AllocatorDeathTest, MallocsDefaultsWhenAskedKeepAFreedBlockInTheHeap) {
+  if (kSanitized) GTEST_SKIP() << "AddressSanitizer replaces malloc";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("CUDALAB_MALLOC_DEFAULTS", "1", 1);
+        if (tuneAllocator()) std::exit(3);
+        void* big = std::malloc(24 << 20);
+        static_cast<volatile char*>(big)[0] = 1;
+        std::free(big);
+        // glibc raised its threshold past 4 MiB: this block comes from the heap, not a mapping.
+        const size_t before = mappedBytes();
+        void* block = std::malloc(4 << 20);
+        const bool mapped = mappedBytes() >= before + (4 << 20);
+        std::free(block);
+        std::exit(mapped ? 4 : 0);
       },
       testing::ExitedWithCode(0), "");
 }
