@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "common/cuda_check.hpp"
-#include "common/cuda_raii.hpp"
 
 namespace cudalab {
 namespace {
@@ -47,13 +46,9 @@ void InteropImage::destroy() {
   unmap();
   if (resource_) cudaGraphicsUnregisterResource(resource_);
   if (staging_) cudaFree(staging_);
-  if (hostStaging_) {
-    cudaFreeHost(hostStaging_);
-    pinnedHostBytes() -= static_cast<long long>(hostStagingBytes_);
-  }
-  hostStagingBytes_ = 0;
+  hostStaging_.reset();
   resource_ = nullptr;
-  staging_ = hostStaging_ = nullptr;
+  staging_ = nullptr;
   if (pbo_) glDeleteBuffers(1, &pbo_);
   if (tex_) glDeleteTextures(1, &tex_);
   pbo_ = tex_ = 0;
@@ -135,11 +130,7 @@ Result<InteropImage::MapGuard> InteropImage::map(cudaStream_t stream) {
     return MapGuard(this, ptr);
   }
   if (!staging_) CUDALAB_CUDA_TRY(cudaMalloc(&staging_, bytes()));
-  if (!hostStaging_) {
-    CUDALAB_CUDA_TRY(cudaMallocHost(&hostStaging_, bytes()));
-    hostStagingBytes_ = bytes();
-    pinnedHostBytes() += static_cast<long long>(hostStagingBytes_);
-  }
+  if (!hostStaging_.get()) CUDALAB_TRY(hostStaging_.allocate(bytes()));
   return MapGuard(nullptr, staging_);
 }
 
@@ -155,9 +146,9 @@ Status InteropImage::upload(cudaStream_t stream) {
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   } else {
     CUDALAB_CUDA_TRY(
-        cudaMemcpyAsync(hostStaging_, staging_, bytes(), cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(hostStaging_.get(), staging_, bytes(), cudaMemcpyDeviceToHost, stream));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(stream));
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, f.format, f.type, hostStaging_);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, f.format, f.type, hostStaging_.get());
   }
   glBindTexture(GL_TEXTURE_2D, 0);
   glFinish();  // the cost shown to the learner includes the GL upload itself

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda_raii.hpp"
 #include "common/status.hpp"
 
 typedef struct CUstream_st* cudaStream_t;
@@ -97,9 +98,8 @@ class InteropImage {
   cudaGraphicsResource* resource_ = nullptr;
   bool mapped_ = false;
   cudaStream_t mapStream_ = nullptr;
-  void* staging_ = nullptr;      // device buffer for the host-copy path
-  void* hostStaging_ = nullptr;  // pinned host buffer for the host-copy path
-  size_t hostStagingBytes_ = 0;  // counted in pinnedHostBytes() (common/cuda_raii.hpp)
+  void* staging_ = nullptr;                 // device buffer for the host-copy path
+  PinnedArray<unsigned char> hostStaging_;  // pinned host buffer for the host-copy path
   InteropPath requested_ = InteropPath::Interop;
   std::string problem_;
   double lastCostMs_ = 0;
