@@ -64,6 +64,19 @@ std::map<std::string, double> residentByMapping(std::istream& in) {
   return out;
 }
 
+double soakFloorGrowth(const std::vector<SoakReading>& r) {
+  if (r.size() < 2) return 0;
+  const size_t third = std::max<size_t>(1, r.size() / 3);
+  auto floorOf = [&](size_t from, size_t to) {
+    double low = 1e300;
+    for (size_t i = from; i < to; ++i)
+      if (r[i].mib >= 0 && !r[i].settling) low = std::min(low, r[i].mib);
+    return low;
+  };
+  const double first = floorOf(0, third), last = floorOf(r.size() - third, r.size());
+  return first < 1e300 && last < 1e300 ? last - first : 0;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -104,6 +117,11 @@ int entriesIn(const char* folder) {
   return n;
 }
 
+// What the app's own arrays and images hold on the device now, in MiB.
+double heldDeviceMiB() {
+  return static_cast<double>(heldDeviceBytes().load()) / (1 << 20);
+}
+
 // The whole device's memory in use (every process on it), in MiB; -1 without a GPU.
 double gpuUsedMiB(bool gpu) {
   if (!gpu) return -1;
@@ -115,6 +133,19 @@ double gpuUsedMiB(bool gpu) {
     if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) return -1;
   }
   return static_cast<double>(totalB - freeB) / (1 << 20);
+}
+
+// The lowest of the readings over 1.5 s: a process that just ended (the playground's worker, a
+// counters helper, gone with the lessons made afresh) may give its memory back a moment after it
+// was waited for (the every-minute afresh readings of an H200 soak were 635 MiB mostly, 683 and
+// 691 twice).
+double settledGpuUsedMiB(bool gpu) {
+  double low = gpuUsedMiB(gpu);
+  for (int i = 0; i < 15 && low >= 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (const double r = gpuUsedMiB(gpu); r >= 0) low = std::min(low, r);
+  }
+  return low;
 }
 
 struct Sample {
@@ -135,28 +166,31 @@ struct Sample {
   // worker accumulates shows in the floors of the readings above.
   double freshRssMiB = -1, freshMallocMiB = -1, freshGpuMiB = -1;
   // The lowest GPU memory in use read between two lessons since the previous sample: then no
-  // lesson's work, and no counters helper it started, holds memory. The GPU is judged on it.
-  double gpuFloorMiB = -1;
+  // lesson's work, and no counters helper it started, runs. What the lessons keep for the sizes
+  // they were last given stays, though (a stencil frame's buffers: about 60 MiB at 1280 x 720,
+  // 140 at full HD, 540 at 3840 x 2160), so this follows the random sizes. `gpuHeldMiB` is what
+  // the app's own arrays and images hold at the sample (heldDeviceBytes()); `gpuBeyondHeldFloorMiB`
+  // the lowest, between lessons, of the memory in use beyond what they held at that moment: the
+  // context, libraries' workspaces, the playground's worker, and anything no owner frees. The GPU
+  // is judged on that.
+  double gpuFloorMiB = -1, gpuHeldMiB = -1, gpuBeyondHeldFloorMiB = -1;
+  // Some lesson made afresh at the baseline had not been visited again when the sample was taken,
+  // or at some reading between lessons since the previous one: left out of the live judgements.
+  bool settling = false;
   int fds = 0, threads = 0;
   int frames = 0;
   double frameMedianMs = 0, frameP95Ms = 0, frameMaxMs = 0;
   long long checksPassed = 0, checksFailed = 0;
 };
 
-// The floor of the last third of the samples against the floor of the first third (after the
-// baseline): a leak raises the floor; memory that comes and goes (the playground's worker process
-// and its CUDA context, the allocator's arenas) does not.
+// soakFloorGrowth over the samples from `from` on (the baseline, or the one after it).
 template <class F>
-double floorGrowth(const std::vector<Sample>& s, size_t baseline, F value) {
-  if (s.size() <= baseline + 1) return 0;
-  const size_t n = s.size() - baseline, third = std::max<size_t>(1, n / 3);
-  double first = 1e300, last = 1e300;
-  // A reading that failed (-1: the GPU did not answer) says nothing either way.
-  for (size_t i = baseline; i < baseline + third; ++i)
-    if (value(s[i]) >= 0) first = std::min(first, value(s[i]));
-  for (size_t i = s.size() - third; i < s.size(); ++i)
-    if (value(s[i]) >= 0) last = std::min(last, value(s[i]));
-  return first < 1e300 && last < 1e300 ? last - first : 0;
+double floorGrowth(const std::vector<Sample>& s, size_t from, F value) {
+  if (s.size() <= from + 1) return 0;
+  std::vector<SoakReading> r;
+  for (size_t i = from; i < s.size(); ++i)
+    r.push_back({value(s[i]), s[i].settling});
+  return soakFloorGrowth(r);
 }
 
 // [SECTION] the soak
@@ -187,7 +221,11 @@ class Soak {
         visit(e.info->id, start, total);
         malloc_trim(0);
         const double gpuAfter = gpuUsedMiB(gpu_);
-        if (gpuAfter >= 0) gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
+        if (gpuAfter >= 0) {
+          gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
+          gpuBeyondHeldFloorSinceSample_ =
+              std::min(gpuBeyondHeldFloorSinceSample_, gpuAfter - heldDeviceMiB());
+        }
         // A lesson's first visit after it was made afresh builds it again: not its growth.
         if (baselineTaken_ && !remadeNotYetVisited_.erase(e.info->id)) {
           lessonRssMiB_[e.info->id] += rssMiB() - before;
@@ -206,7 +244,7 @@ class Soak {
         // The GPU is judged from the next sample on: the baseline's lowest reading reaches back
         // to before every lesson had run (an H200 soak read 620 MiB there, 754 MiB at the
         // baseline, and took the difference for growth).
-        gpuFloorSinceSample_ = 1e300;
+        gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = 1e300;
         baselineTaken_ = true;
         readAfresh(samples_.back());
         mappingsAtBaseline_ = residentByMappingNow();
@@ -417,8 +455,14 @@ class Soak {
     }
     s.threads = entriesIn("/proc/self/task");
     s.gpuMiB = gpuUsedMiB(gpu_);
-    s.gpuFloorMiB = std::min(s.gpuMiB, gpuFloorSinceSample_);
-    gpuFloorSinceSample_ = 1e300;
+    if (s.gpuMiB >= 0) {
+      s.gpuHeldMiB = heldDeviceMiB();
+      s.gpuFloorMiB = std::min(s.gpuMiB, gpuFloorSinceSample_);
+      s.gpuBeyondHeldFloorMiB = std::min(s.gpuMiB - s.gpuHeldMiB, gpuBeyondHeldFloorSinceSample_);
+    }
+    gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = 1e300;
+    s.settling = settlingSinceSample_;
+    settlingSinceSample_ = !remadeNotYetVisited_.empty();
     s.fds = entriesIn("/proc/self/fd");
     s.frames = static_cast<int>(frameMs_.size());
     if (!frameMs_.empty()) {
@@ -446,12 +490,13 @@ class Soak {
     shell_.remakeLessons();
     for (const LessonEntry& e : lessonRegistry()) {
       shell_.pins().clear(e.info->id);
-      remadeNotYetVisited_.insert(e.info->id);
+      if (o_.lesson.empty() || o_.lesson == e.info->id) remadeNotYetVisited_.insert(e.info->id);
     }
+    settlingSinceSample_ = !remadeNotYetVisited_.empty();
     malloc_trim(0);
     s.freshRssMiB = rssMiB();
     s.freshMallocMiB = mallocInUseMiB();
-    s.freshGpuMiB = gpuUsedMiB(gpu_);
+    s.freshGpuMiB = settledGpuUsedMiB(gpu_);
     std::fprintf(stderr,
                  "soak: %5.1f min  with every lesson made afresh: RSS %7.1f MiB  malloc %7.1f MiB  "
                  "GPU %8.1f MiB\n",
@@ -468,9 +513,20 @@ class Soak {
                         samples_.back().freshRssMiB >= 0 && samples_.size() - 1 > baseline_;
     const double freshRssGrowth =
         afresh ? samples_.back().freshRssMiB - samples_[baseline_].freshRssMiB : 0;
+    // The GPU likewise: as the lessons live, beyond what their arrays and images hold (the
+    // memory in use itself is shown beside it, not judged: it follows the sizes they were last
+    // given), and with every lesson afresh.
     const double gpuGrowth =
+        gpu_ ? floorGrowth(samples_, baseline_ + 1,
+                           [](const Sample& s) { return s.gpuBeyondHeldFloorMiB; })
+             : 0;
+    const double gpuInUseGrowth =
         gpu_ ? floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.gpuFloorMiB; })
              : 0;
+    const bool freshGpu =
+        gpu_ && afresh && samples_[baseline_].freshGpuMiB >= 0 && samples_.back().freshGpuMiB >= 0;
+    const double freshGpuGrowth =
+        freshGpu ? samples_.back().freshGpuMiB - samples_[baseline_].freshGpuMiB : 0;
     const double fdGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return double(s.fds); });
     if (rssGrowth > kSoakRssToleranceMiB)
@@ -481,7 +537,12 @@ class Soak {
                   freshRssGrowth, kSoakRssToleranceMiB));
     if (gpuGrowth > kSoakGpuToleranceMiB)
       problem(
-          fmt("GPU memory grew by %.1f MiB (tolerance %.0f MiB)", gpuGrowth, kSoakGpuToleranceMiB));
+          fmt("GPU memory beyond what the app's arrays and images hold grew by %.1f MiB "
+              "(tolerance %.0f MiB)",
+              gpuGrowth, kSoakGpuToleranceMiB));
+    if (freshGpuGrowth > kSoakGpuToleranceMiB)
+      problem(fmt("GPU memory with every lesson made afresh grew by %.1f MiB (tolerance %.0f MiB)",
+                  freshGpuGrowth, kSoakGpuToleranceMiB));
     if (fdGrowth > kSoakFdTolerance)
       problem(fmt("open files grew by %.0f (tolerance %d)", fdGrowth, kSoakFdTolerance));
     const CheckTally t = checkTally();
@@ -494,47 +555,53 @@ class Soak {
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
     md +=
         "| minute | host RSS MiB | malloc in use MiB | pinned MiB | /dev/nvidia* MiB | other "
-        "anonymous MiB | threads | GPU in use MiB | GPU between lessons, lowest MiB | lessons "
+        "anonymous MiB | threads | GPU in use MiB | GPU between lessons, lowest MiB | GPU held by "
+        "the app's arrays and images MiB | GPU beyond them between lessons, lowest MiB | lessons "
         "afresh: host RSS MiB | lessons afresh: malloc MiB | lessons afresh: GPU MiB | open files "
         "| frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
         "|\n"
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
                         {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
-      md += fmt("| %.1f%s | %.1f | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
-                i == baseline_ ? " (baseline)" : "", s.rssMiB, s.mallocMiB, s.pinnedMiB,
-                s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
-            (s.gpuMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuMiB)) + " | " +
-            (s.gpuFloorMiB < 0 ? std::string("-") : fmt("%.0f", s.gpuFloorMiB)) +
+      auto mibOrDash = [](double v) { return v < 0 ? std::string("-") : fmt("%.0f", v); };
+      md += fmt("| %.1f%s%s | %.1f | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
+                i == baseline_ ? " (baseline)" : "", s.settling ? " (settling)" : "", s.rssMiB,
+                s.mallocMiB, s.pinnedMiB, s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
+            mibOrDash(s.gpuMiB) + " | " + mibOrDash(s.gpuFloorMiB) + " | " +
+            mibOrDash(s.gpuHeldMiB) + " | " + mibOrDash(s.gpuBeyondHeldFloorMiB) +
             (s.freshRssMiB < 0 ? std::string(" | - | - | ")
                                : fmt(" | %.1f | %.1f | ", s.freshRssMiB, s.freshMallocMiB)) +
-            (s.freshGpuMiB < 0 ? std::string("-") : fmt("%.0f", s.freshGpuMiB)) +
+            mibOrDash(s.freshGpuMiB) +
             fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
                 s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
-      j["samples"].push_back({{"minute", s.minute},
-                              {"rss_mib", s.rssMiB},
-                              {"malloc_in_use_mib", s.mallocMiB},
-                              {"pinned_mib", s.pinnedMiB},
-                              {"nvidia_device_files_mib", s.driverMappedMiB},
-                              {"other_anonymous_mib", s.outsideMallocMiB},
-                              {"threads", s.threads},
-                              {"gpu_mib", s.gpuMiB},
-                              {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
-                              {"lessons_afresh_rss_mib", s.freshRssMiB},
-                              {"lessons_afresh_malloc_in_use_mib", s.freshMallocMiB},
-                              {"lessons_afresh_gpu_mib", s.freshGpuMiB},
-                              {"fds", s.fds},
-                              {"frames", s.frames},
-                              {"frame_median_ms", s.frameMedianMs},
-                              {"frame_p95_ms", s.frameP95Ms},
-                              {"frame_max_ms", s.frameMaxMs},
-                              {"checks_passed", s.checksPassed},
-                              {"checks_failed", s.checksFailed}});
+      j["samples"].push_back(
+          {{"minute", s.minute},
+           {"rss_mib", s.rssMiB},
+           {"malloc_in_use_mib", s.mallocMiB},
+           {"pinned_mib", s.pinnedMiB},
+           {"nvidia_device_files_mib", s.driverMappedMiB},
+           {"other_anonymous_mib", s.outsideMallocMiB},
+           {"threads", s.threads},
+           {"gpu_mib", s.gpuMiB},
+           {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
+           {"gpu_held_by_app_mib", s.gpuHeldMiB},
+           {"gpu_beyond_held_between_lessons_lowest_mib", s.gpuBeyondHeldFloorMiB},
+           {"settling", s.settling},
+           {"lessons_afresh_rss_mib", s.freshRssMiB},
+           {"lessons_afresh_malloc_in_use_mib", s.freshMallocMiB},
+           {"lessons_afresh_gpu_mib", s.freshGpuMiB},
+           {"fds", s.fds},
+           {"frames", s.frames},
+           {"frame_median_ms", s.frameMedianMs},
+           {"frame_p95_ms", s.frameP95Ms},
+           {"frame_max_ms", s.frameMaxMs},
+           {"checks_passed", s.checksPassed},
+           {"checks_failed", s.checksFailed}});
     }
     md +=
         fmt("\n%d cycles through every lesson; %d actions run (%d cancelled midway or at 30 s, the "
@@ -578,15 +645,30 @@ class Soak {
     }
     md += fmt(
         "Growth from the baseline (the floor of the last third of the samples against the first "
-        "third's; the GPU's from its lowest reading between lessons, from the sample after the "
-        "baseline): host RSS %+.1f MiB (tolerance %.0f), GPU %+.1f MiB (tolerance %.0f), open "
-        "files %+.0f (tolerance %d).",
-        rssGrowth, kSoakRssToleranceMiB, gpuGrowth, kSoakGpuToleranceMiB, fdGrowth,
-        kSoakFdTolerance);
-    md += afresh ? fmt(" With every lesson made afresh, the end against the baseline: host RSS "
-                       "%+.1f MiB (tolerance %.0f).\n",
-                       freshRssGrowth, kSoakRssToleranceMiB)
-                 : std::string(" No reading with every lesson made afresh after the baseline.\n");
+        "third's, leaving out the samples marked settling; the GPU's from its lowest reading "
+        "between lessons beyond what the app's arrays and images held, from the sample after the "
+        "baseline): host RSS %+.1f MiB (tolerance %.0f), %s, open files %+.0f (tolerance %d).",
+        rssGrowth, kSoakRssToleranceMiB,
+        gpu_ ? fmt("GPU %+.1f MiB (tolerance %.0f)", gpuGrowth, kSoakGpuToleranceMiB).c_str()
+             : "GPU not read (no device)",
+        fdGrowth, kSoakFdTolerance);
+    if (gpu_)
+      md +=
+          fmt(" The GPU memory in use between lessons, the same floors: %+.1f MiB (not judged: "
+              "it follows the sizes the lessons were last given).",
+              gpuInUseGrowth);
+    if (!afresh)
+      md += " No reading with every lesson made afresh after the baseline.\n";
+    else if (freshGpu)
+      md +=
+          fmt(" With every lesson made afresh, the end against the baseline: host RSS %+.1f MiB, "
+              "GPU %+.1f MiB (tolerances %.0f and %.0f).\n",
+              freshRssGrowth, freshGpuGrowth, kSoakRssToleranceMiB, kSoakGpuToleranceMiB);
+    else
+      md +=
+          fmt(" With every lesson made afresh, the end against the baseline: host RSS %+.1f MiB "
+              "(tolerance %.0f).\n",
+              freshRssGrowth, kSoakRssToleranceMiB);
     md += problems_.empty()
               ? std::string("\n**Result: passed.**\n")
               : "\n**Result: FAILED** (" + std::to_string(problems_.size()) + " problems):\n\n";
@@ -601,7 +683,9 @@ class Soak {
     j["stalled_frames"] = stallWatch_.stalls();
     j["rss_growth_mib"] = rssGrowth;
     if (afresh) j["rss_growth_lessons_afresh_mib"] = freshRssGrowth;
-    j["gpu_growth_mib"] = gpuGrowth;
+    j["gpu_growth_mib"] = gpuGrowth;  // beyond what the app's arrays and images hold
+    if (gpu_) j["gpu_in_use_between_lessons_growth_mib"] = gpuInUseGrowth;
+    if (freshGpu) j["gpu_growth_lessons_afresh_mib"] = freshGpuGrowth;
     j["fd_growth"] = fdGrowth;
     j["problems"] = problems_;
     j["passed"] = problems_.empty();
@@ -627,7 +711,8 @@ class Soak {
   double worstCancel_ = 0;
   std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_;
   std::set<std::string> remadeNotYetVisited_;  // made afresh, their first visit since still to come
-  double gpuFloorSinceSample_ = 1e300;
+  double gpuFloorSinceSample_ = 1e300, gpuBeyondHeldFloorSinceSample_ = 1e300;
+  bool settlingSinceSample_ = false;
   std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.
   StallWatch stallWatch_{kSoakStallSeconds};

@@ -10,8 +10,10 @@
 //
 // Every minute it records the host's resident memory, the GPU memory in use, the open file
 // descriptors and the frame times; at the baseline and at the end it also makes every lesson
-// afresh (Shell::remakeLessons) and reads the memory again: what outlives the lessons. Host
-// memory is judged both ways. It ends with a
+// afresh (Shell::remakeLessons) and reads the memory again: what outlives the lessons. Host and
+// GPU memory are judged both ways (the GPU as the lessons live beyond what the app's own arrays
+// and images hold, heldDeviceBytes(), since those follow the sizes the lessons were last given).
+// It ends with a
 // table (printed, and written as bench-soak.md and bench-soak.json to --out) and exits 1 if memory
 // or descriptors grew beyond the stated tolerances, any checked result was wrong, a valid value was
 // refused or an invalid one taken, a fault was not recovered from, or a cancel took longer than its
@@ -21,6 +23,7 @@
 #include <istream>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace cudalab {
 
@@ -44,6 +47,21 @@ inline constexpr double kSoakCancelLimitSeconds = 15;
 inline constexpr double kSoakStallSeconds = 2;
 
 int runSoak(const SoakOptions& o);
+
+// One memory reading for the growth judgement. A negative value (the GPU did not answer) says
+// nothing either way; nor does one taken while the lessons made afresh at the baseline were still
+// being built again by their first visits (`settling`): they held less then than they do as they
+// live, and the first third's floor would be too low (an H100 soak read 612 MiB there and 756 MiB
+// ten minutes on, the difference mostly a stencil frame's buffers).
+struct SoakReading {
+  double mib = -1;
+  bool settling = false;
+};
+
+// The floor of the last third of the readings against the floor of the first third: a leak raises
+// the floor; memory that comes and goes (the playground's worker process and its CUDA context,
+// the allocator's arenas) does not. 0 when either third has no reading that counts.
+double soakFloorGrowth(const std::vector<SoakReading>& readings);
 
 // The resident MiB of each kind of mapping in a /proc/PID/smaps text: a file's path, [heap],
 // [stack] (every thread's) or "anonymous". The soak takes it at the baseline and at the end.

@@ -45,10 +45,11 @@ InteropImage::~InteropImage() {
 void InteropImage::destroy() {
   unmap();
   if (resource_) cudaGraphicsUnregisterResource(resource_);
-  if (staging_) cudaFree(staging_);
+  staging_.reset();
   hostStaging_.reset();
+  heldDeviceBytes() -= glDeviceBytes_;
+  glDeviceBytes_ = 0;
   resource_ = nullptr;
-  staging_ = nullptr;
   if (pbo_) glDeleteBuffers(1, &pbo_);
   if (tex_) glDeleteTextures(1, &tex_);
   pbo_ = tex_ = 0;
@@ -95,6 +96,9 @@ Status InteropImage::create(int width, int height, PixelFormat format) {
                "): frames are copied through host memory instead.";
   } else {
     problem_.clear();
+    // Registered, so the buffer and the texture are in the CUDA device's memory.
+    glDeviceBytes_ = 2 * static_cast<long long>(bytes());
+    heldDeviceBytes() += glDeviceBytes_;
   }
   return {};
 }
@@ -129,9 +133,9 @@ Result<InteropImage::MapGuard> InteropImage::map(cudaStream_t stream) {
     }
     return MapGuard(this, ptr);
   }
-  if (!staging_) CUDALAB_CUDA_TRY(cudaMalloc(&staging_, bytes()));
+  if (!staging_.get()) CUDALAB_TRY(staging_.allocate(bytes()));
   if (!hostStaging_.get()) CUDALAB_TRY(hostStaging_.allocate(bytes()));
-  return MapGuard(nullptr, staging_);
+  return MapGuard(nullptr, staging_.get());
 }
 
 Status InteropImage::upload(cudaStream_t stream) {
@@ -145,8 +149,8 @@ Status InteropImage::upload(cudaStream_t stream) {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, f.format, f.type, nullptr);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   } else {
-    CUDALAB_CUDA_TRY(
-        cudaMemcpyAsync(hostStaging_.get(), staging_, bytes(), cudaMemcpyDeviceToHost, stream));
+    CUDALAB_CUDA_TRY(cudaMemcpyAsync(hostStaging_.get(), staging_.get(), bytes(),
+                                     cudaMemcpyDeviceToHost, stream));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(stream));
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, f.format, f.type, hostStaging_.get());
   }

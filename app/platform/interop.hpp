@@ -98,8 +98,11 @@ class InteropImage {
   cudaGraphicsResource* resource_ = nullptr;
   bool mapped_ = false;
   cudaStream_t mapStream_ = nullptr;
-  void* staging_ = nullptr;                 // device buffer for the host-copy path
+  DeviceArray<unsigned char> staging_;      // device buffer for the host-copy path
   PinnedArray<unsigned char> hostStaging_;  // pinned host buffer for the host-copy path
+  // The pixel buffer's and texture's bytes, counted in heldDeviceBytes() while they live, when
+  // they are on the CUDA device (registered); 0 otherwise.
+  long long glDeviceBytes_ = 0;
   InteropPath requested_ = InteropPath::Interop;
   std::string problem_;
   double lastCostMs_ = 0;

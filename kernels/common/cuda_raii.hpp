@@ -27,6 +27,16 @@ inline std::atomic<long long>& pinnedHostBytes() {
   return bytes;
 }
 
+// Device memory that the app's own owners hold now, in the whole process: every DeviceArray, and
+// an InteropImage's staging buffer (and its pixel buffer and texture when they live on the CUDA
+// device). The soak subtracts it from the device's memory in use: what a lesson holds for the
+// sizes it was last given (a 3840 x 2160 frame's buffers are over 500 MiB) is then not taken for
+// growth, and what is left (the context, libraries' workspaces, anything freed by no owner) is.
+inline std::atomic<long long>& heldDeviceBytes() {
+  static std::atomic<long long> bytes{0};
+  return bytes;
+}
+
 // Device memory for `count` elements of T.
 template <class T>
 class DeviceArray {
@@ -44,6 +54,7 @@ class DeviceArray {
     reset();
     CUDALAB_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&p_), count * sizeof(T)));
     count_ = count;
+    heldDeviceBytes() += static_cast<long long>(bytes());
     return {};
   }
   T* get() const { return p_; }
@@ -51,7 +62,10 @@ class DeviceArray {
   size_t bytes() const { return count_ * sizeof(T); }
   // cudaFree waits for work still using the buffer.
   void reset() {
-    if (p_) (void)cudaFree(p_);
+    if (p_) {
+      (void)cudaFree(p_);
+      heldDeviceBytes() -= static_cast<long long>(bytes());
+    }
     p_ = nullptr;
     count_ = 0;
   }

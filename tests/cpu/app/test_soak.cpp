@@ -2,9 +2,14 @@
 // mapping without a path is "anonymous" even right after a named one (getline keeps its string
 // when nothing is left on the line, so the anonymous arenas after [heap] were once counted as
 // [heap], and those after a driver file as that file).
+// Its growth judgement: a leak raises the floor and is seen; memory that comes and goes, readings
+// that failed and readings taken while the lessons made afresh were settling are not taken for
+// growth.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <sstream>
+#include <vector>
 
 #include "soak.hpp"
 
@@ -36,6 +41,47 @@ TEST(Soak, ResidentByMappingNamesEachMappingItsOwn) {
   EXPECT_DOUBLE_EQ(r.at("anonymous"), 22.0);
   EXPECT_DOUBLE_EQ(r.at("/usr/lib/libcuda.so.1"), 1.0);
   EXPECT_DOUBLE_EQ(r.at("[stack]"), 136.0 / 1024);
+}
+
+// Readings at `base`, two in three of them higher by half to all of `swing` (a worker's context, a
+// lesson's frame), with `leak` MiB more at each reading.
+std::vector<SoakReading> readings(int n, double base, double swing, double leak, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(swing / 2, swing);
+  std::vector<SoakReading> r;
+  for (int i = 0; i < n; ++i)
+    r.push_back({base + leak * i + (i % 3 == 0 ? 0 : u(rng)), false});
+  return r;
+}
+
+TEST(Soak, AFloorThatRisesIsGrowthAndOneThatSwingsIsNot) {
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE(seed);
+  // 30 readings, 5 MiB more each, the floors at every third one: the last third's (reading 21)
+  // is 105 MiB above the first third's (reading 0).
+  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 5, seed)), 105, 1e-9);
+  // The same swing without the leak: the floors are the same.
+  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 0, seed)), 0, 1e-9);
+}
+
+TEST(Soak, FailedAndSettlingReadingsSayNothing) {
+  std::vector<SoakReading> r = readings(12, 750, 0, 0, 1);
+  // The lessons just made afresh held less: a dip in the first third, marked settling.
+  r[0] = {600, true};
+  r[1] = {610, true};
+  // A reading that failed.
+  r[2].mib = -1;
+  r[11].mib = -1;
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(r), 0);
+  // Unmarked, the same dip would be taken for 150 MiB of growth.
+  r[0].settling = r[1].settling = false;
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(r), 150);
+  // A third with no reading that counts: nothing can be said.
+  std::vector<SoakReading> none(6, SoakReading{-1, false});
+  none[5].mib = 900;
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(none), 0);
+  EXPECT_DOUBLE_EQ(soakFloorGrowth({}), 0);
+  EXPECT_DOUBLE_EQ(soakFloorGrowth({{500, false}}), 0);
 }
 
 }  // namespace

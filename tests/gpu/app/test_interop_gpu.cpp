@@ -59,5 +59,32 @@ TEST(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
   }
 }
 
+// The image's device memory is counted in heldDeviceBytes() while it lives (the soak subtracts
+// it): the registered pixel buffer and texture from create(), the staging buffer from the first
+// host-copy frame; all of it goes with destroy().
+TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
+  HeadlessContext ctx;
+  ASSERT_TRUE(ctx.create(0).ok());
+  StreamGuard stream;
+  ASSERT_TRUE(stream.create().ok());
+  const long long before = heldDeviceBytes().load();
+  {
+    InteropImage img;
+    ASSERT_TRUE(img.create(64, 32, PixelFormat::R32F).ok());
+    const long long each = 64 * 32 * 4;
+    const long long gl = img.interopAvailable() ? 2 * each : 0;
+    EXPECT_EQ(heldDeviceBytes().load() - before, gl);
+    img.setPath(InteropPath::HostCopy);
+    {
+      auto m = img.map(stream.get());
+      ASSERT_TRUE(m.ok()) << m.status().sentence();
+    }
+    EXPECT_EQ(heldDeviceBytes().load() - before, gl + each);
+    ASSERT_TRUE(img.create(16, 16, PixelFormat::RGBA8).ok());  // the old objects go first
+    EXPECT_EQ(heldDeviceBytes().load() - before, img.interopAvailable() ? 2 * 16 * 16 * 4 : 0);
+  }
+  EXPECT_EQ(heldDeviceBytes().load(), before);
+}
+
 }  // namespace
 }  // namespace cudalab

@@ -3,6 +3,8 @@
 // (the course's point about transfers), and the poisoned-then-verified check passes.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "common/cuda_raii.hpp"
 #include "common/measurement.hpp"
 #include "launch_config/launch_config.hpp"
@@ -47,6 +49,29 @@ TEST(RunnerGpu, PinnedArraysAreCountedWhileTheyLive) {
     EXPECT_EQ(pinnedHostBytes().load() - before, 40);
   }
   EXPECT_EQ(pinnedHostBytes().load(), before);
+}
+
+// The soak subtracts what the app's arrays hold from the device's memory in use, so that a lesson
+// holding a large frame is not taken for growth: the count must follow every allocation and free.
+TEST(RunnerGpu, DeviceArraysAreCountedWhileTheyLive) {
+  const long long before = heldDeviceBytes().load();
+  {
+    DeviceArray<double> a;
+    ASSERT_TRUE(a.allocate(1000).ok());
+    EXPECT_EQ(heldDeviceBytes().load() - before, 8000);
+    ASSERT_TRUE(a.allocate(10).ok());  // the first buffer is freed first
+    EXPECT_EQ(heldDeviceBytes().load() - before, 80);
+    DeviceArray<double> b(std::move(a));  // the bytes move with the buffer, counted once
+    EXPECT_EQ(heldDeviceBytes().load() - before, 80);
+    a.reset();
+    EXPECT_EQ(heldDeviceBytes().load() - before, 80);
+  }
+  EXPECT_EQ(heldDeviceBytes().load(), before);
+  // A failed allocation counts nothing.
+  DeviceArray<char> huge;
+  EXPECT_FALSE(huge.allocate(size_t(1) << 50).ok());
+  (void)cudaGetLastError();
+  EXPECT_EQ(heldDeviceBytes().load(), before);
 }
 
 TEST(RunnerGpu, CancelStopsTheMeasurement) {
