@@ -64,17 +64,15 @@ std::map<std::string, double> residentByMapping(std::istream& in) {
   return out;
 }
 
-double soakFloorGrowth(const std::vector<SoakReading>& r) {
-  if (r.size() < 2) return 0;
-  const size_t third = std::max<size_t>(1, r.size() / 3);
-  auto floorOf = [&](size_t from, size_t to) {
-    double low = 1e300;
-    for (size_t i = from; i < to; ++i)
-      if (r[i].mib >= 0 && !r[i].settling) low = std::min(low, r[i].mib);
-    return low;
-  };
-  const double first = floorOf(0, third), last = floorOf(r.size() - third, r.size());
-  return first < 1e300 && last < 1e300 ? last - first : 0;
+std::optional<double> soakFloorGrowth(const std::vector<SoakReading>& readings) {
+  // The thirds of the readings that count, so that leaving some out does not empty a third.
+  std::vector<double> r;
+  for (const SoakReading& x : readings)
+    if (x.mib >= 0 && !x.settling) r.push_back(x.mib);
+  if (r.size() < 2) return std::nullopt;
+  const auto third = static_cast<std::ptrdiff_t>(std::max<size_t>(1, r.size() / 3));
+  return *std::min_element(r.end() - third, r.end()) -
+         *std::min_element(r.begin(), r.begin() + third);
 }
 
 namespace {
@@ -174,6 +172,9 @@ struct Sample {
   // context, libraries' workspaces, the playground's worker, and anything no owner frees. The GPU
   // is judged on that.
   double gpuFloorMiB = -1, gpuHeldMiB = -1, gpuBeyondHeldFloorMiB = -1;
+  // The fewest device buffers the app's owners held between lessons since the previous sample
+  // (heldDeviceBuffers()): judged too, as "beyond held" cannot see a lesson that keeps adding them.
+  double heldBuffersFloor = -1;
   // Some lesson made afresh at the baseline had not been visited again when the sample was taken,
   // or at some reading between lessons since the previous one: left out of the live judgements.
   bool settling = false;
@@ -185,8 +186,7 @@ struct Sample {
 
 // soakFloorGrowth over the samples from `from` on (the baseline, or the one after it).
 template <class F>
-double floorGrowth(const std::vector<Sample>& s, size_t from, F value) {
-  if (s.size() <= from + 1) return 0;
+std::optional<double> floorGrowth(const std::vector<Sample>& s, size_t from, F value) {
   std::vector<SoakReading> r;
   for (size_t i = from; i < s.size(); ++i)
     r.push_back({value(s[i]), s[i].settling});
@@ -217,10 +217,12 @@ class Soak {
         // Each lesson's share of any growth: the resident size around its visits, summed from
         // the baseline on (first visits build fonts, caches and pools that stay).
         malloc_trim(0);
-        const double before = rssMiB(), gpuBefore = gpuUsedMiB(gpu_);
+        const double before = rssMiB(), gpuBefore = gpuUsedMiB(gpu_), heldBefore = heldDeviceMiB();
         visit(e.info->id, start, total);
         malloc_trim(0);
-        const double gpuAfter = gpuUsedMiB(gpu_);
+        const double gpuAfter = gpuUsedMiB(gpu_), heldAfter = heldDeviceMiB();
+        heldBuffersFloorSinceSample_ =
+            std::min(heldBuffersFloorSinceSample_, static_cast<double>(heldDeviceBuffers().load()));
         if (gpuAfter >= 0) {
           gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
           gpuBeyondHeldFloorSinceSample_ =
@@ -229,7 +231,10 @@ class Soak {
         // A lesson's first visit after it was made afresh builds it again: not its growth.
         if (baselineTaken_ && !remadeNotYetVisited_.erase(e.info->id)) {
           lessonRssMiB_[e.info->id] += rssMiB() - before;
-          if (gpuBefore >= 0 && gpuAfter >= 0) lessonGpuMiB_[e.info->id] += gpuAfter - gpuBefore;
+          // The GPU's beyond what the app's owners hold; what they hold on its own line.
+          if (gpuBefore >= 0 && gpuAfter >= 0)
+            lessonGpuMiB_[e.info->id] += (gpuAfter - heldAfter) - (gpuBefore - heldBefore);
+          if (gpu_) lessonHeldMiB_[e.info->id] += heldAfter - heldBefore;
         }
         if (Clock::now() >= nextSample) {
           sampleUnlessJustTaken(secondsSince(start) / 60);  // the baseline may just have been
@@ -244,7 +249,8 @@ class Soak {
         // The GPU is judged from the next sample on: the baseline's lowest reading reaches back
         // to before every lesson had run (an H200 soak read 620 MiB there, 754 MiB at the
         // baseline, and took the difference for growth).
-        gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = 1e300;
+        gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = heldBuffersFloorSinceSample_ =
+            1e300;
         baselineTaken_ = true;
         readAfresh(samples_.back());
         mappingsAtBaseline_ = residentByMappingNow();
@@ -460,7 +466,10 @@ class Soak {
       s.gpuFloorMiB = std::min(s.gpuMiB, gpuFloorSinceSample_);
       s.gpuBeyondHeldFloorMiB = std::min(s.gpuMiB - s.gpuHeldMiB, gpuBeyondHeldFloorSinceSample_);
     }
-    gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = 1e300;
+    if (gpu_)
+      s.heldBuffersFloor =
+          std::min(static_cast<double>(heldDeviceBuffers().load()), heldBuffersFloorSinceSample_);
+    gpuFloorSinceSample_ = gpuBeyondHeldFloorSinceSample_ = heldBuffersFloorSinceSample_ = 1e300;
     s.settling = settlingSinceSample_;
     settlingSinceSample_ = !remadeNotYetVisited_.empty();
     s.fds = entriesIn("/proc/self/fd");
@@ -507,7 +516,7 @@ class Soak {
     // Host memory is judged twice: with the lessons as they live (what a lesson or the worker
     // accumulates), and with every lesson afresh at the end against the baseline (what outlives
     // them, without the swing of what they hold for their random sizes).
-    const double rssGrowth =
+    const std::optional<double> rssGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return s.rssMiB; });
     const bool afresh = baselineTaken_ && samples_[baseline_].freshRssMiB >= 0 &&
                         samples_.back().freshRssMiB >= 0 && samples_.size() - 1 > baseline_;
@@ -515,22 +524,24 @@ class Soak {
         afresh ? samples_.back().freshRssMiB - samples_[baseline_].freshRssMiB : 0;
     // The GPU likewise: as the lessons live, beyond what their arrays and images hold (the
     // memory in use itself is shown beside it, not judged: it follows the sizes they were last
-    // given), and with every lesson afresh.
-    const double gpuGrowth =
-        gpu_ ? floorGrowth(samples_, baseline_ + 1,
-                           [](const Sample& s) { return s.gpuBeyondHeldFloorMiB; })
-             : 0;
-    const double gpuInUseGrowth =
-        gpu_ ? floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.gpuFloorMiB; })
-             : 0;
+    // given) and by how many buffers they hold, and with every lesson afresh.
+    std::optional<double> gpuGrowth, gpuInUseGrowth, heldBuffersGrowth;
+    if (gpu_) {
+      gpuGrowth = floorGrowth(samples_, baseline_ + 1,
+                              [](const Sample& s) { return s.gpuBeyondHeldFloorMiB; });
+      gpuInUseGrowth =
+          floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.gpuFloorMiB; });
+      heldBuffersGrowth =
+          floorGrowth(samples_, baseline_ + 1, [](const Sample& s) { return s.heldBuffersFloor; });
+    }
     const bool freshGpu =
         gpu_ && afresh && samples_[baseline_].freshGpuMiB >= 0 && samples_.back().freshGpuMiB >= 0;
     const double freshGpuGrowth =
         freshGpu ? samples_.back().freshGpuMiB - samples_[baseline_].freshGpuMiB : 0;
-    const double fdGrowth =
+    const std::optional<double> fdGrowth =
         floorGrowth(samples_, baseline_, [](const Sample& s) { return double(s.fds); });
     if (rssGrowth > kSoakRssToleranceMiB)
-      problem(fmt("host memory grew by %.1f MiB (tolerance %.0f MiB)", rssGrowth,
+      problem(fmt("host memory grew by %.1f MiB (tolerance %.0f MiB)", *rssGrowth,
                   kSoakRssToleranceMiB));
     if (freshRssGrowth > kSoakRssToleranceMiB)
       problem(fmt("host memory with every lesson made afresh grew by %.1f MiB (tolerance %.0f MiB)",
@@ -539,12 +550,15 @@ class Soak {
       problem(
           fmt("GPU memory beyond what the app's arrays and images hold grew by %.1f MiB "
               "(tolerance %.0f MiB)",
-              gpuGrowth, kSoakGpuToleranceMiB));
+              *gpuGrowth, kSoakGpuToleranceMiB));
+    if (heldBuffersGrowth > kSoakHeldBufferTolerance)
+      problem(fmt("the device buffers the app's arrays and images hold grew by %.0f (tolerance %d)",
+                  *heldBuffersGrowth, kSoakHeldBufferTolerance));
     if (freshGpuGrowth > kSoakGpuToleranceMiB)
       problem(fmt("GPU memory with every lesson made afresh grew by %.1f MiB (tolerance %.0f MiB)",
                   freshGpuGrowth, kSoakGpuToleranceMiB));
     if (fdGrowth > kSoakFdTolerance)
-      problem(fmt("open files grew by %.0f (tolerance %d)", fdGrowth, kSoakFdTolerance));
+      problem(fmt("open files grew by %.0f (tolerance %d)", *fdGrowth, kSoakFdTolerance));
     const CheckTally t = checkTally();
     if (t.failed > 0) problem(fmt("%lld checked results were wrong", t.failed));
 
@@ -556,12 +570,13 @@ class Soak {
     md +=
         "| minute | host RSS MiB | malloc in use MiB | pinned MiB | /dev/nvidia* MiB | other "
         "anonymous MiB | threads | GPU in use MiB | GPU between lessons, lowest MiB | GPU held by "
-        "the app's arrays and images MiB | GPU beyond them between lessons, lowest MiB | lessons "
+        "the app's arrays and images MiB | GPU beyond them between lessons, lowest MiB | device "
+        "buffers held, fewest between lessons | lessons "
         "afresh: host RSS MiB | lessons afresh: malloc MiB | lessons afresh: GPU MiB | open files "
         "| frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
         "|\n"
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+        "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
@@ -573,7 +588,8 @@ class Soak {
                 i == baseline_ ? " (baseline)" : "", s.settling ? " (settling)" : "", s.rssMiB,
                 s.mallocMiB, s.pinnedMiB, s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
             mibOrDash(s.gpuMiB) + " | " + mibOrDash(s.gpuFloorMiB) + " | " +
-            mibOrDash(s.gpuHeldMiB) + " | " + mibOrDash(s.gpuBeyondHeldFloorMiB) +
+            mibOrDash(s.gpuHeldMiB) + " | " + mibOrDash(s.gpuBeyondHeldFloorMiB) + " | " +
+            mibOrDash(s.heldBuffersFloor) +
             (s.freshRssMiB < 0 ? std::string(" | - | - | ")
                                : fmt(" | %.1f | %.1f | ", s.freshRssMiB, s.freshMallocMiB)) +
             mibOrDash(s.freshGpuMiB) +
@@ -590,6 +606,7 @@ class Soak {
            {"gpu_mib", s.gpuMiB},
            {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
            {"gpu_held_by_app_mib", s.gpuHeldMiB},
+           {"held_device_buffers_between_lessons_fewest", s.heldBuffersFloor},
            {"gpu_beyond_held_between_lessons_lowest_mib", s.gpuBeyondHeldFloorMiB},
            {"settling", s.settling},
            {"lessons_afresh_rss_mib", s.freshRssMiB},
@@ -625,7 +642,10 @@ class Soak {
       md += "\n";
     };
     perLesson(lessonRssMiB_, "Host RSS", " %s %+.1f MiB;", "lesson_rss_change_mib");
-    perLesson(lessonGpuMiB_, "GPU memory", " %s %+.0f MiB;", "lesson_gpu_change_mib");
+    perLesson(lessonGpuMiB_, "GPU memory beyond what the app's arrays and images hold",
+              " %s %+.0f MiB;", "lesson_gpu_change_mib");
+    perLesson(lessonHeldMiB_, "GPU memory the app's arrays and images hold", " %s %+.0f MiB;",
+              "lesson_held_change_mib");
     if (baselineTaken_) {
       // Where the resident memory went after the baseline, the largest changes first.
       std::map<std::string, double> change = residentByMappingNow();
@@ -643,20 +663,26 @@ class Soak {
       md.back() = '.';
       md += "\n";
     }
-    md += fmt(
+    // A growth and its tolerance, or why there is none to judge.
+    auto growth = [](const std::optional<double>& g, const char* format, double tolerance) {
+      return g ? fmt(format, *g) + fmt(" (tolerance %g)", tolerance)
+               : std::string("not judged (fewer than two readings)");
+    };
+    md +=
         "Growth from the baseline (the floor of the last third of the samples against the first "
         "third's, leaving out the samples marked settling; the GPU's from its lowest reading "
-        "between lessons beyond what the app's arrays and images held, from the sample after the "
-        "baseline): host RSS %+.1f MiB (tolerance %.0f), %s, open files %+.0f (tolerance %d).",
-        rssGrowth, kSoakRssToleranceMiB,
-        gpu_ ? fmt("GPU %+.1f MiB (tolerance %.0f)", gpuGrowth, kSoakGpuToleranceMiB).c_str()
-             : "GPU not read (no device)",
-        fdGrowth, kSoakFdTolerance);
+        "between lessons beyond what the app's arrays and images held, from the sample after "
+        "the baseline): host RSS " +
+        growth(rssGrowth, "%+.1f MiB", kSoakRssToleranceMiB) + ", " +
+        (gpu_ ? "GPU " + growth(gpuGrowth, "%+.1f MiB", kSoakGpuToleranceMiB) +
+                    ", device buffers the app holds " +
+                    growth(heldBuffersGrowth, "%+.0f", kSoakHeldBufferTolerance)
+              : std::string("GPU not read (no device)")) +
+        ", open files " + growth(fdGrowth, "%+.0f", kSoakFdTolerance) + ".";
     if (gpu_)
-      md +=
-          fmt(" The GPU memory in use between lessons, the same floors: %+.1f MiB (not judged: "
-              "it follows the sizes the lessons were last given).",
-              gpuInUseGrowth);
+      md += " The GPU memory in use between lessons, the same floors: " +
+            (gpuInUseGrowth ? fmt("%+.1f MiB", *gpuInUseGrowth) : std::string("none")) +
+            " (not judged: it follows the sizes the lessons were last given).";
     if (!afresh)
       md += " No reading with every lesson made afresh after the baseline.\n";
     else if (freshGpu)
@@ -681,12 +707,17 @@ class Soak {
     j["cancels"] = cancels_;
     j["slowest_cancel_s"] = worstCancel_;
     j["stalled_frames"] = stallWatch_.stalls();
-    j["rss_growth_mib"] = rssGrowth;
+    // A growth that could not be judged is left out.
+    auto put = [&](const char* key, const std::optional<double>& g) {
+      if (g) j[key] = *g;
+    };
+    put("rss_growth_mib", rssGrowth);
     if (afresh) j["rss_growth_lessons_afresh_mib"] = freshRssGrowth;
-    j["gpu_growth_mib"] = gpuGrowth;  // beyond what the app's arrays and images hold
-    if (gpu_) j["gpu_in_use_between_lessons_growth_mib"] = gpuInUseGrowth;
+    put("gpu_growth_mib", gpuGrowth);  // beyond what the app's arrays and images hold
+    put("gpu_in_use_between_lessons_growth_mib", gpuInUseGrowth);
+    put("held_device_buffers_growth", heldBuffersGrowth);
     if (freshGpu) j["gpu_growth_lessons_afresh_mib"] = freshGpuGrowth;
-    j["fd_growth"] = fdGrowth;
+    put("fd_growth", fdGrowth);
     j["problems"] = problems_;
     j["passed"] = problems_.empty();
     const bool written = writeOutputs(o_.outDir, "soak", md, j).ok();
@@ -709,9 +740,10 @@ class Soak {
   int presetsApplied_ = 0, pinned_ = 0;
   int validSet_ = 0, invalidRefused_ = 0;
   double worstCancel_ = 0;
-  std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_;
+  std::map<std::string, double> lessonRssMiB_, lessonGpuMiB_, lessonHeldMiB_;
   std::set<std::string> remadeNotYetVisited_;  // made afresh, their first visit since still to come
   double gpuFloorSinceSample_ = 1e300, gpuBeyondHeldFloorSinceSample_ = 1e300;
+  double heldBuffersFloorSinceSample_ = 1e300;
   bool settlingSinceSample_ = false;
   std::map<std::string, double> mappingsAtBaseline_;
   // A frame over 2 s is a stall a class would see: its stack goes to stderr.

@@ -22,6 +22,7 @@
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct SoakOptions {
 inline constexpr double kSoakRssToleranceMiB = 64;
 inline constexpr double kSoakGpuToleranceMiB = 64;
 inline constexpr int kSoakFdTolerance = 4;
+// Device buffers the app's own owners hold between lessons (heldDeviceBuffers()): a few come and
+// go with what each lesson last ran; one a run kept would pass this within minutes.
+inline constexpr int kSoakHeldBufferTolerance = 8;
 // A cancelled action must stop within this long after the kernel that was running ends; the soak
 // measures from the cancel to the lesson being idle, which includes that kernel.
 inline constexpr double kSoakCancelLimitSeconds = 15;
@@ -58,10 +62,11 @@ struct SoakReading {
   bool settling = false;
 };
 
-// The floor of the last third of the readings against the floor of the first third: a leak raises
-// the floor; memory that comes and goes (the playground's worker process and its CUDA context,
-// the allocator's arenas) does not. 0 when either third has no reading that counts.
-double soakFloorGrowth(const std::vector<SoakReading>& readings);
+// The floor of the last third of the readings that count against the floor of their first third:
+// a leak raises the floor; memory that comes and goes (the playground's worker process and its
+// CUDA context, the allocator's arenas) does not. None (not judged) with fewer than two readings
+// that count.
+std::optional<double> soakFloorGrowth(const std::vector<SoakReading>& readings);
 
 // The resident MiB of each kind of mapping in a /proc/PID/smaps text: a file's path, [heap],
 // [stack] (every thread's) or "anonymous". The soak takes it at the baseline and at the end.

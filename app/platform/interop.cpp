@@ -47,7 +47,10 @@ void InteropImage::destroy() {
   if (resource_) cudaGraphicsUnregisterResource(resource_);
   staging_.reset();
   hostStaging_.reset();
-  heldDeviceBytes() -= glDeviceBytes_;
+  if (glDeviceBytes_) {
+    heldDeviceBytes() -= glDeviceBytes_;
+    --heldDeviceBuffers();
+  }
   glDeviceBytes_ = 0;
   resource_ = nullptr;
   if (pbo_) glDeleteBuffers(1, &pbo_);
@@ -99,6 +102,7 @@ Status InteropImage::create(int width, int height, PixelFormat format) {
     // Registered, so the buffer and the texture are in the CUDA device's memory.
     glDeviceBytes_ = 2 * static_cast<long long>(bytes());
     heldDeviceBytes() += glDeviceBytes_;
+    ++heldDeviceBuffers();
   }
   return {};
 }

@@ -36,6 +36,12 @@ inline std::atomic<long long>& heldDeviceBytes() {
   static std::atomic<long long> bytes{0};
   return bytes;
 }
+// How many such owners hold device memory now (an InteropImage's buffer and texture count as one):
+// a lesson that kept adding buffers would raise it, whatever their sizes.
+inline std::atomic<long long>& heldDeviceBuffers() {
+  static std::atomic<long long> count{0};
+  return count;
+}
 
 // Device memory for `count` elements of T.
 template <class T>
@@ -55,6 +61,7 @@ class DeviceArray {
     CUDALAB_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&p_), count * sizeof(T)));
     count_ = count;
     heldDeviceBytes() += static_cast<long long>(bytes());
+    ++heldDeviceBuffers();
     return {};
   }
   T* get() const { return p_; }
@@ -65,6 +72,7 @@ class DeviceArray {
     if (p_) {
       (void)cudaFree(p_);
       heldDeviceBytes() -= static_cast<long long>(bytes());
+      --heldDeviceBuffers();
     }
     p_ = nullptr;
     count_ = 0;

@@ -59,29 +59,43 @@ TEST(Soak, AFloorThatRisesIsGrowthAndOneThatSwingsIsNot) {
   SCOPED_TRACE(seed);
   // 30 readings, 5 MiB more each, the floors at every third one: the last third's (reading 21)
   // is 105 MiB above the first third's (reading 0).
-  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 5, seed)), 105, 1e-9);
+  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 5, seed)).value(), 105, 1e-9);
   // The same swing without the leak: the floors are the same.
-  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 0, seed)), 0, 1e-9);
+  EXPECT_NEAR(soakFloorGrowth(readings(30, 700, 500, 0, seed)).value(), 0, 1e-9);
 }
 
 TEST(Soak, FailedAndSettlingReadingsSayNothing) {
   std::vector<SoakReading> r = readings(12, 750, 0, 0, 1);
-  // The lessons just made afresh held less: a dip in the first third, marked settling.
+  // The lessons just made afresh held less: a dip at the start, marked settling.
   r[0] = {600, true};
   r[1] = {610, true};
-  // A reading that failed.
+  // Readings that failed.
   r[2].mib = -1;
   r[11].mib = -1;
-  EXPECT_DOUBLE_EQ(soakFloorGrowth(r), 0);
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(r).value(), 0);
   // Unmarked, the same dip would be taken for 150 MiB of growth.
   r[0].settling = r[1].settling = false;
-  EXPECT_DOUBLE_EQ(soakFloorGrowth(r), 150);
-  // A third with no reading that counts: nothing can be said.
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(r).value(), 150);
+}
+
+TEST(Soak, TheThirdsAreOfTheReadingsThatCount) {
+  // Nine readings, the first three settling: the thirds are of the six left, so the first
+  // third's floor is 700 (readings 3 and 4), not nothing, and a rise at the end is still seen.
+  std::vector<SoakReading> r;
+  for (int i = 0; i < 9; ++i)
+    r.push_back({i < 3 ? 500.0 : 700.0 + (i >= 7 ? 100 : 0), i < 3});
+  EXPECT_DOUBLE_EQ(soakFloorGrowth(r).value(), 100);
+}
+
+TEST(Soak, WithFewerThanTwoReadingsThatCountNothingIsJudged) {
   std::vector<SoakReading> none(6, SoakReading{-1, false});
   none[5].mib = 900;
-  EXPECT_DOUBLE_EQ(soakFloorGrowth(none), 0);
-  EXPECT_DOUBLE_EQ(soakFloorGrowth({}), 0);
-  EXPECT_DOUBLE_EQ(soakFloorGrowth({{500, false}}), 0);
+  EXPECT_FALSE(soakFloorGrowth(none).has_value());
+  none[0] = {100, true};
+  EXPECT_FALSE(soakFloorGrowth(none).has_value());
+  EXPECT_FALSE(soakFloorGrowth({}).has_value());
+  EXPECT_FALSE(soakFloorGrowth({{500, false}}).has_value());
+  EXPECT_DOUBLE_EQ(soakFloorGrowth({{500, false}, {530, false}}).value(), 30);
 }
 
 }  // namespace

@@ -86,5 +86,44 @@ TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
   EXPECT_EQ(heldDeviceBytes().load(), before);
 }
 
+// The soak subtracts a registered image's pixel buffer and texture from the device's memory in
+// use, as two buffers of its size: they must be there (a driver could keep a streamed pixel
+// buffer in host memory, or allocate the texture only at its first upload; both are exercised).
+TEST(InteropGpu, ARegisteredImageTakesTheDeviceMemoryItIsCountedFor) {
+  HeadlessContext ctx;
+  ASSERT_TRUE(ctx.create(0).ok());
+  ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
+  StreamGuard stream;
+  ASSERT_TRUE(stream.create().ok());
+  auto frame = [&](InteropImage& img, int w, int h) {
+    {
+      auto m = img.map(stream.get());
+      ASSERT_TRUE(m.ok()) << m.status().sentence();
+      ASSERT_TRUE(drawTestPattern(m->as<std::uint32_t>(), w, h, 1, stream.get()).ok());
+    }
+    ASSERT_TRUE(img.upload(stream.get()).ok());
+  };
+  {  // the driver's first map and upload set up what they need once: not the image's
+    InteropImage warm;
+    ASSERT_TRUE(warm.create(64, 64, PixelFormat::RGBA8).ok());
+    frame(warm, 64, 64);
+  }
+  auto usedMiB = [] {
+    size_t freeB = 0, totalB = 0;
+    EXPECT_EQ(cudaMemGetInfo(&freeB, &totalB), cudaSuccess);
+    return static_cast<double>(totalB - freeB) / (1 << 20);
+  };
+  const double before = usedMiB();
+  const long long heldBefore = heldDeviceBytes().load();
+  InteropImage img;
+  const int w = 2048, h = 2048;  // 16 MiB a buffer
+  ASSERT_TRUE(img.create(w, h, PixelFormat::RGBA8).ok());
+  ASSERT_TRUE(img.interopAvailable()) << img.interopProblem();
+  frame(img, w, h);
+  const double counted = static_cast<double>(heldDeviceBytes().load() - heldBefore) / (1 << 20);
+  EXPECT_DOUBLE_EQ(counted, 32.0);
+  EXPECT_NEAR(usedMiB() - before, counted, 6.0);
+}
+
 }  // namespace
 }  // namespace cudalab
