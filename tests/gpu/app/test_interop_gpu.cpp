@@ -67,13 +67,14 @@ TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
   ASSERT_TRUE(ctx.create(0).ok());
   StreamGuard stream;
   ASSERT_TRUE(stream.create().ok());
-  const long long before = heldDeviceBytes().load();
+  const long long before = heldDeviceBytes().load(), buffers = heldDeviceBuffers().load();
   {
     InteropImage img;
     ASSERT_TRUE(img.create(64, 32, PixelFormat::R32F).ok());
     const long long each = 64 * 32 * 4;
     const long long gl = img.interopAvailable() ? 2 * each : 0;
     EXPECT_EQ(heldDeviceBytes().load() - before, gl);
+    EXPECT_EQ(heldDeviceBuffers().load() - buffers, img.interopAvailable() ? 1 : 0);
     img.setPath(InteropPath::HostCopy);
     {
       auto m = img.map(stream.get());
@@ -84,6 +85,7 @@ TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
     EXPECT_EQ(heldDeviceBytes().load() - before, img.interopAvailable() ? 2 * 16 * 16 * 4 : 0);
   }
   EXPECT_EQ(heldDeviceBytes().load(), before);
+  EXPECT_EQ(heldDeviceBuffers().load(), buffers);
 }
 
 // The soak subtracts a registered image's pixel buffer and texture from the device's memory in

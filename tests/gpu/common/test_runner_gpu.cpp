@@ -54,24 +54,30 @@ TEST(RunnerGpu, PinnedArraysAreCountedWhileTheyLive) {
 // The soak subtracts what the app's arrays hold from the device's memory in use, so that a lesson
 // holding a large frame is not taken for growth: the count must follow every allocation and free.
 TEST(RunnerGpu, DeviceArraysAreCountedWhileTheyLive) {
-  const long long before = heldDeviceBytes().load();
+  const long long before = heldDeviceBytes().load(), buffers = heldDeviceBuffers().load();
   {
     DeviceArray<double> a;
     ASSERT_TRUE(a.allocate(1000).ok());
     EXPECT_EQ(heldDeviceBytes().load() - before, 8000);
     ASSERT_TRUE(a.allocate(10).ok());  // the first buffer is freed first
     EXPECT_EQ(heldDeviceBytes().load() - before, 80);
+    EXPECT_EQ(heldDeviceBuffers().load() - buffers, 1);
     DeviceArray<double> b(std::move(a));  // the bytes move with the buffer, counted once
     EXPECT_EQ(heldDeviceBytes().load() - before, 80);
     a.reset();
     EXPECT_EQ(heldDeviceBytes().load() - before, 80);
+    DeviceArray<int> c;
+    ASSERT_TRUE(c.allocate(3).ok());
+    EXPECT_EQ(heldDeviceBuffers().load() - buffers, 2);
   }
   EXPECT_EQ(heldDeviceBytes().load(), before);
+  EXPECT_EQ(heldDeviceBuffers().load(), buffers);
   // A failed allocation counts nothing.
   DeviceArray<char> huge;
   EXPECT_FALSE(huge.allocate(size_t(1) << 50).ok());
   (void)cudaGetLastError();
   EXPECT_EQ(heldDeviceBytes().load(), before);
+  EXPECT_EQ(heldDeviceBuffers().load(), buffers);
 }
 
 TEST(RunnerGpu, CancelStopsTheMeasurement) {
