@@ -1,6 +1,6 @@
 // The runner on a real GPU: phase times are positive with min <= median <= max, every timed run
-// is recorded, copies of 30 million floats over PCIe take longer than doubling them on the device
-// (the course's point about transfers), and the poisoned-then-verified check passes.
+// is recorded, and the poisoned-then-verified check passes. (Which phase takes longer, the copies
+// or the kernel, is the benchmark's to show: under a sanitizer the kernel is many times slower.)
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -12,7 +12,7 @@
 namespace cudalab {
 namespace {
 
-TEST(RunnerGpu, PhasesArePositiveOrderedAndCopiesCostMoreThanTheKernel) {
+TEST(RunnerGpu, PhasesArePositiveOrderedAndChecked) {
   Result<DeviceLimits> lim = queryLimits(0);
   ASSERT_TRUE(lim.ok());
   LaunchConfig c;  // 30 million floats, 128 threads per block, guarded
