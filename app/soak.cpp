@@ -18,6 +18,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "bench.hpp"
@@ -192,6 +193,52 @@ std::optional<double> floorGrowth(const std::vector<Sample>& s, size_t from, F v
     r.push_back({value(s[i]), s[i].settling});
   return soakFloorGrowth(r);
 }
+
+// The report's columns, in the table and the JSON alike: header, JSON key, printf format, and
+// whether a negative value means no reading ("-"; "other anonymous" may be negative).
+struct Column {
+  const char* header;
+  const char* key;
+  const char* format;
+  bool dashWhenNegative;
+  double (*value)(const Sample&);
+};
+const Column kColumns[] = {
+    {"host RSS MiB", "rss_mib", "%.1f", false, [](const Sample& s) { return s.rssMiB; }},
+    {"malloc in use MiB", "malloc_in_use_mib", "%.1f", false,
+     [](const Sample& s) { return s.mallocMiB; }},
+    {"pinned MiB", "pinned_mib", "%.1f", false, [](const Sample& s) { return s.pinnedMiB; }},
+    {"/dev/nvidia* MiB", "nvidia_device_files_mib", "%.1f", false,
+     [](const Sample& s) { return s.driverMappedMiB; }},
+    {"other anonymous MiB", "other_anonymous_mib", "%.1f", false,
+     [](const Sample& s) { return s.outsideMallocMiB; }},
+    {"threads", "threads", "%.0f", false, [](const Sample& s) { return double(s.threads); }},
+    {"GPU in use MiB", "gpu_mib", "%.0f", true, [](const Sample& s) { return s.gpuMiB; }},
+    {"GPU between lessons, lowest MiB", "gpu_between_lessons_lowest_mib", "%.0f", true,
+     [](const Sample& s) { return s.gpuFloorMiB; }},
+    {"GPU held by the app's arrays and images MiB", "gpu_held_by_app_mib", "%.0f", true,
+     [](const Sample& s) { return s.gpuHeldMiB; }},
+    {"GPU beyond them between lessons, lowest MiB", "gpu_beyond_held_between_lessons_lowest_mib",
+     "%.0f", true, [](const Sample& s) { return s.gpuBeyondHeldFloorMiB; }},
+    {"device buffers held, fewest between lessons", "held_device_buffers_between_lessons_fewest",
+     "%.0f", true, [](const Sample& s) { return s.heldBuffersFloor; }},
+    {"lessons afresh: host RSS MiB", "lessons_afresh_rss_mib", "%.1f", true,
+     [](const Sample& s) { return s.freshRssMiB; }},
+    {"lessons afresh: malloc MiB", "lessons_afresh_malloc_in_use_mib", "%.1f", true,
+     [](const Sample& s) { return s.freshMallocMiB; }},
+    {"lessons afresh: GPU MiB", "lessons_afresh_gpu_mib", "%.0f", true,
+     [](const Sample& s) { return s.freshGpuMiB; }},
+    {"open files", "fds", "%.0f", false, [](const Sample& s) { return double(s.fds); }},
+    {"frames", "frames", "%.0f", false, [](const Sample& s) { return double(s.frames); }},
+    {"frame median ms", "frame_median_ms", "%.2f", false,
+     [](const Sample& s) { return s.frameMedianMs; }},
+    {"frame p95 ms", "frame_p95_ms", "%.2f", false, [](const Sample& s) { return s.frameP95Ms; }},
+    {"frame max ms", "frame_max_ms", "%.2f", false, [](const Sample& s) { return s.frameMaxMs; }},
+    {"checks passed", "checks_passed", "%.0f", false,
+     [](const Sample& s) { return double(s.checksPassed); }},
+    {"checks failed", "checks_failed", "%.0f", false,
+     [](const Sample& s) { return double(s.checksFailed); }},
+};
 
 // [SECTION] the soak
 
@@ -567,58 +614,34 @@ class Soak {
                      (gpu_ ? rt.firstDeviceName : std::string("no GPU (CPU references)")) +
                      fmt(", %g minutes, seed %u%s\n\n", o_.minutes, seed_,
                          o_.lesson.empty() ? "" : (", lesson " + o_.lesson).c_str());
-    md +=
-        "| minute | host RSS MiB | malloc in use MiB | pinned MiB | /dev/nvidia* MiB | other "
-        "anonymous MiB | threads | GPU in use MiB | GPU between lessons, lowest MiB | GPU held by "
-        "the app's arrays and images MiB | GPU beyond them between lessons, lowest MiB | device "
-        "buffers held, fewest between lessons | lessons "
-        "afresh: host RSS MiB | lessons afresh: malloc MiB | lessons afresh: GPU MiB | open files "
-        "| frames | frame median ms | frame p95 ms | frame max ms | checks passed | checks failed "
-        "|\n"
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-        "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    md += "| minute |";
+    std::string rule = "| ---: |";
+    for (const Column& c : kColumns) {
+      md.append(" ").append(c.header).append(" |");
+      rule += " ---: |";
+    }
+    md += "\n" + rule + "\n";
     nlohmann::json j = {{"date", today()},
                         {"device", gpu_ ? rt.firstDeviceName : std::string("none")},
                         {"minutes", o_.minutes},
                         {"seed", seed_}};
     for (size_t i = 0; i < samples_.size(); ++i) {
       const Sample& s = samples_[i];
-      auto mibOrDash = [](double v) { return v < 0 ? std::string("-") : fmt("%.0f", v); };
-      md += fmt("| %.1f%s%s | %.1f | %.1f | %.1f | %.1f | %.1f | %d | ", s.minute,
-                i == baseline_ ? " (baseline)" : "", s.settling ? " (settling)" : "", s.rssMiB,
-                s.mallocMiB, s.pinnedMiB, s.driverMappedMiB, s.outsideMallocMiB, s.threads) +
-            mibOrDash(s.gpuMiB) + " | " + mibOrDash(s.gpuFloorMiB) + " | " +
-            mibOrDash(s.gpuHeldMiB) + " | " + mibOrDash(s.gpuBeyondHeldFloorMiB) + " | " +
-            mibOrDash(s.heldBuffersFloor) +
-            (s.freshRssMiB < 0 ? std::string(" | - | - | ")
-                               : fmt(" | %.1f | %.1f | ", s.freshRssMiB, s.freshMallocMiB)) +
-            mibOrDash(s.freshGpuMiB) +
-            fmt(" | %d | %d | %.2f | %.2f | %.2f | %lld | %lld |\n", s.fds, s.frames,
-                s.frameMedianMs, s.frameP95Ms, s.frameMaxMs, s.checksPassed, s.checksFailed);
-      j["samples"].push_back(
-          {{"minute", s.minute},
-           {"rss_mib", s.rssMiB},
-           {"malloc_in_use_mib", s.mallocMiB},
-           {"pinned_mib", s.pinnedMiB},
-           {"nvidia_device_files_mib", s.driverMappedMiB},
-           {"other_anonymous_mib", s.outsideMallocMiB},
-           {"threads", s.threads},
-           {"gpu_mib", s.gpuMiB},
-           {"gpu_between_lessons_lowest_mib", s.gpuFloorMiB},
-           {"gpu_held_by_app_mib", s.gpuHeldMiB},
-           {"held_device_buffers_between_lessons_fewest", s.heldBuffersFloor},
-           {"gpu_beyond_held_between_lessons_lowest_mib", s.gpuBeyondHeldFloorMiB},
-           {"settling", s.settling},
-           {"lessons_afresh_rss_mib", s.freshRssMiB},
-           {"lessons_afresh_malloc_in_use_mib", s.freshMallocMiB},
-           {"lessons_afresh_gpu_mib", s.freshGpuMiB},
-           {"fds", s.fds},
-           {"frames", s.frames},
-           {"frame_median_ms", s.frameMedianMs},
-           {"frame_p95_ms", s.frameP95Ms},
-           {"frame_max_ms", s.frameMaxMs},
-           {"checks_passed", s.checksPassed},
-           {"checks_failed", s.checksFailed}});
+      md += fmt("| %.1f%s%s |", s.minute, i == baseline_ ? " (baseline)" : "",
+                s.settling ? " (settling)" : "");
+      nlohmann::json row = {{"minute", s.minute}, {"settling", s.settling}};
+      for (const Column& c : kColumns) {
+        const double v = c.value(s);
+        md.append(" ")
+            .append(c.dashWhenNegative && v < 0 ? std::string("-") : fmt(c.format, v))
+            .append(" |");
+        // Counts stay whole numbers in the JSON.
+        row[c.key] = std::string_view(c.format) == "%.0f" && v == std::floor(v)
+                         ? nlohmann::json(static_cast<long long>(v))
+                         : nlohmann::json(v);
+      }
+      md += "\n";
+      j["samples"].push_back(std::move(row));
     }
     md +=
         fmt("\n%d cycles through every lesson; %d actions run (%d cancelled midway or at 30 s, the "

@@ -23,12 +23,30 @@ std::vector<std::uint32_t> expected(int w, int h, int frame) {
   return v;
 }
 
-TEST(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
+// A GL context on the NVIDIA device and a stream, for every test here.
+class InteropGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(ctx.create(0).ok());
+    ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
+    ASSERT_TRUE(stream.create().ok());
+  }
+  // Frame `frame` of the test pattern drawn into the image and uploaded to its texture.
+  void drawFrame(InteropImage& img, int frame) {
+    {
+      auto m = img.map(stream.get());
+      ASSERT_TRUE(m.ok()) << m.status().sentence();
+      ASSERT_TRUE(
+          drawTestPattern(m->as<std::uint32_t>(), img.width(), img.height(), frame, stream.get())
+              .ok());
+    }
+    ASSERT_TRUE(img.upload(stream.get()).ok());
+  }
   HeadlessContext ctx;
-  ASSERT_TRUE(ctx.create(0).ok());
-  ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
   StreamGuard stream;
-  ASSERT_TRUE(stream.create().ok());
+};
+
+TEST_F(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
   std::mt19937 rng(std::random_device{}());
   const int w = 37 + static_cast<int>(rng() % 200), h = 11 + static_cast<int>(rng() % 100);
   InteropImage img;
@@ -39,12 +57,7 @@ TEST(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
     img.setPath(path);
     ASSERT_EQ(img.path(), path);
     ++frame;
-    {
-      auto m = img.map(stream.get());
-      ASSERT_TRUE(m.ok()) << m.status().sentence();
-      ASSERT_TRUE(drawTestPattern(m->as<std::uint32_t>(), w, h, frame, stream.get()).ok());
-    }
-    ASSERT_TRUE(img.upload(stream.get()).ok());
+    ASSERT_NO_FATAL_FAILURE(drawFrame(img, frame));
     EXPECT_GT(img.frameCostMs(), 0.0);
     std::vector<std::uint8_t> tex = img.readTexture();
     std::vector<std::uint32_t> want = expected(w, h, frame);
@@ -62,11 +75,7 @@ TEST(InteropGpu, BothPathsGiveTheSameTextureAsTheCpu) {
 // The image's device memory is counted in heldDeviceBytes() while it lives (the soak subtracts
 // it): the registered pixel buffer and texture from create(), the staging buffer from the first
 // host-copy frame; all of it goes with destroy().
-TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
-  HeadlessContext ctx;
-  ASSERT_TRUE(ctx.create(0).ok());
-  StreamGuard stream;
-  ASSERT_TRUE(stream.create().ok());
+TEST_F(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
   const long long before = heldDeviceBytes().load(), buffers = heldDeviceBuffers().load();
   {
     InteropImage img;
@@ -91,24 +100,11 @@ TEST(InteropGpu, ItsDeviceMemoryIsCountedWhileItLives) {
 // The soak subtracts a registered image's pixel buffer and texture from the device's memory in
 // use, as two buffers of its size: they must be there (a driver could keep a streamed pixel
 // buffer in host memory, or allocate the texture only at its first upload; both are exercised).
-TEST(InteropGpu, ARegisteredImageTakesTheDeviceMemoryItIsCountedFor) {
-  HeadlessContext ctx;
-  ASSERT_TRUE(ctx.create(0).ok());
-  ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
-  StreamGuard stream;
-  ASSERT_TRUE(stream.create().ok());
-  auto frame = [&](InteropImage& img, int w, int h) {
-    {
-      auto m = img.map(stream.get());
-      ASSERT_TRUE(m.ok()) << m.status().sentence();
-      ASSERT_TRUE(drawTestPattern(m->as<std::uint32_t>(), w, h, 1, stream.get()).ok());
-    }
-    ASSERT_TRUE(img.upload(stream.get()).ok());
-  };
+TEST_F(InteropGpu, ARegisteredImageTakesTheDeviceMemoryItIsCountedFor) {
   {  // the driver's first map and upload set up what they need once: not the image's
     InteropImage warm;
     ASSERT_TRUE(warm.create(64, 64, PixelFormat::RGBA8).ok());
-    frame(warm, 64, 64);
+    ASSERT_NO_FATAL_FAILURE(drawFrame(warm, 1));
   }
   auto usedMiB = [] {
     size_t freeB = 0, totalB = 0;
@@ -121,7 +117,7 @@ TEST(InteropGpu, ARegisteredImageTakesTheDeviceMemoryItIsCountedFor) {
   const int w = 2048, h = 2048;  // 16 MiB a buffer
   ASSERT_TRUE(img.create(w, h, PixelFormat::RGBA8).ok());
   ASSERT_TRUE(img.interopAvailable()) << img.interopProblem();
-  frame(img, w, h);
+  ASSERT_NO_FATAL_FAILURE(drawFrame(img, 1));
   const double counted = static_cast<double>(heldDeviceBytes().load() - heldBefore) / (1 << 20);
   EXPECT_DOUBLE_EQ(counted, 32.0);
   EXPECT_NEAR(usedMiB() - before, counted, 6.0);
