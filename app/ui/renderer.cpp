@@ -67,6 +67,13 @@ void UiRenderer::applyTheme(float pixelScale) {
       std::fprintf(stderr, "cudalab: %s\n", missing.c_str());
       shell_.report(Status::error(missing), "");
     }
+    // A font file that could not be used is said once; its text then draws in a fallback font.
+    const std::string& unusable = theme_.fonts().unusable;
+    if (!unusable.empty() && unusableFontSaid_ != unusable) {
+      unusableFontSaid_ = unusable;
+      std::fprintf(stderr, "cudalab: %s\n", unusable.c_str());
+      shell_.report(Status::error(unusable), "");
+    }
   }
 }
 

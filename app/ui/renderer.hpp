@@ -58,7 +58,8 @@ class UiRenderer {
   void applyTheme(float pixelScale);
 
   Shell& shell_;
-  std::string missingFontSaid_;  // the language whose missing script font was last reported
+  std::string missingFontSaid_;   // the language whose missing script font was last reported
+  std::string unusableFontSaid_;  // the unusable font files last reported
   Settings& settings_;
   Theme theme_;
   Framebuffer fb_;

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <map>
+#include <utility>
 
+#include "ui/font_file.hpp"
 #include "ui/i18n.hpp"
 
 namespace cudalab {
@@ -92,14 +96,40 @@ void Theme::buildFonts(float scale) {
   const std::string sans = findFontFile("DejaVu Sans", false);
   const std::string sansBold = findFontFile("DejaVu Sans", true);
   const std::string mono = findFontFile("DejaVu Sans Mono", false);
-  auto load = [&](const std::string& file, float size) -> ImFont* {
+  fonts_ = {};
+  // Each file is read and checked once per build, and ImGui gets a copy of the checked bytes for
+  // each font made from them (font_file.hpp says why). A file that fails is said once and skipped:
+  // the fallbacks below take its place.
+  std::map<std::pair<std::string, int>, FontBytes> files;
+  auto add = [&](const std::string& file, int face, float size, ImFontConfig cfg,
+                 const ImWchar* ranges) -> ImFont* {
     if (file.empty()) return nullptr;
+    const auto [it, fresh] = files.try_emplace({file, face});
+    if (fresh) it->second = readFontFile(file, face);
+    const FontBytes& bytes = it->second;
+    if (!bytes.error.empty()) {
+      if (fresh) {
+        if (!fonts_.unusable.empty()) fonts_.unusable += ' ';
+        fonts_.unusable.append("The font file ").append(file).append(" cannot be used: ");
+        fonts_.unusable.append(bytes.error)
+            .append(
+                ". Its text draws in another font, or as '?', until the file is mended ("
+                "reinstall its package, or start cudalab again after an upgrade).");
+      }
+      return nullptr;
+    }
+    void* copy = IM_ALLOC(bytes.data.size());
+    std::memcpy(copy, bytes.data.data(), bytes.data.size());
+    cfg.FontDataOwnedByAtlas = true;  // the atlas frees the copy
+    return io.Fonts->AddFontFromMemoryTTF(copy, static_cast<int>(bytes.data.size()), size, &cfg,
+                                          ranges);
+  };
+  auto load = [&](const std::string& file, float size) -> ImFont* {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.PixelSnapH = false;
-    return io.Fonts->AddFontFromFileTTF(file.c_str(), size, &cfg, kRanges);
+    return add(file, 0, size, cfg, kRanges);
   };
-  fonts_ = {};
   fonts_.regular = load(sans, base);
   if (!fonts_.regular) {
     // No scalable font: ImGui's built-in bitmap font still works, only less crisp when scaled.
@@ -142,7 +172,7 @@ void Theme::buildFonts(float scale) {
       cfg.OversampleH = 1;
       cfg.PixelSnapH = true;
       cfg.DstFont = into;
-      io.Fonts->AddFontFromFileTTF(face.path.c_str(), size, &cfg, cjkRanges_.Data);
+      add(face.path, face.index, size, cfg, cjkRanges_.Data);
     };
     // Merging adds to the font added last: each merge follows its own font's entry.
     merge(fonts_.regular, regular, base);

@@ -22,6 +22,9 @@ struct Fonts {
   // When the language's script has no font here: the sentence saying so, in English (its own
   // language would draw as '?' for want of that very font); empty otherwise.
   std::string missingScript;
+  // Font files found but unreadable, cut short or corrupt (a package upgrade rewriting them under
+  // the running app, say): one sentence each, in English; empty when every file was usable.
+  std::string unusable;
 };
 
 // Eight colours distinguishable with the common colour-vision deficiencies (Okabe & Ito 2008).
