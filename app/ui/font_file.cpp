@@ -142,7 +142,7 @@ std::string checkCharacterMap(Reader& r, const Table& cmap, std::uint32_t numGly
         const std::uint32_t first = r.u32(group), last = r.u32(group + 4), glyph = r.u32(group + 8);
         if (first > last || first > 0xFFFF) continue;  // never asked for
         const std::uint64_t highest =
-            format == 12 ? glyph + (std::min(last, 0xFFFFu) - first) : glyph;
+            format == 12 ? std::uint64_t{glyph} + (std::min(last, 0xFFFFu) - first) : glyph;
         if (highest >= numGlyphs) return badGlyph;
       }
       return "";
@@ -152,6 +152,229 @@ std::string checkCharacterMap(Reader& r, const Table& cmap, std::uint32_t numGly
              std::to_string(format) + ")";
   }
 }
+
+// The CFF table of an OpenType font with PostScript outlines (Noto Sans CJK's), as
+// stbtt_InitFont and its glyph lookups read it: the header, the name, top-dictionary, string and
+// global-subroutine indexes, the top dictionary's operands, each Private dictionary and its
+// subroutines, the CharStrings index and, for a CID font, the FDArray and FDSelect. stb_truetype's
+// own cursor over this table is 512 MiB long, so its bounds do not keep it inside the file, and a
+// malformed index or operand makes it assert: each of those is refused here instead. Offsets are
+// from the table's start; the charstrings' contents (the outlines) are not read.
+class CffCheck {
+ public:
+  CffCheck(Reader& r, const Table& t) : r_(r), base_(t.at), size_(t.length) {}
+
+  std::string check(std::uint32_t numGlyphs) {
+    // The header: its size says where the name index starts.
+    const std::uint64_t header = u8(2);
+    if (bad_ || header > size_) return "its outlines' header is cut short";
+    const Index names = index(header);
+    const Index tops = index(names.end);
+    const Index strings = index(tops.end);
+    const Index globals = index(strings.end);
+    if (!names.ok || !tops.ok || !strings.ok || !globals.ok)
+      return "its outlines' indexes run past the end of their table";
+    if (tops.count < 1) return "its outlines have no top dictionary";
+    const Range top = element(tops, 0);
+    if (!dictionaryOk(top)) return "its outlines' top dictionary is malformed";
+    std::uint32_t charstrings = 0, type = 2, fdArray = 0, fdSelect = 0;
+    if (!integers(top, 17, 1, &charstrings) || !integers(top, 0x100 | 6, 1, &type) ||
+        !integers(top, 0x100 | 36, 1, &fdArray) || !integers(top, 0x100 | 37, 1, &fdSelect))
+      return "its outlines' top dictionary is malformed";
+    if (!subroutinesOk(top)) return "its outlines' private dictionary or subroutines are malformed";
+    if (type != 2) return "its outlines are not Type 2 charstrings";
+    if (charstrings == 0 || charstrings >= size_) return "its outlines have no charstrings";
+    const Index glyphs = index(charstrings);
+    if (!glyphs.ok) return "its charstrings run past the end of their table";
+    if (glyphs.count < numGlyphs) return "it has fewer charstrings than glyphs";
+    if (fdArray != 0) return fontDictionaries(fdArray, fdSelect, numGlyphs);
+    return "";
+  }
+
+ private:
+  struct Range {
+    std::uint64_t from = 0, to = 0;
+  };
+  struct Index {
+    std::uint64_t at = 0, end = 0;
+    std::uint32_t count = 0, offsize = 0;
+    bool ok = false;
+  };
+
+  std::uint32_t u8(std::uint64_t o) {
+    if (o >= size_) {
+      bad_ = true;
+      return 0;
+    }
+    return r_.u8(base_ + o);
+  }
+  std::uint32_t big(std::uint64_t o, std::uint32_t n) {
+    std::uint32_t v = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+      v = v << 8 | u8(o + i);
+    return v;
+  }
+
+  // An index (stbtt__cff_get_index): a count, an offset size of 1 to 4, count + 1 offsets, then
+  // the data; all of it inside the table.
+  Index index(std::uint64_t at) {
+    Index x;
+    x.at = at;
+    x.count = big(at, 2);
+    if (x.count == 0) {
+      x.end = at + 2;
+      x.ok = !bad_;
+      return x;
+    }
+    x.offsize = u8(at + 2);
+    if (bad_ || x.offsize < 1 || x.offsize > 4) return x;
+    const std::uint64_t offsets = at + 3;
+    const std::uint32_t last = big(offsets + std::uint64_t{x.offsize} * x.count, x.offsize);
+    x.end = offsets + std::uint64_t{x.offsize} * (x.count + 1ull) + last - 1;
+    x.ok = !bad_ && last >= 1 && x.end <= size_;
+    return x;
+  }
+
+  // Element i of an index (stbtt__cff_index_get), empty where stb_truetype's range would be.
+  Range element(const Index& x, std::uint32_t i) {
+    const std::uint64_t offsets = x.at + 3 + std::uint64_t{x.offsize} * i;
+    const auto start = static_cast<std::int32_t>(big(offsets, x.offsize));
+    const auto end = static_cast<std::int32_t>(big(offsets + x.offsize, x.offsize));
+    const std::int64_t o = 2 + (x.count + 1ll) * x.offsize + start,
+                       length = std::int64_t{end} - start;
+    const std::int64_t whole = static_cast<std::int64_t>(x.end - x.at);
+    if (o < 0 || length < 0 || o > whole || length > whole - o) return {};
+    return {x.at + static_cast<std::uint64_t>(o), x.at + static_cast<std::uint64_t>(o + length)};
+  }
+
+  // One operand (stbtt__cff_skip_operand, stbtt__cff_int): false for the bytes stb_truetype
+  // asserts on (31, 255, and a real number where it wants an integer).
+  bool operand(std::uint64_t& at, const Range& d, bool integer, std::uint32_t* value) {
+    const std::uint32_t b0 = at < d.to ? u8(at) : 0;
+    ++at;
+    if (b0 == 30) {
+      if (integer) return false;
+      while (at < d.to) {
+        const std::uint32_t v = u8(at++);
+        if ((v & 0xF) == 0xF || (v >> 4) == 0xF) break;
+      }
+      return true;
+    }
+    auto next = [&]() { return at < d.to ? u8(at++) : 0u; };
+    std::uint32_t v = 0;
+    if (b0 >= 32 && b0 <= 246) {
+      v = b0 - 139;
+    } else if (b0 >= 247 && b0 <= 250) {
+      v = (b0 - 247) * 256 + next() + 108;
+    } else if (b0 >= 251 && b0 <= 254) {
+      v = static_cast<std::uint32_t>(-static_cast<std::int32_t>((b0 - 251) * 256) -
+                                     static_cast<std::int32_t>(next()) - 108);
+    } else if (b0 == 28) {
+      v = next() << 8;
+      v |= next();
+    } else if (b0 == 29) {
+      for (int i = 0; i < 4; ++i)
+        v = v << 8 | next();
+    } else {
+      return false;
+    }
+    if (value) *value = v;
+    return true;
+  }
+
+  // Walks a dictionary as stbtt__dict_get does, looking for `key` (-1: none, to check it all).
+  // Returns false on a malformed operand; `found` gets the key's operands.
+  bool walk(const Range& d, int key, Range* found) {
+    std::uint64_t at = d.from;
+    while (at < d.to) {
+      const std::uint64_t start = at;
+      while (at < d.to && u8(at) >= 28)
+        if (!operand(at, d, false, nullptr)) return false;
+      const std::uint64_t end = at;
+      int op = at < d.to ? static_cast<int>(u8(at)) : 0;
+      ++at;
+      if (op == 12) {
+        op = static_cast<int>((at < d.to ? u8(at) : 0) | 0x100);
+        ++at;
+      }
+      if (op == key) {
+        if (found) *found = {start, end};
+        return !bad_;
+      }
+    }
+    return !bad_;
+  }
+  bool dictionaryOk(const Range& d) { return walk(d, -1, nullptr); }
+
+  // stbtt__dict_get_ints: up to n integers of `key`'s operands; `out` keeps its default when the
+  // key is absent.
+  bool integers(const Range& d, int key, int n, std::uint32_t* out) {
+    Range operands;
+    if (!walk(d, key, &operands)) return false;
+    std::uint64_t at = operands.from;
+    for (int i = 0; i < n && at < operands.to; ++i)
+      if (!operand(at, operands, true, &out[i])) return false;
+    return !bad_;
+  }
+
+  // stbtt__get_subrs: the Private dictionary a font dictionary names, and its subroutines' index.
+  bool subroutinesOk(const Range& fontDict) {
+    std::uint32_t where[2] = {0, 0};  // size, offset
+    if (!integers(fontDict, 18, 2, where)) return false;
+    if (where[0] == 0 || where[1] == 0) return true;
+    if (std::uint64_t{where[1]} + where[0] > size_) return false;
+    const Range privateDict{where[1], std::uint64_t{where[1]} + where[0]};
+    std::uint32_t subrs = 0;
+    if (!dictionaryOk(privateDict) || !integers(privateDict, 19, 1, &subrs)) return false;
+    if (subrs == 0) return true;
+    const std::uint64_t at = std::uint64_t{where[1]} + subrs;
+    return at < size_ && index(at).ok;
+  }
+
+  // A CID font: each glyph's font dictionary, chosen by FDSelect (format 0 or 3, as
+  // stbtt__cid_get_glyph_subrs reads it), must exist and be well formed.
+  std::string fontDictionaries(std::uint32_t fdArray, std::uint32_t fdSelect,
+                               std::uint32_t numGlyphs) {
+    if (fdSelect == 0 || fdSelect >= size_ || fdArray >= size_)
+      return "its outlines' font dictionaries are missing";
+    const Index dicts = index(fdArray);
+    if (!dicts.ok) return "its outlines' font dictionaries run past the end of their table";
+    std::vector<int> selector(numGlyphs, -1);
+    const std::uint32_t format = u8(fdSelect);
+    if (format == 0) {
+      for (std::uint32_t g = 0; g < numGlyphs; ++g)
+        selector[g] = static_cast<int>(u8(fdSelect + 1 + g));
+    } else if (format == 3) {
+      const std::uint32_t ranges = big(fdSelect + 1, 2);
+      std::uint32_t start = big(fdSelect + 3, 2);
+      for (std::uint32_t i = 0; i < ranges && !bad_; ++i) {
+        const std::uint64_t range = fdSelect + 5 + 3ull * i;
+        const auto v = static_cast<int>(u8(range));
+        const std::uint32_t end = big(range + 1, 2);
+        for (std::uint32_t g = start; g < end && g < numGlyphs; ++g)
+          if (selector[g] < 0) selector[g] = v;
+        start = end;
+      }
+    }
+    if (bad_) return "its outlines' font selection runs past the end of their table";
+    std::vector<char> checked(dicts.count, 0);
+    for (std::uint32_t g = 0; g < numGlyphs; ++g) {
+      const int s = selector[g];
+      if (s < 0 || static_cast<std::uint32_t>(s) >= dicts.count)
+        return "its outlines give a glyph no font dictionary";
+      if (checked[s]) continue;
+      checked[s] = 1;
+      const Range dict = element(dicts, static_cast<std::uint32_t>(s));
+      if (!dictionaryOk(dict) || !subroutinesOk(dict))
+        return "its outlines' private dictionary or subroutines are malformed";
+    }
+    return "";
+  }
+
+  Reader& r_;
+  std::uint64_t base_, size_;
+  bool bad_ = false;
+};
 
 }  // namespace
 
@@ -185,7 +408,10 @@ std::string checkFontBytes(const unsigned char* data, std::size_t size, int face
     Table t;
     for (std::uint32_t i = 0; i < count && !t.found; ++i) {
       const std::uint64_t record = start + 12 + 16ull * i;
-      if (r.tag(record, name)) t = {r.u32(record + 8), r.u32(record + 12), true};
+      // An offset of 0 is "absent" to stb_truetype (a glyf table there sends it down the CFF
+      // path): the same here.
+      if (r.tag(record, name) && r.u32(record + 8) != 0)
+        t = {r.u32(record + 8), r.u32(record + 12), true};
     }
     return t;
   };
@@ -226,6 +452,11 @@ std::string checkFontBytes(const unsigned char* data, std::size_t size, int face
       if (to < from || to > glyf.length || from + 10 > glyf.length)
         return "its index of outlines points outside the outlines";
     }
+  }
+
+  if (!glyf.found) {
+    std::string outlines = CffCheck(r, cff).check(numGlyphs);
+    if (!outlines.empty()) return outlines;
   }
 
   std::string map = checkCharacterMap(r, cmap, numGlyphs);

@@ -10,9 +10,13 @@
 //   if (!font.error.empty()) { say font.error; use another font; }
 //   else io.Fonts->AddFontFromMemoryTTF(copy of font.data, ...);
 //
-// What is not checked: the outlines themselves (the points inside each glyph's record, and the
-// charstrings of a CFF font). A file cut short or overwritten fails the checks of its tables; a
-// font built wrong on purpose could still get past them.
+// What is checked: the face, every table lying inside the file, the character map (its format,
+// and every lookup stb_truetype makes up to U+FFFF giving a glyph the font has), each glyph's
+// metrics, a glyf font's index of outlines, and a CFF font's header, indexes, dictionaries,
+// subroutine indexes and font selection (everything stbtt_InitFont and a glyph's lookup reach).
+// What is not: the outlines' own contents, the points of each glyf record and the code of each
+// charstring and subroutine. A file cut short fails the checks of its tables; bytes damaged inside
+// an outline could still get past them.
 #pragma once
 
 #include <cstddef>
@@ -30,9 +34,8 @@ struct FontBytes {
 // collection such as Noto Sans CJK's .ttc).
 FontBytes readFontFile(const std::string& path, int faceIndex);
 
-// Empty when stb_truetype can use face `faceIndex` of these bytes: the face exists, its tables lie
-// inside the bytes, and every character-to-glyph lookup, every glyph's metrics and every glyph's
-// place in the outlines read inside them too. Otherwise what is wrong, for a sentence.
+// Empty when stb_truetype can use face `faceIndex` of these bytes as above. Otherwise what is
+// wrong, for a sentence ("The font file F cannot be used: " + it).
 std::string checkFontBytes(const unsigned char* data, std::size_t size, int faceIndex);
 
 }  // namespace cudalab

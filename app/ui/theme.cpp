@@ -101,8 +101,9 @@ void Theme::buildFonts(float scale) {
   // each font made from them (font_file.hpp says why). A file that fails is said once and skipped:
   // the fallbacks below take its place.
   std::map<std::pair<std::string, int>, FontBytes> files;
-  auto add = [&](const std::string& file, int face, float size, ImFontConfig cfg,
+  auto add = [&](const std::string& file, float size, ImFontConfig cfg,
                  const ImWchar* ranges) -> ImFont* {
+    const int face = cfg.FontNo;  // the face in a collection
     if (file.empty()) return nullptr;
     const auto [it, fresh] = files.try_emplace({file, face});
     if (fresh) it->second = readFontFile(file, face);
@@ -128,7 +129,7 @@ void Theme::buildFonts(float scale) {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.PixelSnapH = false;
-    return add(file, 0, size, cfg, kRanges);
+    return add(file, size, cfg, kRanges);
   };
   fonts_.regular = load(sans, base);
   if (!fonts_.regular) {
@@ -172,7 +173,7 @@ void Theme::buildFonts(float scale) {
       cfg.OversampleH = 1;
       cfg.PixelSnapH = true;
       cfg.DstFont = into;
-      add(face.path, face.index, size, cfg, cjkRanges_.Data);
+      add(face.path, size, cfg, cjkRanges_.Data);
     };
     // Merging adds to the font added last: each merge follows its own font's entry.
     merge(fonts_.regular, regular, base);
@@ -190,7 +191,20 @@ void Theme::buildFonts(float scale) {
                              "another language (the Language menu, or cudalab --language en).";
   }
   io.FontDefault = fonts_.regular;
-  io.Fonts->Build();
+  if (!io.Fonts->Build()) {
+    // stb_truetype refused a face the checks passed: ImGui's built-in font rather than no atlas
+    // (the next frame would assert on one).
+    io.Fonts->Clear();
+    ImFontConfig cfg;
+    cfg.SizePixels = std::round(13.0f * scale);
+    fonts_.regular = fonts_.bold = fonts_.mono = fonts_.heading = io.Fonts->AddFontDefault(&cfg);
+    fonts_.source = "built-in bitmap font (the font files could not be rasterised)";
+    if (!fonts_.unusable.empty()) fonts_.unusable += ' ';
+    fonts_.unusable +=
+        "The fonts found could not be rasterised, so text draws in the built-in font.";
+    io.FontDefault = fonts_.regular;
+    io.Fonts->Build();
+  }
   io.Fonts->ClearInputData();  // the font files' bytes: not needed once the atlas is built
 }
 

@@ -59,8 +59,9 @@ class GuardedBytes {
 };
 
 // What ImGui asks of stb_truetype for each font before rasterising: the face, its vertical
-// metrics, and for each character of its ranges the glyph, its advance and its box.
-void readAsImGuiDoes(const unsigned char* data, int face) {
+// metrics, and for each character of its ranges the glyph, its advance and (with `boxes`) its box.
+// A CFF font's box runs the glyph's charstring, whose code the check does not read.
+void readAsImGuiDoes(const unsigned char* data, int face, bool boxes = true) {
   stbtt_fontinfo info;
   ASSERT_EQ(1, stbtt_InitFont(&info, data, stbtt_GetFontOffsetForIndex(data, face)));
   int ascent = 0, descent = 0, gap = 0;
@@ -70,18 +71,31 @@ void readAsImGuiDoes(const unsigned char* data, int face) {
     if (g == 0) continue;
     int advance = 0, bearing = 0, x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     stbtt_GetGlyphHMetrics(&info, g, &advance, &bearing);
-    stbtt_GetGlyphBox(&info, g, &x0, &y0, &x1, &y1);
+    if (boxes) stbtt_GetGlyphBox(&info, g, &x0, &y0, &x1, &y1);
   }
+}
+
+unsigned u16(const std::vector<unsigned char>& f, std::size_t at) {
+  return static_cast<unsigned>(f[at] << 8 | f[at + 1]);
+}
+unsigned u32(const std::vector<unsigned char>& f, std::size_t at) {
+  return u16(f, at) << 16 | u16(f, at + 2);
+}
+
+// Where table `tag` of face `face` starts (0: none), for tests that alter it.
+std::size_t tableOffset(const std::vector<unsigned char>& f, int face, const char* tag) {
+  const std::size_t start = std::memcmp(f.data(), "ttcf", 4) == 0 ? u32(f, 12 + 4 * face) : 0;
+  for (unsigned i = 0; i < u16(f, start + 4); ++i)
+    if (std::memcmp(&f[start + 12 + 16 * i], tag, 4) == 0) return u32(f, start + 12 + 16 * i + 8);
+  return 0;
 }
 
 // The offset of the character map stb_truetype uses (the last Unicode one), for tests that alter
 // it.
 std::size_t unicodeMapOffset(const std::vector<unsigned char>& f) {
-  auto u16 = [&](std::size_t at) { return static_cast<unsigned>(f[at] << 8 | f[at + 1]); };
-  auto u32 = [&](std::size_t at) { return u16(at) << 16 | u16(at + 2); };
-  std::size_t cmap = 0;
-  for (unsigned i = 0; i < u16(4); ++i)
-    if (std::memcmp(&f[12 + 16 * i], "cmap", 4) == 0) cmap = u32(12 + 16 * i + 8);
+  auto u16 = [&](std::size_t at) { return cudalab::u16(f, at); };
+  auto u32 = [&](std::size_t at) { return cudalab::u32(f, at); };
+  const std::size_t cmap = tableOffset(f, 0, "cmap");
   std::size_t map = 0;
   for (unsigned i = 0; i < u16(cmap + 2); ++i) {
     const std::size_t r = cmap + 4 + 8 * i;
@@ -106,7 +120,41 @@ TEST(FontFile, TheInstalledFontsPassAndStbTrueTypeReadsThemInBounds) {
   if (cjk.path.empty()) GTEST_SKIP() << "Noto Sans CJK is not installed (fonts-noto-cjk)";
   const FontBytes f = readFontFile(cjk.path, cjk.index);
   ASSERT_EQ("", f.error) << cjk.path << " face " << cjk.index;
+  GuardedBytes guarded(f.data);
+  readAsImGuiDoes(guarded.data(), cjk.index);
   EXPECT_NE("", checkFontBytes(f.data.data(), f.data.size(), 1000));
+}
+
+// The CFF table's header, name index and top dictionary (where its other parts are found) damaged
+// at random, or zeroed: refused, or stb_truetype reads the face without leaving the bytes. Before
+// the CFF checks, such damage passed and made stb_truetype assert or read past the file.
+TEST(FontFile, ADamagedCffTableIsRefusedOrReadInBounds) {
+  const FontFace cjk = findFontFace("Noto Sans CJK KR", false);
+  if (cjk.path.empty()) GTEST_SKIP() << "Noto Sans CJK is not installed (fonts-noto-cjk)";
+  const std::vector<unsigned char> whole = slurp(cjk.path);
+  const std::size_t cff = tableOffset(whole, cjk.index, "CFF ");
+  ASSERT_GT(cff, 0u);
+  std::vector<unsigned char> zeroed = whole;
+  std::fill(zeroed.begin() + static_cast<std::ptrdiff_t>(cff),
+            zeroed.begin() + static_cast<std::ptrdiff_t>(cff + 1000), 0);
+  EXPECT_NE("", checkFontBytes(zeroed.data(), zeroed.size(), cjk.index));
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<std::size_t> where(cff, cff + 104);
+  int refused = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    std::vector<unsigned char> f = whole;
+    for (int i = 0; i < 1 + trial % 3; ++i) {
+      const std::size_t at = where(rng);
+      f[at] = static_cast<unsigned char>(rng());
+    }
+    if (!checkFontBytes(f.data(), f.size(), cjk.index).empty()) {
+      ++refused;
+      continue;
+    }
+    GuardedBytes guarded(f);
+    readAsImGuiDoes(guarded.data(), cjk.index, false);
+  }
+  RecordProperty("refused", refused);
 }
 
 TEST(FontFile, AFileCutShortIsRefusedWhereverItIsCut) {
@@ -147,6 +195,23 @@ TEST(FontFile, ACharacterMapStbTrueTypeCannotReadIsRefusedWithItsFormat) {
     const std::string error = checkFontBytes(f.data(), f.size(), 0);
     EXPECT_NE(std::string::npos, error.find("format " + std::to_string(format))) << error;
   }
+}
+
+// A format-12 group whose glyphs wrap past 2^32 back to small numbers: stb_truetype would return a
+// negative glyph and read before its tables.
+TEST(FontFile, AGroupOfGlyphsThatWrapsAroundIsRefused) {
+  const std::string sans = dejaVuSans();
+  if (sans.empty()) GTEST_SKIP() << "DejaVu Sans is not installed (fonts-dejavu-core)";
+  std::vector<unsigned char> f = slurp(sans);
+  const std::size_t map = unicodeMapOffset(f);
+  if (u16(f, map) != 12) GTEST_SKIP() << "this DejaVu Sans has no format-12 map";
+  ASSERT_EQ("", checkFontBytes(f.data(), f.size(), 0));
+  const std::size_t group = map + 16;
+  const unsigned span = u32(f, group + 4) - u32(f, group);
+  const unsigned start = 0u - span;  // start + span wraps to 0
+  for (int i = 0; i < 4; ++i)
+    f[group + 8 + static_cast<std::size_t>(i)] = static_cast<unsigned char>(start >> (24 - 8 * i));
+  EXPECT_NE("", checkFontBytes(f.data(), f.size(), 0));
 }
 
 TEST(FontFile, AFaceThatIsNotThereIsRefused) {
