@@ -273,7 +273,7 @@ class Soak {
         if (gpuAfter >= 0) {
           gpuFloorSinceSample_ = std::min(gpuFloorSinceSample_, gpuAfter);
           gpuBeyondHeldFloorSinceSample_ =
-              std::min(gpuBeyondHeldFloorSinceSample_, gpuAfter - heldDeviceMiB());
+              std::min(gpuBeyondHeldFloorSinceSample_, gpuAfter - heldAfter);
         }
         // A lesson's first visit after it was made afresh builds it again: not its growth.
         if (baselineTaken_ && !remadeNotYetVisited_.erase(e.info->id)) {

@@ -476,6 +476,13 @@ FontBytes readFontFile(const std::string& path, int faceIndex) {
   // Read to the end rather than to a size asked for first: a file being rewritten can change its
   // size in between. The largest CJK collections are about 30 MiB; past 256 MiB it is not a font.
   constexpr std::size_t kLargest = 256u << 20;
+  // The size now is only a hint for the buffer (a 19 MiB collection otherwise grows it 20 times).
+  if (std::fseek(f.get(), 0, SEEK_END) == 0) {
+    const long hint = std::ftell(f.get());
+    if (hint > 0 && static_cast<std::size_t>(hint) <= kLargest)
+      font.data.reserve(static_cast<std::size_t>(hint));
+    std::rewind(f.get());
+  }
   unsigned char buffer[1 << 16];
   std::size_t got = 0;
   while ((got = std::fread(buffer, 1, sizeof buffer, f.get())) > 0) {

@@ -93,14 +93,13 @@ std::size_t tableOffset(const std::vector<unsigned char>& f, int face, const cha
 // The offset of the character map stb_truetype uses (the last Unicode one), for tests that alter
 // it.
 std::size_t unicodeMapOffset(const std::vector<unsigned char>& f) {
-  auto u16 = [&](std::size_t at) { return cudalab::u16(f, at); };
-  auto u32 = [&](std::size_t at) { return cudalab::u32(f, at); };
   const std::size_t cmap = tableOffset(f, 0, "cmap");
   std::size_t map = 0;
-  for (unsigned i = 0; i < u16(cmap + 2); ++i) {
+  for (unsigned i = 0; i < u16(f, cmap + 2); ++i) {
     const std::size_t r = cmap + 4 + 8 * i;
-    if ((u16(r) == 3 && (u16(r + 2) == 1 || u16(r + 2) == 10)) || u16(r) == 0)
-      map = cmap + u32(r + 4);
+    const unsigned platform = u16(f, r), encoding = u16(f, r + 2);
+    if ((platform == 3 && (encoding == 1 || encoding == 10)) || platform == 0)
+      map = cmap + u32(f, r + 4);
   }
   return map;
 }
