@@ -3,8 +3,8 @@
 so that they join cudalab's catalogue beside the source's marked strings: the course's presets and
 plans (assets/presets, assets/plans), and the label, help and unit (when it is a word) of every
 parameter declared as
-`ParamSpec kName{"id", "label", min, max, default, "unit", "help", ...}` in the sources (shown
-through paramSlider and helpTooltip, which translate them).
+`ParamSpec kName{.id = "id", .label = "label", ..., .unit = "unit", .help = "help", ...}` in the
+sources (shown through paramSlider and helpTooltip, which translate them).
 Usage: i18n_extra.py SOURCE_ROOT OUT.cpp"""
 import json
 import pathlib
@@ -42,6 +42,43 @@ def braced_fields(text, start):
         elif c == "," and depth == 0:
             fields.append("".join(lits) if lits else None)
             lits = []
+        i += 1
+    return fields
+
+
+def designated_fields(text, start):
+    """The designated fields (`.name = value`) of the brace initializer opening at
+    text[start] == '{': a dict of each name to the string literals in its value (adjacent literals
+    joined), or None when it has none."""
+    fields, i, depth, cur = {}, start + 1, 0, start + 1
+    lits = []
+
+    def close(end):
+        m = re.match(r"\s*\.(\w+)\s*=", text[cur:end])
+        if m:
+            fields[m.group(1)] = "".join(lits) if lits else None
+
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            lits.append(text[i + 1:j])
+            i = j + 1
+            continue
+        if c in "({[":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "}" and depth == 0:
+            close(i)
+            return fields
+        elif c == "}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            close(i)
+            lits, cur = [], i + 1
         i += 1
     return fields
 
@@ -101,12 +138,13 @@ def param_specs(root):
                         depth -= 1
                     i += 1
             for start in starts:
-                fields = braced_fields(text, start)
-                if len(fields) >= 7:
+                fields = designated_fields(text, start)
+                if "label" in fields:
                     # A unit that is a word ("elements", "threads") is translated beside the
                     # number; a symbol ("ms", "MiB") is not.
-                    unit = fields[5] if fields[5] and re.search(r"[a-z]{4,}", fields[5]) else None
-                    out.append((f.relative_to(root), fields[1], fields[6], unit))
+                    unit = fields.get("unit")
+                    unit = unit if unit and re.search(r"[a-z]{4,}", unit) else None
+                    out.append((f.relative_to(root), fields["label"], fields.get("help"), unit))
     return out
 
 

@@ -25,10 +25,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "atomics/atomics_bin.cuh"
 #include "common/params.hpp"
+#include "common/table.hpp"
 #include "common/status.hpp"
 #include "common/translatable.hpp"  // N_(): labels and help, translated where shown
 
@@ -58,9 +60,16 @@ struct CounterInfo {
   const char* help;   // for learners: what it does and what it costs
 };
 
-std::span<const CounterInfo> counters();
-const CounterInfo& counterInfo(CounterId id);
-std::optional<CounterId> counterByKey(const std::string& key);
+extern const KeyedTable<CounterInfo> kCounterTable;  // common/table.hpp
+inline std::span<const CounterInfo> counters() {
+  return kCounterTable.rows();
+}
+inline const CounterInfo& counterInfo(CounterId id) {
+  return kCounterTable.row(id);
+}
+inline std::optional<CounterId> counterByKey(std::string_view key) {
+  return kCounterTable.byKey(key);
+}
 
 // Atomic operations one launch of `blocks` blocks of `threads` issues on global memory and on
 // shared memory (the plain counter issues none: that is its bug).
@@ -71,36 +80,31 @@ inline constexpr long long kCourseBlocks = 64;  // the course's thread_counter[6
 inline constexpr int kCourseThreads = 64;
 
 inline constexpr ParamSpec kRaceBlocks{
-    "race_blocks",
-    "Blocks",
-    1,
-    65536,
-    64,
-    "",
-    "Blocks in the grid. The course launches 64 blocks of 64 threads: 4,096 increments.",
-    true,
-    true};
+    .id = "race_blocks",
+    .label = "Blocks",
+    .min = 1,
+    .max = 65536,
+    .defaultValue = 64,
+    .help = "Blocks in the grid. The course launches 64 blocks of 64 threads: 4,096 increments.",
+    .logScale = true};
 inline constexpr ParamSpec kRaceThreads{
-    "race_threads",
-    "Threads per block",
-    1,
-    1024,
-    64,
-    "",
-    "Threads in each block, at most 1,024. Each thread adds 1 to the counter once.",
-    true,
-    true};
-inline constexpr ParamSpec kRaceRepeats{
-    "repeats",
-    "Runs",
-    1,
-    1000,
-    200,
-    "",
-    "How many times each variant runs, from a counter of 0 each time: the plain counter's result "
-    "changes from run to run, the atomics' never.",
-    true,
-    true};
+    .id = "race_threads",
+    .label = "Threads per block",
+    .min = 1,
+    .max = 1024,
+    .defaultValue = 64,
+    .help = "Threads in each block, at most 1,024. Each thread adds 1 to the counter once.",
+    .logScale = true};
+inline constexpr ParamSpec kRaceRepeats{.id = "repeats",
+                                        .label = "Runs",
+                                        .min = 1,
+                                        .max = 1000,
+                                        .defaultValue = 200,
+                                        .help =
+                                            "How many times each variant runs, from a counter of 0 "
+                                            "each time: the plain counter's result "
+                                            "changes from run to run, the atomics' never.",
+                                        .logScale = true};
 
 struct RaceParams {
   long long blocks = kCourseBlocks;
@@ -184,9 +188,16 @@ struct SourceInfo {
   int elementBytes;  // 4 (float32) or 1 (uint8)
   const char* help;
 };
-std::span<const SourceInfo> sources();
-const SourceInfo& sourceInfo(Source s);
-std::optional<Source> sourceByKey(const std::string& key);
+extern const KeyedTable<SourceInfo> kSourceTable;  // common/table.hpp
+inline std::span<const SourceInfo> sources() {
+  return kSourceTable.rows();
+}
+inline const SourceInfo& sourceInfo(Source s) {
+  return kSourceTable.row(s);
+}
+inline std::optional<Source> sourceByKey(std::string_view key) {
+  return kSourceTable.byKey(key);
+}
 
 enum class HistStepId {
   CpuOne,      // one CPU thread, the course's cpu_histogram loop
@@ -207,56 +218,60 @@ struct HistStepInfo {
   int colour;
   const char* help;  // what was wrong with the previous step and what this one changes
 };
-std::span<const HistStepInfo> histSteps();
-const HistStepInfo& histStepInfo(HistStepId id);
-std::optional<HistStepId> histStepByKey(const std::string& key);
+extern const KeyedTable<HistStepInfo> kHistStepTable;  // common/table.hpp
+inline std::span<const HistStepInfo> histSteps() {
+  return kHistStepTable.rows();
+}
+inline const HistStepInfo& histStepInfo(HistStepId id) {
+  return kHistStepTable.row(id);
+}
+inline std::optional<HistStepId> histStepByKey(std::string_view key) {
+  return kHistStepTable.byKey(key);
+}
 std::span<const HistStepId> allHistSteps();
 std::span<const HistStepId> gpuHistSteps();  // the GPU steps and CUB, for sweeps
 
 inline constexpr ParamSpec kHistN{
-    "hist_n",
-    "N",
-    1,
-    268435456,
-    16777216,
-    "",
-    "How many values are counted, up to 2^28 (the benchmark's size). Any N works: the vector "
-    "steps count the few values past the last whole 16 bytes one by one.",
-    true,
-    true};
-inline constexpr ParamSpec kHistBins{
-    "bins",
-    "Bins",
-    1,
-    4096,
-    256,
-    "",
-    "How many bins the range is cut into, 1 to 4,096. 8-bit data is counted over 0..255, so 256 "
-    "bins give one per value.",
-    true,
-    true};
-inline constexpr ParamSpec kHistBlock{
-    "hist_block",
-    "Threads per block",
-    32,
-    1024,
-    256,
-    "",
-    "Threads per block for the GPU steps: a multiple of 32 (the per-warp steps give each warp its "
-    "own sub-histogram).",
-    true,
-    true};
+    .id = "hist_n",
+    .label = "N",
+    .min = 1,
+    .max = 268435456,
+    .defaultValue = 16777216,
+    .help =
+        "How many values are counted, up to 2^28 (the benchmark's size). Any N works: the vector "
+        "steps count the few values past the last whole 16 bytes one by one.",
+    .logScale = true};
+inline constexpr ParamSpec kHistBins{.id = "bins",
+                                     .label = "Bins",
+                                     .min = 1,
+                                     .max = 4096,
+                                     .defaultValue = 256,
+                                     .help =
+                                         "How many bins the range is cut into, 1 to 4,096. 8-bit "
+                                         "data is counted over 0..255, so 256 "
+                                         "bins give one per value.",
+                                     .logScale = true};
+inline constexpr ParamSpec kHistBlock{.id = "hist_block",
+                                      .label = "Threads per block",
+                                      .min = 32,
+                                      .max = 1024,
+                                      .defaultValue = 256,
+                                      .help =
+                                          "Threads per block for the GPU steps: a multiple of 32 "
+                                          "(the per-warp steps give each warp its "
+                                          "own sub-histogram).",
+                                      .logScale = true};
 inline constexpr ParamSpec kSkew{
-    "skew",
-    "Share in one bin",
-    0,
-    1,
-    0,
-    "",
-    "The share of the uniform values replaced by one value (bin 0 of 8-bit data): 0 is uniform, "
-    "1 puts every value in the same bin, where every thread's atomic hits one counter.",
-    false,
-    false};
+    .id = "skew",
+    .label = "Share in one bin",
+    .min = 0,
+    .max = 1,
+    .defaultValue = 0,
+    .help =
+        "The share of the uniform values replaced by one value (bin 0 of 8-bit data): 0 is "
+        "uniform, "
+        "1 puts every value in the same bin, where every thread's atomic hits one counter.",
+    .integer = false};
 
 struct HistParams {
   Source source = Source::Normal;
@@ -377,5 +392,28 @@ Result<std::vector<SkewPoint>> measureSkewSweep(const HistParams& p,
                                                 std::span<const HistStepId> steps,
                                                 const std::atomic<bool>* cancel,
                                                 const Progress& progress);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The histogram's input as the panel chooses it (sources(), in its order), for presets and plans.
+inline constexpr ParamSpec kSourceChoice{
+    .id = "source",
+    .label = "Histogram input",
+    .min = 0,
+    .max = 2,
+    .defaultValue = 0,
+    .help =
+        "What is counted: the course's normal float32 numbers, the 8-bit pixels of a generated "
+        "image, or uniform 8-bit values with a share of them in one bin (skew)."};
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kAtomicsParams[] = {kRaceBlocks, kRaceThreads, kRaceRepeats, kHistN,
+                                               kHistBins,   kHistBlock,   kSkew};
 
 }  // namespace cudalab::atomics

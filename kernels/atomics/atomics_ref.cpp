@@ -8,6 +8,7 @@
 
 #include "atomics/atomics.hpp"
 #include "common/format.hpp"
+#include "common/table.hpp"
 
 namespace cudalab::atomics {
 
@@ -43,21 +44,7 @@ const CounterInfo kCounters[] = {
 
 }  // namespace
 
-std::span<const CounterInfo> counters() {
-  return kCounters;
-}
-
-const CounterInfo& counterInfo(CounterId id) {
-  for (const CounterInfo& c : kCounters)
-    if (c.id == id) return c;
-  return kCounters[0];
-}
-
-std::optional<CounterId> counterByKey(const std::string& key) {
-  for (const CounterInfo& c : kCounters)
-    if (key == c.key) return c.id;
-  return std::nullopt;
-}
+const KeyedTable<CounterInfo> kCounterTable{kCounters};
 
 long long globalAtomics(CounterId id, long long blocks, int threads) {
   const long long warps = blocks * ((threads + 31) / 32);
@@ -229,33 +216,9 @@ constexpr HistStepId kGpu[] = {HistStepId::Global, HistStepId::Shared,     HistS
 
 }  // namespace
 
-std::span<const SourceInfo> sources() {
-  return kSources;
-}
-const SourceInfo& sourceInfo(Source s) {
-  for (const SourceInfo& i : kSources)
-    if (i.id == s) return i;
-  return kSources[0];
-}
-std::optional<Source> sourceByKey(const std::string& key) {
-  for (const SourceInfo& i : kSources)
-    if (key == i.key) return i.id;
-  return std::nullopt;
-}
+const KeyedTable<SourceInfo> kSourceTable{kSources};
 
-std::span<const HistStepInfo> histSteps() {
-  return kSteps;
-}
-const HistStepInfo& histStepInfo(HistStepId id) {
-  for (const HistStepInfo& s : kSteps)
-    if (s.id == id) return s;
-  return kSteps[0];
-}
-std::optional<HistStepId> histStepByKey(const std::string& key) {
-  for (const HistStepInfo& s : kSteps)
-    if (key == s.key) return s.id;
-  return std::nullopt;
-}
+const KeyedTable<HistStepInfo> kHistStepTable{kSteps};
 std::span<const HistStepId> allHistSteps() {
   return kAll;
 }

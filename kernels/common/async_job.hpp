@@ -55,6 +55,10 @@ class AsyncJob {
       std::lock_guard<std::mutex> lock(job_.mutex_);
       job_.progress_ = {fraction, std::move(what)};
     }
+    // progress() as a callback, for the measurements that report through one.
+    std::function<void(float, const std::string&)> progressFn() {
+      return [this](float fraction, const std::string& what) { progress(fraction, what); };
+    }
     void publish(Partial p) {
       std::lock_guard<std::mutex> lock(job_.mutex_);
       job_.published_.push_back(std::move(p));

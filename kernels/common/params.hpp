@@ -5,7 +5,13 @@
 // test checks every table's ranges and defaults. Values are validated by pure functions, so a
 // refusal (with a sentence that teaches) is testable on any machine.
 //
-//   inline constexpr ParamSpec kCopyMiB{"copy_mib", "Copy size", 1, 4096, 256, "MiB", "..."};
+//   inline constexpr ParamSpec kCopyMiB{.id = "copy_mib",
+//                                       .label = "Copy size",
+//                                       .min = 1,
+//                                       .max = 4096,
+//                                       .defaultValue = 256,
+//                                       .unit = "MiB",
+//                                       .help = "..."};
 //   if (Status s = checkRange(kCopyMiB, v); !s) show(s.sentence());
 #pragma once
 
@@ -24,8 +30,8 @@ struct ParamSpec {
   double min;
   double max;
   double defaultValue;
-  const char* unit;  // "" when unitless
-  const char* help;  // a tooltip written for a learner
+  const char* unit = "";  // "" when unitless
+  const char* help;       // a tooltip written for a learner
   bool integer = true;
   bool logScale = false;  // slider and sweeps move in powers rather than steps
 };

@@ -11,9 +11,9 @@ Status Status::error(std::string message) {
   return s;
 }
 
-Status Status::errorf(const char* format, std::vector<std::string> values) {
-  Status s = error(fillFormat(format, values));
-  s.format_ = format;
+Status Status::errorf(std::string format, std::vector<std::string> values) {
+  Status s = error(fillFormat(format.c_str(), values));
+  s.format_ = std::move(format);
   s.values_ = std::move(values);
   return s;
 }
@@ -76,6 +76,15 @@ std::string phraseEnglish(const std::string& s) {
   return p ? p->english() : s;
 }
 
+std::string english(const std::vector<Phrase>& paragraph) {
+  std::string text;
+  for (const Phrase& p : paragraph) {
+    if (!text.empty()) text += ' ';
+    text += p.english();
+  }
+  return text;
+}
+
 Status Status::cuda(int code, std::string name, std::string message, std::string expr,
                     std::string file, int line, bool sticky) {
   Status s;
@@ -109,7 +118,7 @@ Status Status::context(const std::string& what) const {
   if (ok()) return *this;
   Status s = *this;
   s.message_ = code_ != 0 ? message_ : what + ": " + message_;
-  s.format_ = nullptr;  // the prefix is not in the format: shown in English
+  s.format_.clear();  // the prefix is not in the format: shown in English
   s.values_.clear();
   if (code_ != 0) s.expr_ = what + ": " + expr_;
   return s;

@@ -34,7 +34,7 @@ class Status {
   // marked N_() for the catalogue, with "%s" where each of `values` goes (numbers formatted by the
   // caller; "%%" is a percent sign). message() is the English sentence.
   //   return Status::errorf(N_("%s bins do not fit a block of %s threads."), {bins, threads});
-  static Status errorf(const char* format, std::vector<std::string> values);
+  static Status errorf(std::string format, std::vector<std::string> values);
   // A failure returned by the CUDA runtime; `expr`, `file` and `line` locate the failing call.
   static Status cuda(int code, std::string name, std::string message, std::string expr,
                      std::string file, int line, bool sticky);
@@ -44,7 +44,7 @@ class Status {
 
   const std::string& message() const { return message_; }
   // errorf's format and values (nullptr and none otherwise, and after context()).
-  const char* format() const { return format_; }
+  const char* format() const { return format_.empty() ? nullptr : format_.c_str(); }
   const std::vector<std::string>& values() const { return values_; }
   const std::string& expression() const { return expr_; }
   const std::string& file() const { return file_; }
@@ -67,7 +67,7 @@ class Status {
   int code_ = 0;
   int line_ = 0;
   std::string message_, name_, expr_, file_;
-  const char* format_ = nullptr;
+  std::string format_;
   std::vector<std::string> values_;
 };
 
@@ -78,7 +78,7 @@ std::string fillFormat(const char* format, const std::vector<std::string>& value
 // helper) or a channel that carries only text (a job's progress line), and is shown translated on
 // the other side, where errorf's `const char*` format cannot go: `format` is the English text,
 // marked N_() where it is written, with "%s" for each of `values` (numbers formatted by the
-// writer, or marked texts, which the app translates too: trPhrase in app/ui/i18n.hpp). The app
+// writer, or marked texts, which the app translates too: trPhrase in app/core/i18n.hpp). The app
 // never parses english() back; it serves logs, the command line and the benchmarks' tables.
 //   Phrase{N_("%s: the model counts %s, the GPU %s"), {what, want, got}}
 //   progress(f, Phrase{N_("N = %s: %s"), {std::to_string(n), what}}.packed());
@@ -101,6 +101,8 @@ struct Phrase {
 
 // The English of a string that may be a packed phrase (a plain one is returned as it is).
 std::string phraseEnglish(const std::string& s);
+// The sentences of a paragraph in English, joined with spaces.
+std::string english(const std::vector<Phrase>& paragraph);
 
 // A value or the Status that explains why there is none.
 template <class T>

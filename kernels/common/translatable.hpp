@@ -1,6 +1,6 @@
 // N_("text") marks a string for the translation catalogue without translating it: tables of the
 // kernels (which never depend on the UI) and of the lessons. Where a marked string is shown, the
-// app translates it with tr() (app/ui/i18n.hpp); xgettext finds both marks when it builds the
+// app translates it with tr() (app/core/i18n.hpp); xgettext finds both marks when it builds the
 // catalogue's template.
 #pragma once
 

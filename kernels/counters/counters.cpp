@@ -14,6 +14,7 @@
 #include "common/cuda_check.hpp"
 #include "common/translatable.hpp"
 #include "counters/cupti_loader.hpp"
+#include "common/table.hpp"
 
 namespace cudalab::counters {
 
@@ -94,9 +95,7 @@ std::span<const MetricInfo> metrics() {
 }
 
 const MetricInfo* findMetric(const std::string& key) {
-  for (const MetricInfo& m : kMetrics)
-    if (key == m.key) return &m;
-  return nullptr;
+  return findRow(kMetrics, &MetricInfo::key, key);
 }
 
 std::span<const RatioInfo> ratios() {
@@ -104,9 +103,7 @@ std::span<const RatioInfo> ratios() {
 }
 
 const RatioInfo* findRatio(const std::string& key) {
-  for (const RatioInfo& r : kRatios)
-    if (key == r.key) return &r;
-  return nullptr;
+  return findRow(kRatios, &RatioInfo::key, key);
 }
 
 Result<std::vector<std::string>> rawKeys(const std::vector<std::string>& keys) {

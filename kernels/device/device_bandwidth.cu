@@ -24,7 +24,7 @@
 #include "common/cuda_raii.hpp"
 #include "common/translatable.hpp"
 
-namespace cudalab {
+namespace cudalab::device {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants and parameters
@@ -312,4 +312,4 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
   return report;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::device

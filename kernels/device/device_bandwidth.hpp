@@ -28,7 +28,7 @@
 #include "common/status.hpp"
 #include "common/translatable.hpp"
 
-namespace cudalab {
+namespace cudalab::device {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants
@@ -65,44 +65,42 @@ const CopyVariant& copyVariant(CopyKind kind);
 // The device copy needs two buffers of this size in device memory. The default, 1 GiB, is far
 // larger than any L2 cache (50 MiB on H100), so the copy measures DRAM, not the cache.
 inline constexpr ParamSpec kDeviceCopyMiB{
-    "device_copy_mib",
-    "Device copy size",
-    1,
-    8192,
-    1024,
-    "MiB",
-    "Size of the device-to-device copy. It needs two buffers of this size in device memory. "
-    "Keep it well above the L2 cache size, or the copy measures the cache instead of DRAM.",
-    true,
-    true};
+    .id = "device_copy_mib",
+    .label = "Device copy size",
+    .min = 1,
+    .max = 8192,
+    .defaultValue = 1024,
+    .unit = "MiB",
+    .help =
+        "Size of the device-to-device copy. It needs two buffers of this size in device memory. "
+        "Keep it well above the L2 cache size, or the copy measures the cache instead of DRAM.",
+    .logScale = true};
 
 // Host copies use their own, smaller size: the PCIe/NVLink rate is reached by a few tens of MiB,
 // and larger pinned buffers only lock more of the computer's RAM away from the operating system
 // (pinned pages cannot be swapped). 2 GiB is the most a teaching app should pin.
 inline constexpr ParamSpec kHostCopyMiB{
-    "host_copy_mib",
-    "Host copy size",
-    1,
-    2048,
-    256,
-    "MiB",
-    "Size of the host<->device copies. Each needs one device buffer and one pinned and one "
-    "ordinary host buffer of this size. Pinned memory cannot be swapped out, so very large "
-    "sizes take RAM away from other programs.",
-    true,
-    true};
+    .id = "host_copy_mib",
+    .label = "Host copy size",
+    .min = 1,
+    .max = 2048,
+    .defaultValue = 256,
+    .unit = "MiB",
+    .help =
+        "Size of the host<->device copies. Each needs one device buffer and one pinned and one "
+        "ordinary host buffer of this size. Pinned memory cannot be swapped out, so very large "
+        "sizes take RAM away from other programs.",
+    .logScale = true};
 
 inline constexpr ParamSpec kBandwidthRepetitions{
-    "repetitions",
-    "Repetitions",
-    1,
-    100,
-    10,
-    "",
-    "How many timed copies of each kind, after one untimed warm-up. The median is reported "
-    "because it ignores the occasional run slowed by something else on the machine.",
-    true,
-    false};
+    .id = "repetitions",
+    .label = "Repetitions",
+    .min = 1,
+    .max = 100,
+    .defaultValue = 10,
+    .help =
+        "How many timed copies of each kind, after one untimed warm-up. The median is reported "
+        "because it ignores the occasional run slowed by something else on the machine."};
 
 struct BandwidthParams {
   double deviceCopyMiB = kDeviceCopyMiB.defaultValue;
@@ -150,4 +148,7 @@ struct TimeStats {
 };
 TimeStats timeStats(std::vector<double> ms);
 
-}  // namespace cudalab
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kDeviceParams[] = {kDeviceCopyMiB, kHostCopyMiB, kBandwidthRepetitions};
+
+}  // namespace cudalab::device

@@ -33,7 +33,7 @@
 #include "common/translatable.hpp"
 #include "models/arch.hpp"
 
-namespace cudalab {
+namespace cudalab::device {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Raw numbers
@@ -231,4 +231,4 @@ nlohmann::json deviceJson(const DeviceInfo& d);
 // The JSON key of a group title: "Limits and other features" -> "limits_and_other_features".
 std::string groupKey(const std::string& title);
 
-}  // namespace cudalab
+}  // namespace cudalab::device

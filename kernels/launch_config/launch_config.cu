@@ -19,7 +19,7 @@
 #include "common/cuda_raii.hpp"
 #include "launch_config/launch_config.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels
@@ -297,4 +297,4 @@ std::unique_ptr<Workload> makeDoublingWorkload(const LaunchConfig& c, const Laun
   return std::make_unique<DoublingWorkload>(c, s);
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

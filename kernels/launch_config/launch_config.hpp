@@ -20,11 +20,11 @@
 //
 //   DeviceLimits lim = hasGpu ? *queryLimits(0) : DeviceLimits{};      // {} = model of an H100
 //   if (Status s = validate(cfg, lim); !s) return show(s.sentence());
-//   for (const std::string& w : warnings(cfg)) showWarning(w);
+//   for (const Phrase& w : warnings(cfg)) showWarning(w.english());
 //   LaunchShape shape = *shapeFor(cfg, lim);
 //   int perSM = hasGpu ? *occupancyBlocksPerSM(cfg) : modelBlocksPerSM(cfg.threadsPerBlock, lim);
 //   OccupancyNumbers occ = occupancyNumbers(shape, lim, perSM);
-//   show(conclusion(cfg, shape, occ, lim));
+//   show(english(conclusion(cfg, shape, occ, lim)));
 //   Result<OwnershipMap> map = hasGpu ? gpuOwnership(cfg, lim, stream) : modelOwnership(cfg, lim);
 //   auto w = makeDoublingWorkload(cfg, shape);
 //   Result<Measurement> m = measure(*w, MeasureOptions{}, cancel, stream);
@@ -64,24 +64,11 @@
 
 typedef struct CUstream_st* cudaStream_t;
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Sentences
 // ---------------------------------------------------------------------------------------------
-
-// A sentence with numbers, kept as its whole English format (marked N_ for the catalogue, "%s"
-// where each value goes) and the values already formatted ("30,000,000"), so the app can
-// translate the whole sentence (kernels never depend on the UI's translations) and tests and the
-// CLI read english(). A translation keeps the "%s" in the same order (msgfmt checks it).
-struct LaunchSentence {
-  const char* format = nullptr;  // nullptr: no sentence
-  std::vector<std::string> args;
-  // The format with each "%s" replaced by the next value ("%%" gives "%"); `format` may be a
-  // translation of the English one.
-  std::string english() const { return fill(format); }
-  std::string fill(const char* fmt) const;
-};
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Configuration
@@ -89,74 +76,71 @@ struct LaunchSentence {
 
 // N: the course doubles 30 million random numbers. 2^28 floats are 1 GiB per array.
 inline constexpr ParamSpec kLaunchN{
-    "n",
-    "Elements (N)",
-    1,
-    268435456,
-    30000000,
-    "",
-    "How many numbers the kernel doubles. The course's example uses 30 million. Each element "
-    "is a 4-byte float read once and written once.",
-    true,
-    true};
+    .id = "n",
+    .label = "Elements (N)",
+    .min = 1,
+    .max = 268435456,
+    .defaultValue = 30000000,
+    .help =
+        "How many numbers the kernel doubles. The course's example uses 30 million. Each element "
+        "is a 4-byte float read once and written once.",
+    .logScale = true};
 
 // The range goes past CUDA's limit on purpose: 2048 can be typed, and validate() then explains
 // why no GPU accepts it, rather than a slider silently stopping at 1024.
 inline constexpr ParamSpec kLaunchThreadsPerBlock{
-    "threads_per_block",
-    "Threads per block",
-    1,
-    2048,
-    128,
-    "",
-    "Threads in one block (blockDim). Use a multiple of 32, the warp size: the GPU runs threads "
-    "in warps of 32, and a partly filled warp wastes its empty lanes. 128 to 512 is the usual "
-    "starting point; at most 1024 are allowed.",
-    true,
-    true};
+    .id = "threads_per_block",
+    .label = "Threads per block",
+    .min = 1,
+    .max = 2048,
+    .defaultValue = 128,
+    .help =
+        "Threads in one block (blockDim). Use a multiple of 32, the warp size: the GPU runs "
+        "threads "
+        "in warps of 32, and a partly filled warp wastes its empty lanes. 128 to 512 is the usual "
+        "starting point; at most 1024 are allowed.",
+    .logScale = true};
 
 // Manual grid size. Typing 2^31 or more is allowed here so validate() can say why the GPU
 // refuses it. The default is 4 blocks per SM of an H100 (132 SMs): the course's heuristic.
 inline constexpr ParamSpec kLaunchBlocks{
-    "blocks",
-    "Blocks per grid",
-    1,
-    4294967296.0,
-    528,
-    "",
-    "Blocks in the grid (gridDim.x) when not chosen automatically. Too few and, without a "
-    "grid-stride loop, the last elements are never written; too many and the extra threads "
-    "have nothing to do (or, without the guard, write past the end of the array).",
-    true,
-    true};
+    .id = "blocks",
+    .label = "Blocks per grid",
+    .min = 1,
+    .max = 4294967296.0,
+    .defaultValue = 528,
+    .help =
+        "Blocks in the grid (gridDim.x) when not chosen automatically. Too few and, without a "
+        "grid-stride loop, the last elements are never written; too many and the extra threads "
+        "have nothing to do (or, without the guard, write past the end of the array).",
+    .logScale = true};
 
 // Manual grid height for 2D grids. Up to 2^17 so a value over the device limit (65535) can be
 // typed and refused with the reason.
 inline constexpr ParamSpec kLaunchBlocksY{
-    "blocks_y",
-    "Blocks per grid (y)",
-    1,
-    131072,
-    64,
-    "",
-    "Rows of blocks (gridDim.y) in a 2D grid when not chosen automatically. A grid can have at "
-    "most 65535 blocks in y, far fewer than in x.",
-    true,
-    true};
+    .id = "blocks_y",
+    .label = "Blocks per grid (y)",
+    .min = 1,
+    .max = 131072,
+    .defaultValue = 64,
+    .help =
+        "Rows of blocks (gridDim.y) in a 2D grid when not chosen automatically. A grid can have at "
+        "most 65535 blocks in y, far fewer than in x.",
+    .logScale = true};
 
 // Row length of the picture. 1920 divides 30 million exactly (15625 rows of a full-HD width).
-inline constexpr ParamSpec kLaunchWidth{
-    "width",
-    "Row length (width)",
-    1,
-    65536,
-    1920,
-    "",
-    "The array seen as a picture this many elements wide. A 2D grid covers it with x along a row "
-    "and y down the rows (element = y * width + x); a 1D grid's picture uses it only to lay the "
-    "elements out.",
-    true,
-    true};
+inline constexpr ParamSpec kLaunchWidth{.id = "width",
+                                        .label = "Row length (width)",
+                                        .min = 1,
+                                        .max = 65536,
+                                        .defaultValue = 1920,
+                                        .help =
+                                            "The array seen as a picture this many elements wide. "
+                                            "A 2D grid covers it with x along a row "
+                                            "and y down the rows (element = y * width + x); a 1D "
+                                            "grid's picture uses it only to lay the "
+                                            "elements out.",
+                                        .logScale = true};
 
 inline constexpr ParamSpec kLaunchParams[] = {kLaunchN, kLaunchThreadsPerBlock, kLaunchBlocks,
                                               kLaunchBlocksY, kLaunchWidth};
@@ -291,17 +275,16 @@ size_t deviceBytesNeeded(const LaunchShape& s);
 Status validate(const LaunchConfig& c, const DeviceLimits& limits);
 
 // The refusal of a block of `threads` threads where the GPU allows `maxThreads`: why blocks are
-// limited and what to do instead (the playground's launches say the same).
-std::string blockTooLargeSentence(long long threads, long long maxThreads);
-LaunchSentence blockTooLargePhrase(long long threads, long long maxThreads);
+// limited and what to do instead (the playground's launches say the same). Sentences with numbers
+// are Phrases (common/status.hpp): the app translates the whole format and fills in the values.
+Phrase blockTooLargePhrase(long long threads, long long maxThreads);
 // validate()'s refusal as a sentence the app can translate: no format when the configuration is
 // valid or when the refusal is not the lesson's own (a number outside its range).
-LaunchSentence validationPhrase(const LaunchConfig& c, const DeviceLimits& limits);
+Phrase validationPhrase(const LaunchConfig& c, const DeviceLimits& limits);
 
 // Allowed but worth a sentence: a block size that is not a multiple of 32 (partly empty warps),
 // a narrow 2D block, the guard switch with a grid-stride loop (where it changes nothing).
-std::vector<std::string> warnings(const LaunchConfig& c);
-std::vector<LaunchSentence> warningPhrases(const LaunchConfig& c);
+std::vector<Phrase> warnings(const LaunchConfig& c);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Occupancy
@@ -326,13 +309,10 @@ OccupancyNumbers occupancyNumbers(const LaunchShape& s, const DeviceLimits& limi
 
 // One paragraph for the learner: what this launch did and what to conclude (elements never
 // written, writes past the end or twice, idle threads, empty warp lanes, idle SMs, waves, or that
-// the launch is a good one).
-std::string conclusion(const LaunchConfig& c, const LaunchShape& s, const OccupancyNumbers& o,
-                       const DeviceLimits& limits);
-// The same paragraph as sentences, for the app to translate one by one and join with spaces.
-std::vector<LaunchSentence> conclusionPhrases(const LaunchConfig& c, const LaunchShape& s,
-                                              const OccupancyNumbers& o,
-                                              const DeviceLimits& limits);
+// the launch is a good one), as sentences the app translates one by one and joins with spaces
+// (english() joins them in English).
+std::vector<Phrase> conclusion(const LaunchConfig& c, const LaunchShape& s,
+                               const OccupancyNumbers& o, const DeviceLimits& limits);
 
 // Points of the lesson's two sweeps, built from a base configuration: threads per block 32..1024
 // in steps of 32 (blocks automatic), and blocks per grid in powers of two from 1 up to what N
@@ -379,7 +359,7 @@ Result<OwnershipMap> modelOwnership(const LaunchConfig& c, const DeviceLimits& l
 // Refuses what the picture cannot show (the reasons modelOwnership gives); shared by both paths.
 Status checkPictureLimits(const LaunchShape& s);
 // The same refusal as a sentence the app can translate (no format: the picture can show it).
-LaunchSentence pictureLimitsPhrase(const LaunchShape& s);
+Phrase pictureLimitsPhrase(const LaunchShape& s);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Reference
@@ -439,4 +419,42 @@ Result<DeviceLimits> queryLimits(int device);
 // device-to-host 4 N each; 1 flop per element.
 std::unique_ptr<Workload> makeDoublingWorkload(const LaunchConfig& c, const LaunchShape& s);
 
-}  // namespace cudalab
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The panel's choices, for presets and plans: the variant (launchVariants(), in its order), the
+// automatic grid and what the picture's colours say.
+inline constexpr ParamSpec kVariantChoice{.id = "variant",
+                                          .label = "Kernel variant",
+                                          .min = 0,
+                                          .max = 5,
+                                          .defaultValue = 0,
+                                          .help =
+                                              "Which kernel runs: 1D or 2D, with or without the "
+                                              "`if (i < n)` guard, or a grid-stride loop."};
+
+inline constexpr ParamSpec kAutoBlocksChoice{
+    .id = "auto_blocks",
+    .label = "Blocks: automatic",
+    .min = 0,
+    .max = 1,
+    .defaultValue = 1,
+    .help =
+        "On: just enough blocks to give every element a thread. Off: the grid is yours to choose."};
+
+inline constexpr ParamSpec kColourByChoice{
+    .id = "colour_by",
+    .label = "Colour by",
+    .min = 0,
+    .max = 3,
+    .defaultValue = 0,
+    .help =
+        "What each element's colour says: the block, warp or thread that wrote it, or how many "
+        "times it was written."};
+
+}  // namespace cudalab::launch_config

@@ -11,7 +11,7 @@
 #include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 std::vector<LaunchConfig> countersConfigs(const LaunchConfig& learner) {
   std::vector<LaunchConfig> v{learner};
@@ -62,4 +62,4 @@ Result<std::vector<counters::StepReading>> measureLaunchCounters(const LaunchCon
   return out;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

@@ -21,7 +21,7 @@
 #define CL_HD
 #endif
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 // Every GPU since the first runs threads in warps of 32 (CUDA's warpSize).
 inline constexpr int kWarpSize = 32;
@@ -142,4 +142,4 @@ CL_HD inline void clForEachElement(const IndexGeometry& g, const ThreadCoord& t,
   }
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

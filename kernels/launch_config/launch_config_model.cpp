@@ -16,8 +16,9 @@
 #include "common/format.hpp"
 #include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
+#include "common/table.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Formatting
@@ -48,21 +49,7 @@ long long ceilDiv(long long a, long long b) {
   return (a + b - 1) / b;
 }
 
-// Joins the sentences of a paragraph with spaces.
-std::string joined(const std::vector<LaunchSentence>& parts) {
-  std::string text;
-  for (const LaunchSentence& p : parts) {
-    if (!text.empty()) text += ' ';
-    text += p.english();
-  }
-  return text;
-}
-
 }  // namespace
-
-std::string LaunchSentence::fill(const char* fmt) const {
-  return fmt ? fillFormat(fmt, args) : std::string();
-}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants and description
@@ -111,9 +98,7 @@ std::span<const LaunchVariant> launchVariants() {
 }
 
 const LaunchVariant* findLaunchVariant(std::string_view id) {
-  for (const LaunchVariant& v : kLaunchVariants)
-    if (id == v.id) return &v;
-  return nullptr;
+  return findRow(kLaunchVariants, &LaunchVariant::id, id);
 }
 
 const LaunchVariant& variantOf(const LaunchConfig& c) {
@@ -299,7 +284,7 @@ size_t deviceBytesNeeded(const LaunchShape& s) {
 // [SECTION] Validation and warnings
 // ---------------------------------------------------------------------------------------------
 
-LaunchSentence blockTooLargePhrase(long long threads, long long maxThreads) {
+Phrase blockTooLargePhrase(long long threads, long long maxThreads) {
   const std::string n = num(threads), need = num(ceilDiv(threads, maxThreads)),
                     most = num(maxThreads);
   if (maxThreads == 1024)
@@ -317,11 +302,7 @@ LaunchSentence blockTooLargePhrase(long long threads, long long maxThreads) {
           {most, n, need, most, most}};
 }
 
-std::string blockTooLargeSentence(long long threads, long long maxThreads) {
-  return blockTooLargePhrase(threads, maxThreads).english();
-}
-
-LaunchSentence validationPhrase(const LaunchConfig& c, const DeviceLimits& limits) {
+Phrase validationPhrase(const LaunchConfig& c, const DeviceLimits& limits) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return {};
   const LaunchShape& s = *rs;
@@ -364,13 +345,13 @@ LaunchSentence validationPhrase(const LaunchConfig& c, const DeviceLimits& limit
 Status validate(const LaunchConfig& c, const DeviceLimits& limits) {
   Result<LaunchShape> rs = shapeFor(c, limits);
   if (!rs) return rs.status();
-  const LaunchSentence why = validationPhrase(c, limits);
-  if (why.format) return Status::errorf(why.format, why.args);
+  const Phrase why = validationPhrase(c, limits);
+  if (!why.empty()) return Status::errorf(why.format, why.values);
   return {};
 }
 
-std::vector<LaunchSentence> warningPhrases(const LaunchConfig& c) {
-  std::vector<LaunchSentence> out;
+std::vector<Phrase> warnings(const LaunchConfig& c) {
+  std::vector<Phrase> out;
   const int t = c.threadsPerBlock;
   if (t > 0 && t % kWarpSize != 0) {
     const long long warps = clWarpsPerBlock(t);
@@ -399,13 +380,6 @@ std::vector<LaunchSentence> warningPhrases(const LaunchConfig& c) {
                       "off changes nothing here."),
                    {}});
   }
-  return out;
-}
-
-std::vector<std::string> warnings(const LaunchConfig& c) {
-  std::vector<std::string> out;
-  for (const LaunchSentence& w : warningPhrases(c))
-    out.push_back(w.english());
   return out;
 }
 
@@ -438,10 +412,9 @@ OccupancyNumbers occupancyNumbers(const LaunchShape& s, const DeviceLimits& limi
   return o;
 }
 
-std::vector<LaunchSentence> conclusionPhrases(const LaunchConfig& c, const LaunchShape& s,
-                                              const OccupancyNumbers& o,
-                                              const DeviceLimits& limits) {
-  std::vector<LaunchSentence> parts;
+std::vector<Phrase> conclusion(const LaunchConfig& c, const LaunchShape& s,
+                               const OccupancyNumbers& o, const DeviceLimits& limits) {
+  std::vector<Phrase> parts;
   // Wrong results first, then wasted hardware, then what is fine. Every choice between words is
   // a whole sentence of its own, so each language can say it its way.
   if (s.unwrittenElements > 0) {
@@ -552,18 +525,13 @@ std::vector<LaunchSentence> conclusionPhrases(const LaunchConfig& c, const Launc
                          : N_("Every element is written exactly once by its own thread: %s blocks "
                               "of %s threads in %s waves. A good launch; the sweeps show whether "
                               "another block size or grid is faster.");
-    LaunchSentence good{f, {blocks, threads}};
-    if (o.waves > 0) good.args.push_back(waves);
+    Phrase good{f, {blocks, threads}};
+    if (o.waves > 0) good.values.push_back(waves);
     parts.push_back(std::move(good));
   } else if (correct) {
-    parts.insert(parts.begin(), LaunchSentence{N_("Every element is written exactly once."), {}});
+    parts.insert(parts.begin(), Phrase{N_("Every element is written exactly once."), {}});
   }
   return parts;
-}
-
-std::string conclusion(const LaunchConfig& c, const LaunchShape& s, const OccupancyNumbers& o,
-                       const DeviceLimits& limits) {
-  return joined(conclusionPhrases(c, s, o, limits));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -604,4 +572,4 @@ std::vector<LaunchConfig> blocksSweep(const LaunchConfig& base, const DeviceLimi
   return out;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

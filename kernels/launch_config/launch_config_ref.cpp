@@ -9,7 +9,7 @@
 
 #include "launch_config/launch_config.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 // ---------------------------------------------------------------------------------------------
 // Reference
@@ -104,7 +104,7 @@ VisitRange visitRange(const LaunchShape& s) {
 
 }  // namespace
 
-LaunchSentence pictureLimitsPhrase(const LaunchShape& s) {
+Phrase pictureLimitsPhrase(const LaunchShape& s) {
   if (s.allocationElements > kMaxPictureElements) {
     if (s.allocationElements > s.n)
       return {N_("The picture follows every element, at most %s of them, and this launch needs %s "
@@ -126,8 +126,8 @@ LaunchSentence pictureLimitsPhrase(const LaunchShape& s) {
 }
 
 Status checkPictureLimits(const LaunchShape& s) {
-  const LaunchSentence why = pictureLimitsPhrase(s);
-  if (why.format) return Status::error(why.english());
+  const Phrase why = pictureLimitsPhrase(s);
+  if (!why.empty()) return Status::errorf(why.format, why.values);
   return {};
 }
 
@@ -155,7 +155,7 @@ Result<OwnershipMap> modelOwnership(const LaunchConfig& c, const DeviceLimits& l
   CUDALAB_TRY(checkPictureLimits(s));
   const VisitRange v = visitRange(s);
   if (v.threads > kMaxModelThreads) {
-    return Status::error(LaunchSentence{
+    return Status::error(Phrase{
         N_("The CPU model follows at most %s threads, and %s of "
            "this launch's threads write. Use fewer blocks (or "
            "turn the guard on)."),
@@ -213,4 +213,4 @@ Result<OwnershipMap> modelOwnership(const LaunchConfig& c, const DeviceLimits& l
   return m;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

@@ -6,7 +6,7 @@
 #include "launch_config/launch_picture.hpp"
 #include "launch_config/launch_picture_keys.cuh"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 namespace {
 
 __global__ void pictureKernel(const std::uint32_t* owner, const std::uint32_t* writes, long long n,
@@ -85,4 +85,4 @@ Result<std::unique_ptr<DeviceOwnership>> runOwnershipOnDevice(const LaunchConfig
   return Result<std::unique_ptr<DeviceOwnership>>(std::move(d));
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

@@ -20,7 +20,7 @@
 #include "common/cuda_raii.hpp"
 #include "launch_config/launch_config.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 enum class ColourBy { Block = 0, Warp = 1, Thread = 2, Writes = 3 };
 // What the colours say, as the UI names it (marked for the catalogue, translated where shown).
@@ -61,4 +61,4 @@ Result<std::unique_ptr<DeviceOwnership>> runOwnershipOnDevice(const LaunchConfig
                                                               const DeviceLimits& limits,
                                                               cudaStream_t stream);
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

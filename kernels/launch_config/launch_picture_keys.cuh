@@ -6,7 +6,7 @@
 #include "launch_config/launch_config_index.cuh"
 #include "launch_config/launch_picture.hpp"
 
-namespace cudalab {
+namespace cudalab::launch_config {
 
 CL_HD inline std::uint32_t elementKey(long long e, long long n, std::uint32_t owner,
                                       std::uint32_t writes, int by, long long tpb) {
@@ -53,4 +53,4 @@ CL_HD inline std::uint32_t pixelKey(const std::uint32_t* owner, const std::uint3
   return acc;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::launch_config

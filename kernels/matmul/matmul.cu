@@ -26,6 +26,8 @@
 
 namespace cudalab::matmul {
 
+using namespace device;
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Launch
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +94,7 @@ Status launchTyped(StepId step, const T* A, const T* B, T* C, int M, int N, int 
     return Status::error(std::string(info.label) + " works in " + precisionLabel(info.precision) +
                          ", not " + precisionLabel(precisionOf<T>()) + ".");
   CUDALAB_TRY(validate(MatmulParams{M, N, K}));
-  const LaunchConfig c = launchConfig(info, M, N, K);
+  const StepLaunch c = stepLaunch(info, M, N, K);
   const dim3 grid(static_cast<unsigned>(c.gridX), static_cast<unsigned>(c.gridY));
   const dim3 block(static_cast<unsigned>(c.blockX), static_cast<unsigned>(c.blockY));
   const StepKernel<T> kernel = kernelFor<T>(step, K % 4 == 0 && N % 4 == 0);
@@ -123,7 +125,7 @@ Result<int> blocksPerSM(StepId step, int M, int N, int K) {
   if (!k) return Status::error(std::string(info.label) + " has no kernel of ours.");
   int blocks = 0;
   CUDALAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, k, launchConfig(info, M, N, K).threadsPerBlock(), 0));
+      &blocks, k, stepLaunch(info, M, N, K).threadsPerBlock(), 0));
   return blocks;
 }
 

@@ -27,9 +27,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common/sweep.hpp"
+#include "common/table.hpp"
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
@@ -92,9 +96,16 @@ struct StepInfo {
 };
 
 // In ladder order: float32 steps, TF32, then float64.
-std::span<const StepInfo> steps();
-const StepInfo& stepInfo(StepId id);
-std::optional<StepId> stepByKey(const std::string& key);
+extern const KeyedTable<StepInfo> kStepTable;  // common/table.hpp
+inline std::span<const StepInfo> steps() {
+  return kStepTable.rows();
+}
+inline const StepInfo& stepInfo(StepId id) {
+  return kStepTable.row(id);
+}
+inline std::optional<StepId> stepByKey(std::string_view key) {
+  return kStepTable.byKey(key);
+}
 bool handWritten(const StepInfo& s);  // not a library call
 // Every step's id, in ladder order: what "measure the ladder" runs.
 std::span<const StepId> allStepIds();
@@ -105,14 +116,14 @@ std::span<const StepId> sweepStepIds();
 StepId libraryFor(Precision p);
 
 // The launch a step makes for M x N x K. Library steps have none (cuBLAS picks its own).
-struct LaunchConfig {
+struct StepLaunch {
   int gridX = 0, gridY = 0;
   int blockX = 0, blockY = 0;
   int sharedBytes = 0;
   long long blocks() const { return 1LL * gridX * gridY; }
   int threadsPerBlock() const { return blockX * blockY; }
 };
-LaunchConfig launchConfig(const StepInfo& s, int M, int N, int K);
+StepLaunch stepLaunch(const StepInfo& s, int M, int N, int K);
 
 // Bytes the step's loads ask global memory for (through L1 and L2): the intensity the roofline
 // places the step at. Naive: every thread reads a row of A and a column of B; tiled: each
@@ -126,30 +137,33 @@ double flops(int M, int N, int K);  // 2 M N K
 // ---------------------------------------------------------------------------------------------
 
 inline constexpr ParamSpec kSizeM{
-    "m",
-    "M",
-    1,
-    16384,
-    2048,
-    "",
-    "M: rows of A and of C. Any size: every kernel checks its bounds, "
-    "so sizes that are not multiples of a tile work too. At 2048 and above the ladder climbs "
-    "as it should; small products leave most of a large GPU idle.",
-    true,
-    true};
-inline constexpr ParamSpec kSizeN{"n",  "N", 1, 16384, 2048, "", "N: columns of B and of C.",
-                                  true, true};
+    .id = "m",
+    .label = "M",
+    .min = 1,
+    .max = 16384,
+    .defaultValue = 2048,
+    .help =
+        "M: rows of A and of C. Any size: every kernel checks its bounds, "
+        "so sizes that are not multiples of a tile work too. At 2048 and above the ladder climbs "
+        "as it should; small products leave most of a large GPU idle.",
+    .logScale = true};
+inline constexpr ParamSpec kSizeN{.id = "n",
+                                  .label = "N",
+                                  .min = 1,
+                                  .max = 16384,
+                                  .defaultValue = 2048,
+                                  .help = "N: columns of B and of C.",
+                                  .logScale = true};
 inline constexpr ParamSpec kSizeK{
-    "k",
-    "K",
-    1,
-    16384,
-    2048,
-    "",
-    "K: columns of A and rows of B, the length of each dot product: every element of C sums K "
-    "products, so K sets both the work and the rounding error.",
-    true,
-    true};
+    .id = "k",
+    .label = "K",
+    .min = 1,
+    .max = 16384,
+    .defaultValue = 2048,
+    .help =
+        "K: columns of A and rows of B, the length of each dot product: every element of C sums K "
+        "products, so K sets both the work and the rounding error.",
+    .logScale = true};
 
 struct MatmulParams {
   int M = 2048, N = 2048, K = 2048;
@@ -312,6 +326,8 @@ struct SweepPoint {
   double gflops = 0;
   bool ok = false;  // verified
 };
+// A point as the lesson's export and the benchmark write it: n, the step's key, GFLOP/s, correct.
+nlohmann::json toJson(const SweepPoint& p);
 // Stops at the first size that fails (out of memory, cancelled), keeping the points before it.
 SweepRun<SweepPoint> measureSweep(std::span<const int> sizes, std::span<const StepId> which,
                                   const std::atomic<bool>* cancel = nullptr,
@@ -344,17 +360,19 @@ struct CourseReport {
   int cpuThreads = 0;
   std::vector<CourseRow> rows;
 };
-inline constexpr ParamSpec kCourseSize{"course_n",
-                                       "Course size n",
-                                       16,
-                                       2048,
-                                       1000,
-                                       "",
-                                       "n for the n x n x n comparison. The course used 1000; "
-                                       "one CPU thread takes seconds beyond 1500.",
-                                       true,
-                                       true};
+inline constexpr ParamSpec kCourseSize{.id = "course_n",
+                                       .label = "Course size n",
+                                       .min = 16,
+                                       .max = 2048,
+                                       .defaultValue = 1000,
+                                       .help =
+                                           "n for the n x n x n comparison. The course used 1000; "
+                                           "one CPU thread takes seconds beyond 1500.",
+                                       .logScale = true};
 Result<CourseReport> measureCourse(int n, bool gpu, const std::atomic<bool>* cancel = nullptr,
                                    const Progress& progress = {});
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kMatmulParams[] = {kSizeM, kSizeN, kSizeK, kCourseSize};
 
 }  // namespace cudalab::matmul

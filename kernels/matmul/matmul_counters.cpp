@@ -73,7 +73,7 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
     // size allow, against what the SM holds. The counters say how much of it the kernel used.
     Result<int> blocks = blocksPerSM(s.id, p.M, p.N, p.K);
     if (!blocks) return blocks.status();
-    const int threads = launchConfig(s, p.M, p.N, p.K).threadsPerBlock();
+    const int threads = stepLaunch(s, p.M, p.N, p.K).threadsPerBlock();
     const int warps = (threads + 31) / 32;
     reading.model.emplace_back("achieved_occupancy",
                                100.0 * *blocks * warps * 32 / std::max(1, maxThreadsPerSM));

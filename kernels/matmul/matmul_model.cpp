@@ -9,6 +9,7 @@
 #include "common/translatable.hpp"
 #include "matmul/matmul.hpp"
 #include "matmul/matmul_config.hpp"
+#include "common/table.hpp"
 
 namespace cudalab::matmul {
 
@@ -119,20 +120,10 @@ int elementBytes(Precision p) {
   return p == Precision::Float64 ? 8 : 4;
 }
 
-std::span<const StepInfo> steps() {
-  return kSteps;
-}
+const KeyedTable<StepInfo> kStepTable{kSteps};
 
-const StepInfo& stepInfo(StepId id) {
-  for (const StepInfo& s : kSteps)
-    if (s.id == id) return s;
-  return kSteps[0];
-}
-
-std::optional<StepId> stepByKey(const std::string& key) {
-  for (const StepInfo& s : kSteps)
-    if (key == s.key) return s.id;
-  return std::nullopt;
+nlohmann::json toJson(const SweepPoint& p) {
+  return {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gflops", p.gflops}, {"correct", p.ok}};
 }
 
 bool handWritten(const StepInfo& s) {
@@ -140,12 +131,7 @@ bool handWritten(const StepInfo& s) {
 }
 
 std::span<const StepId> allStepIds() {
-  static const std::vector<StepId> ids = [] {
-    std::vector<StepId> v;
-    for (const StepInfo& s : kSteps)
-      v.push_back(s.id);
-    return v;
-  }();
+  static const std::vector<StepId> ids = column(kSteps, &StepInfo::id);
   return ids;
 }
 
@@ -160,8 +146,8 @@ StepId libraryFor(Precision p) {
   return p == Precision::Float64 ? StepId::Cublas64 : StepId::Cublas;
 }
 
-LaunchConfig launchConfig(const StepInfo& s, int M, int N, int /*K*/) {
-  LaunchConfig c;
+StepLaunch stepLaunch(const StepInfo& s, int M, int N, int /*K*/) {
+  StepLaunch c;
   if (s.family == Family::Library) return c;
   c.blockX = s.blockX;
   c.blockY = s.blockY;
@@ -261,7 +247,7 @@ namespace {
 
 // The C tile (in tiles) block (bx, by) computes.
 TileIndex tileOfBlock(const StepInfo& s, int M, int N, int bx, int by) {
-  const LaunchConfig c = launchConfig(s, M, N, 1);
+  const StepLaunch c = stepLaunch(s, M, N, 1);
   if (s.family == Family::Naive && s.courseMapping) return {bx, by};
   const int group = s.id == StepId::Warp ? W::kGroup : 0;
   return groupedTile(bx, by, c.gridX, c.gridY, group);

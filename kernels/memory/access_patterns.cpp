@@ -5,8 +5,11 @@
 #include <limits>
 
 #include "common/translatable.hpp"
+#include "common/table.hpp"
 
-namespace cudalab::mem {
+namespace cudalab::memory {
+
+using namespace mem;
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels
@@ -153,9 +156,7 @@ const PatternInfo& patternInfo(PatternId id) {
 }
 
 const PatternInfo* findPattern(const std::string& key) {
-  for (const PatternInfo& p : kPatterns)
-    if (key == p.key) return &p;
-  return nullptr;
+  return findRow(kPatterns, &PatternInfo::key, key);
 }
 
 Space patternSpace(PatternId id) {
@@ -470,4 +471,4 @@ TotalsByKind kernelTotalsByKind(KernelId k, const PatternParams& p) {
   return sum;
 }
 
-}  // namespace cudalab::mem
+}  // namespace cudalab::memory

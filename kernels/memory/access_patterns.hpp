@@ -31,7 +31,7 @@
 #include "common/status.hpp"
 #include "models/memory_access.hpp"
 
-namespace cudalab::mem {
+namespace cudalab::memory {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels
@@ -110,72 +110,76 @@ Space patternSpace(PatternId id);
 // [SECTION] Parameters
 // ---------------------------------------------------------------------------------------------
 
-inline constexpr ParamSpec kStride{"stride",
-                                   "Stride",
-                                   0,
-                                   32,
-                                   1,
-                                   "elements",
-                                   "Lane l reads element l x stride (plus the offset). 0 makes "
-                                   "every lane read the same element."};
-inline constexpr ParamSpec kOffset{"offset",
-                                   "Offset",
-                                   0,
-                                   32,
-                                   0,
-                                   "elements",
-                                   "Where the warp starts, in elements past a 256-byte aligned "
-                                   "allocation. A non-zero offset misaligns a contiguous read."};
-inline constexpr ParamSpec kElementBytes{"element_bytes",
-                                         "Element size",
-                                         1,
-                                         16,
-                                         4,
-                                         "bytes",
-                                         "Bytes each lane reads: 1 (char), 2 (half), 4 (float), "
-                                         "8 (double) or 16 (float4)."};
-inline constexpr ParamSpec kRows{"rows",
-                                 "Rows",
-                                 1,
-                                 1024,
-                                 100,
-                                 "",
-                                 "Rows of the 2D array (and of A in the transpose and the "
-                                 "matrix product)."};
-inline constexpr ParamSpec kCols{"cols",
-                                 "Columns",
-                                 1,
-                                 1024,
-                                 100,
-                                 "",
-                                 "Columns of the 2D array (and of A in the transpose; columns "
-                                 "of B in the matrix product)."};
-inline constexpr ParamSpec kInner{"inner",
-                                  "Inner size K",
-                                  1,
-                                  256,
-                                  64,
-                                  "",
-                                  "The matrix product's inner dimension: A is rows x K, B is K "
-                                  "x columns."};
-inline constexpr ParamSpec kCount{"count",
-                                  "Elements",
-                                  32,
-                                  1 << 20,
-                                  8192,
-                                  "",
-                                  "Threads of the one-dimensional kernels (strided copy, "
-                                  "structures): one element each.",
-                                  true,
-                                  true};
-inline constexpr ParamSpec kStructFloats{"struct_floats",
-                                         "Floats per structure",
-                                         2,
-                                         8,
-                                         3,
-                                         "",
-                                         "Size of one structure in the array of structures: 3 "
-                                         "for a particle's x, y, z."};
+inline constexpr ParamSpec kStride{.id = "stride",
+                                   .label = "Stride",
+                                   .min = 0,
+                                   .max = 32,
+                                   .defaultValue = 1,
+                                   .unit = "elements",
+                                   .help =
+                                       "Lane l reads element l x stride (plus the offset). 0 makes "
+                                       "every lane read the same element."};
+inline constexpr ParamSpec kOffset{
+    .id = "offset",
+    .label = "Offset",
+    .min = 0,
+    .max = 32,
+    .defaultValue = 0,
+    .unit = "elements",
+    .help =
+        "Where the warp starts, in elements past a 256-byte aligned "
+        "allocation. A non-zero offset misaligns a contiguous read."};
+inline constexpr ParamSpec kElementBytes{
+    .id = "element_bytes",
+    .label = "Element size",
+    .min = 1,
+    .max = 16,
+    .defaultValue = 4,
+    .unit = "bytes",
+    .help =
+        "Bytes each lane reads: 1 (char), 2 (half), 4 (float), "
+        "8 (double) or 16 (float4)."};
+inline constexpr ParamSpec kRows{.id = "rows",
+                                 .label = "Rows",
+                                 .min = 1,
+                                 .max = 1024,
+                                 .defaultValue = 100,
+                                 .help =
+                                     "Rows of the 2D array (and of A in the transpose and the "
+                                     "matrix product)."};
+inline constexpr ParamSpec kCols{.id = "cols",
+                                 .label = "Columns",
+                                 .min = 1,
+                                 .max = 1024,
+                                 .defaultValue = 100,
+                                 .help =
+                                     "Columns of the 2D array (and of A in the transpose; columns "
+                                     "of B in the matrix product)."};
+inline constexpr ParamSpec kInner{.id = "inner",
+                                  .label = "Inner size K",
+                                  .min = 1,
+                                  .max = 256,
+                                  .defaultValue = 64,
+                                  .help =
+                                      "The matrix product's inner dimension: A is rows x K, B is K "
+                                      "x columns."};
+inline constexpr ParamSpec kCount{.id = "count",
+                                  .label = "Elements",
+                                  .min = 32,
+                                  .max = 1 << 20,
+                                  .defaultValue = 8192,
+                                  .help =
+                                      "Threads of the one-dimensional kernels (strided copy, "
+                                      "structures): one element each.",
+                                  .logScale = true};
+inline constexpr ParamSpec kStructFloats{.id = "struct_floats",
+                                         .label = "Floats per structure",
+                                         .min = 2,
+                                         .max = 8,
+                                         .defaultValue = 3,
+                                         .help =
+                                             "Size of one structure in the array of structures: 3 "
+                                             "for a particle's x, y, z."};
 
 inline constexpr int kTile = 32;  // the transpose's shared-memory tile is kTile x kTile
 
@@ -206,7 +210,7 @@ struct LaunchShape {
   int gridX = 1, gridY = 1;
   int blockX = 1, blockY = 1;
   int iterations = 1;  // times each thread runs the modelled instruction (loop trips)
-  int warpsPerBlock() const { return (blockX * blockY + kWarpSize - 1) / kWarpSize; }
+  int warpsPerBlock() const { return (blockX * blockY + mem::kWarpSize - 1) / mem::kWarpSize; }
   long long warps() const { return 1LL * gridX * gridY * warpsPerBlock(); }
 };
 
@@ -215,9 +219,9 @@ LaunchShape launchShape(KernelId k, const PatternParams& p);
 // The request warp `warp` (counted over the whole grid, block by block) makes at instruction
 // `instruction` in loop trip `iteration`. Lanes that skip it (out of bounds) are inactive; a
 // warp with no active lane makes no request (activeMask 0).
-WarpRequest warpRequest(KernelId k, int instruction, const PatternParams& p, long long warp,
-                        int iteration);
-WarpRequest warpRequest(PatternId id, const PatternParams& p, long long warp, int iteration);
+mem::WarpRequest warpRequest(KernelId k, int instruction, const PatternParams& p, long long warp,
+                             int iteration);
+mem::WarpRequest warpRequest(PatternId id, const PatternParams& p, long long warp, int iteration);
 
 // What one instruction costs over the whole kernel.
 struct InstructionTotals {
@@ -260,4 +264,47 @@ std::vector<InstructionTotals> kernelTotals(KernelId k, const PatternParams& p);
 using TotalsByKind = std::array<std::array<InstructionTotals, 2>, 2>;
 TotalsByKind kernelTotalsByKind(KernelId k, const PatternParams& p);
 
-}  // namespace cudalab::mem
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The two patterns and the sliders of the global one, for presets and plans. Their ids say which
+// pattern they belong to ("offset" alone is the strided copy's measurement).
+inline constexpr ParamSpec kGlobalPatternChoice{.id = "global_pattern",
+                                                .label = "Global memory: the pattern",
+                                                .min = 0,
+                                                .max = 10,
+                                                .defaultValue = 0,
+                                                .help =
+                                                    "Which kernel's global-memory access the warp "
+                                                    "picture, the heat map and the counters show."};
+
+inline constexpr ParamSpec kSharedPatternChoice{
+    .id = "shared_pattern",
+    .label = "Shared memory: the pattern",
+    .min = 0,
+    .max = 2,
+    .defaultValue = 1,
+    .help = "Which kernel's shared-memory access the bank picture shows."};
+
+inline constexpr ParamSpec kPaddedChoice{.id = "padded",
+                                         .label = "Pad the tile (33 columns)",
+                                         .min = 0,
+                                         .max = 1,
+                                         .defaultValue = 0,
+                                         .help =
+                                             "One unused float at the end of every row of the "
+                                             "32x32 tile, so row r starts r banks further on."};
+
+inline constexpr ParamSpec kElementChoice{.id = "global_element_bytes",
+                                          .label = kElementBytes.label,
+                                          .min = 0,
+                                          .max = 4,
+                                          .defaultValue = 2,
+                                          .help = kElementBytes.help};
+
+}  // namespace cudalab::memory

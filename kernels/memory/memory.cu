@@ -22,7 +22,7 @@
 #include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
-namespace cudalab::mem {
+namespace cudalab::memory {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels
@@ -632,4 +632,4 @@ Status runModelKernel(const ModelCheckCase& c) {
   return {};
 }
 
-}  // namespace cudalab::mem
+}  // namespace cudalab::memory

@@ -31,7 +31,7 @@
 
 typedef struct CUstream_st* cudaStream_t;
 
-namespace cudalab::mem {
+namespace cudalab::memory {
 
 // Called on the measuring thread with the fraction done and what runs now.
 using Progress = std::function<void(float fraction, const std::string& what)>;
@@ -70,21 +70,21 @@ struct StepModel {
 int modelExtent(int n);
 StepModel stepModel(const TransposeStepInfo& s, int rows, int cols);
 
-inline constexpr ParamSpec kMatrixRows{"matrix_rows",
-                                       "Rows",
-                                       1,
-                                       16384,
-                                       8192,
-                                       "",
-                                       "Rows of A, the matrix transposed. Any size: the kernels "
-                                       "check their bounds, so 1000 x 17 works."};
-inline constexpr ParamSpec kMatrixCols{"matrix_cols",
-                                       "Columns",
-                                       1,
-                                       16384,
-                                       8192,
-                                       "",
-                                       "Columns of A. B, the transpose, has as many rows."};
+inline constexpr ParamSpec kMatrixRows{
+    .id = "matrix_rows",
+    .label = "Rows",
+    .min = 1,
+    .max = 16384,
+    .defaultValue = 8192,
+    .help =
+        "Rows of A, the matrix transposed. Any size: the kernels "
+        "check their bounds, so 1000 x 17 works."};
+inline constexpr ParamSpec kMatrixCols{.id = "matrix_cols",
+                                       .label = "Columns",
+                                       .min = 1,
+                                       .max = 16384,
+                                       .defaultValue = 8192,
+                                       .help = "Columns of A. B, the transpose, has as many rows."};
 
 struct TransposeParams {
   int rows = 8192, cols = 8192;
@@ -139,23 +139,22 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(
 // out[i * s + o] = in[i * s + o] for i < count, floats. The useful bytes (count * 4 read and
 // written) are the same at every stride; what changes is how many sectors carry them.
 
-inline constexpr ParamSpec kCopyCount{"copy_count",
-                                      "Elements copied",
-                                      1 << 16,
-                                      1 << 26,
-                                      1 << 24,
-                                      "",
-                                      "Floats each strided copy moves. Large enough that the "
-                                      "arrays do not fit in L2 (50 MB on an H100).",
-                                      true,
-                                      true};
-inline constexpr ParamSpec kMaxStride{"max_stride",
-                                      "Largest stride",
-                                      2,
-                                      32,
-                                      32,
-                                      "elements",
-                                      "The sweep measures strides 1, 2, ... up to this."};
+inline constexpr ParamSpec kCopyCount{.id = "copy_count",
+                                      .label = "Elements copied",
+                                      .min = 1 << 16,
+                                      .max = 1 << 26,
+                                      .defaultValue = 1 << 24,
+                                      .help =
+                                          "Floats each strided copy moves. Large enough that the "
+                                          "arrays do not fit in L2 (50 MB on an H100).",
+                                      .logScale = true};
+inline constexpr ParamSpec kMaxStride{.id = "max_stride",
+                                      .label = "Largest stride",
+                                      .min = 2,
+                                      .max = 32,
+                                      .defaultValue = 32,
+                                      .unit = "elements",
+                                      .help = "The sweep measures strides 1, 2, ... up to this."};
 
 struct StridedParams {
   long long count = 1 << 24;
@@ -210,4 +209,9 @@ std::vector<ModelCheckCase> modelCheckCases();
 // Allocates the kernel's buffers, fills them, launches it once and waits. Checked.
 Status runModelKernel(const ModelCheckCase& c);
 
-}  // namespace cudalab::mem
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kMemoryParams[] = {
+    kStride, kOffset,       kElementBytes, kRows,       kCols,      kInner,
+    kCount,  kStructFloats, kMatrixRows,   kMatrixCols, kCopyCount, kMaxStride};
+
+}  // namespace cudalab::memory

@@ -7,7 +7,7 @@
 #include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
-namespace cudalab::mem {
+namespace cudalab::memory {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Transpose ladder
@@ -209,4 +209,4 @@ std::vector<ModelCheckCase> modelCheckCases() {
   return cases;
 }
 
-}  // namespace cudalab::mem
+}  // namespace cudalab::memory

@@ -11,7 +11,7 @@
 #include "common/translatable.hpp"
 #include "memory/memory.hpp"
 
-namespace cudalab::mem {
+namespace cudalab::memory {
 
 namespace {
 
@@ -88,4 +88,4 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
   return out;
 }
 
-}  // namespace cudalab::mem
+}  // namespace cudalab::memory

@@ -121,4 +121,13 @@ struct Neighbourhood {
 };
 Neighbourhood explore(Format f, long double input);
 
+// Knuth's TwoSum: s + e == a + b exactly, s = fl(a + b), for any doubles (no overflow). The exact
+// sums of the precision and reduction lessons carry their rounding errors with it.
+inline void twoSum(double a, double b, double& s, double& e) {
+  s = a + b;
+  const double bp = s - a;
+  const double ap = s - bp;
+  e = (a - ap) + (b - bp);
+}
+
 }  // namespace cudalab::floats

@@ -120,60 +120,55 @@ std::string signatureText(const Exercise& e);
 // [SECTION] Run
 // ---------------------------------------------------------------------------------------------
 
-inline constexpr ParamSpec kRunsSpec{"runs",
-                                     "Timed runs",
-                                     1,
-                                     200,
-                                     20,
-                                     "",
-                                     "How many times the kernel runs after two warm-up runs; the "
-                                     "median time is shown. The output is checked after the last "
-                                     "run.",
-                                     true,
-                                     false};
-inline constexpr ParamSpec kTimeoutSpec{"timeout",
-                                        "Time limit",
-                                        0.5,
-                                        60,
-                                        5,
-                                        "s",
-                                        "How long your kernel's launches (the warm-ups and the "
-                                        "timed runs) may take before the app stops the worker "
-                                        "process: a kernel that never ends cannot hang the app. "
-                                        "Preparing the inputs and checking have limits of their "
-                                        "own.",
-                                        false,
-                                        false};
-inline constexpr ParamSpec kBinsSpec{"bins",
-                                     "Bins",
-                                     1,
-                                     4096,
-                                     10,
-                                     "",
-                                     "How many equal bins the histogram has between xmin = -4 and "
-                                     "xmax = 4.",
-                                     true,
-                                     false};
+inline constexpr ParamSpec kRunsSpec{
+    .id = "runs",
+    .label = "Timed runs",
+    .min = 1,
+    .max = 200,
+    .defaultValue = 20,
+    .help =
+        "How many times the kernel runs after two warm-up runs; the "
+        "median time is shown. The output is checked after the last "
+        "run."};
+inline constexpr ParamSpec kTimeoutSpec{
+    .id = "timeout",
+    .label = "Time limit",
+    .min = 0.5,
+    .max = 60,
+    .defaultValue = 5,
+    .unit = "s",
+    .help =
+        "How long your kernel's launches (the warm-ups and the "
+        "timed runs) may take before the app stops the worker "
+        "process: a kernel that never ends cannot hang the app. "
+        "Preparing the inputs and checking have limits of their "
+        "own.",
+    .integer = false};
+inline constexpr ParamSpec kBinsSpec{
+    .id = "bins",
+    .label = "Bins",
+    .min = 1,
+    .max = 4096,
+    .defaultValue = 10,
+    .help =
+        "How many equal bins the histogram has between xmin = -4 and "
+        "xmax = 4."};
 inline constexpr ParamSpec kBlockDimSpec{
-    "block",
-    "Block",
-    1,
-    2048,
-    256,
-    "",
-    "Threads per block in x, y and z (blockDim). At most 1,024 in all, 64 in z.",
-    true,
-    false};
-inline constexpr ParamSpec kGridDimSpec{"grid",
-                                        "Grid",
-                                        1,
-                                        4294967296.0,
-                                        1,
-                                        "",
-                                        "Blocks in x, y and z (gridDim). At most 2^31 - 1 in x "
-                                        "and 65,535 in y and z.",
-                                        true,
-                                        true};
+    .id = "block",
+    .label = "Block",
+    .min = 1,
+    .max = 2048,
+    .defaultValue = 256,
+    .help = "Threads per block in x, y and z (blockDim). At most 1,024 in all, 64 in z."};
+inline constexpr ParamSpec kGridDimSpec{.id = "grid",
+                                        .label = "Grid",
+                                        .min = 1,
+                                        .max = 4294967296.0,
+                                        .defaultValue = 1,
+                                        .help =
+                                            "Blocks in x, y and z (gridDim). At most 2^31 - 1 in x "
+                                            "and 65,535 in y and z.",
+                                        .logScale = true};
 
 struct RunParams {
   std::string exercise = "double";
@@ -370,5 +365,26 @@ inline constexpr int kMaxCells = 1 << 16;
 // The bytes and flops of one launch (reads plus writes of the arrays the exercise defines).
 double exerciseBytes(const Exercise& e, const RunParams& p);
 double exerciseFlops(const Exercise& e, const RunParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The exercise as the panel chooses it (exercises(), in its order), for presets and plans.
+inline constexpr ParamSpec kExerciseChoice{
+    .id = "exercise",
+    .label = "Exercise",
+    .min = 0,
+    .max = 7,
+    .defaultValue = 0,
+    .help = "Which of the course's exercises the editor holds."};
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kPlaygroundParams[] = {kRunsSpec, kTimeoutSpec, kBinsSpec, kBlockDimSpec,
+                                                  kGridDimSpec};
 
 }  // namespace cudalab::playground

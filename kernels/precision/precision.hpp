@@ -86,25 +86,21 @@ inline constexpr double kSweepMin = 1e-12;
 inline constexpr double kSweepMax = 1e4;
 
 inline constexpr ParamSpec kPointsPerDecade{
-    "points_per_decade",
-    "Points per decade",
-    4,
-    64,
-    16,
-    "",
-    "How many values of x the sweep takes between each power of ten, from 1e-12 to 1e4.",
-    true,
-    false};
+    .id = "points_per_decade",
+    .label = "Points per decade",
+    .min = 4,
+    .max = 64,
+    .defaultValue = 16,
+    .help = "How many values of x the sweep takes between each power of ten, from 1e-12 to 1e4."};
 inline constexpr ParamSpec kChosenX{
-    "x",
-    "x",
-    kSweepMin,
-    kSweepMax,
-    1e-8,
-    "",
-    "The value of x the table of values and bits looks at. The course's example is 1e-8.",
-    false,
-    true};
+    .id = "x",
+    .label = "x",
+    .min = kSweepMin,
+    .max = kSweepMax,
+    .defaultValue = 1e-8,
+    .help = "The value of x the table of values and bits looks at. The course's example is 1e-8.",
+    .integer = false,
+    .logScale = true};
 
 // perDecade points per decade from kSweepMin to kSweepMax, both included.
 std::vector<double> sweepXs(int perDecade);
@@ -207,5 +203,73 @@ PtxKernel parsePtxKernel(std::string_view ptx, std::string_view name);
 PtxKernel ptxKernel(std::string_view name);
 // "compute_75": the virtual architecture the embedded PTX was generated for.
 const char* ptxArchitecture();
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The panel's choices, for presets and plans: the expression (expressions(), in its order), the
+// formulas drawn, and which precisions are shown (in Precision's order).
+inline constexpr ParamSpec kExprChoice{
+    .id = "expression",
+    .label = "Expression",
+    .min = 0,
+    .max = kExprCount - 1,
+    .defaultValue = 0,
+    .help =
+        "The expression evaluated across x: each loses digits to cancellation somewhere, and has a "
+        "rewritten form that does not."};
+
+inline constexpr ParamSpec kFormulaChoice{
+    .id = "formulas",
+    .label = "Formulas",
+    .min = 0,
+    .max = 2,
+    .defaultValue = 2,
+    .help = "The formula as written, the rewritten formula that avoids the cancellation, or both."};
+
+inline constexpr ParamSpec kShowChoice[kPrecisionCount] = {
+    {.id = "show_half",
+     .label = "Show half",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 1,
+     .help = "Whether the half-precision (16-bit) curves are shown."},
+    {.id = "show_bf16",
+     .label = "Show bfloat16",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 1,
+     .help = "Whether the bfloat16 curves are shown."},
+    {.id = "show_f32",
+     .label = "Show float32 (FMA allowed)",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 1,
+     .help = "Whether the float32 curves, as nvcc compiles them by default, are shown."},
+    {.id = "show_f32_rn",
+     .label = "Show float32 (no FMA)",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 0,
+     .help =
+         "Whether the float32 curves rounded after every operation (as the CPU does) are shown."},
+    {.id = "show_f32_fast",
+     .label = "Show float32 (fast math)",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 0,
+     .help = "Whether the float32 curves built with --use_fast_math are shown."},
+    {.id = "show_f64",
+     .label = "Show float64",
+     .min = 0,
+     .max = 1,
+     .defaultValue = 1,
+     .help = "Whether the float64 curves are shown."},
+};
 
 }  // namespace cudalab::precision

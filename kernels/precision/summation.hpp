@@ -41,6 +41,7 @@
 
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "precision/precision.hpp"
 
 namespace cudalab::precision {
 
@@ -51,16 +52,15 @@ namespace cudalab::precision {
 inline constexpr size_t kCourseSumCount = (size_t{1} << 27) - 157;
 
 inline constexpr ParamSpec kSumCount{
-    "sum_n",
-    "Numbers summed",
-    1024,
-    134217728,
-    static_cast<double>(kCourseSumCount),
-    "",
-    "How many random normal float32 numbers are added up. The course uses 2^27 - 157 "
-    "(134,217,571), about half a gigabyte of floats.",
-    true,
-    true};
+    .id = "sum_n",
+    .label = "Numbers summed",
+    .min = 1024,
+    .max = 134217728,
+    .defaultValue = static_cast<double>(kCourseSumCount),
+    .help =
+        "How many random normal float32 numbers are added up. The course uses 2^27 - 157 "
+        "(134,217,571), about half a gigabyte of floats.",
+    .logScale = true};
 
 // n numbers drawn from the standard normal distribution N(0, 1), rounded to float32;
 // deterministic for a seed (SplitMix64 and the Box-Muller transform, so every platform gets the
@@ -154,5 +154,8 @@ Result<std::vector<SumResults>> sumGrowth(std::span<const float> x, std::span<co
                                           bool useGpu,
                                           const std::function<void(double)>& progress = {},
                                           const std::atomic<bool>* cancel = nullptr);
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kPrecisionParams[] = {kChosenX, kPointsPerDecade, kSumCount};
 
 }  // namespace cudalab::precision

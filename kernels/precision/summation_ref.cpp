@@ -24,6 +24,7 @@
 #include "common/translatable.hpp"
 #include "precision/summation.hpp"
 #include "precision/summation_internal.hpp"
+#include "models/floats.hpp"
 
 namespace cudalab::precision {
 
@@ -256,13 +257,7 @@ double sumDouble(std::span<const float> x) {
 
 namespace {
 
-// Knuth's TwoSum: s + e == a + b exactly, s = fl(a + b), for any doubles (no overflow).
-inline void twoSum(double a, double b, double& s, double& e) {
-  s = a + b;
-  const double bp = s - a;
-  const double ap = s - bp;
-  e = (a - ap) + (b - bp);
-}
+using floats::twoSum;
 
 ExactSum addExact(ExactSum a, ExactSum b) {
   double s = 0, e = 0;

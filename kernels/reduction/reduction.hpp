@@ -25,9 +25,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common/sweep.hpp"
+#include "common/table.hpp"
 #include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "common/status.hpp"
@@ -90,9 +94,16 @@ struct StepInfo {
 };
 
 // In ladder order: Harris's seven, shuffle, atomic, the course's, CUB.
-std::span<const StepInfo> steps();
-const StepInfo& stepInfo(StepId id);
-std::optional<StepId> stepByKey(const std::string& key);
+extern const KeyedTable<StepInfo> kStepTable;  // common/table.hpp
+inline std::span<const StepInfo> steps() {
+  return kStepTable.rows();
+}
+inline const StepInfo& stepInfo(StepId id) {
+  return kStepTable.row(id);
+}
+inline std::optional<StepId> stepByKey(std::string_view key) {
+  return kStepTable.byKey(key);
+}
 bool handWritten(const StepInfo& s);  // not CUB
 std::span<const StepId> allStepIds();
 // The steps the bandwidth sweep measures: one line per idea (steps 1, 3, 4, 6, 7, shuffle, atomic,
@@ -107,29 +118,27 @@ inline constexpr long long kCourseN = (1LL << 27) - 157;  // the course's 134,21
 inline constexpr int kCourseBlock = 128;                  // the course's threadsperblock
 
 inline constexpr ParamSpec kCount{
-    "n",
-    "N",
-    1,
-    536870912,
-    static_cast<double>(kCourseN),
-    "",
-    "How many numbers are summed. Any N works, powers of two or not: threads past the end load "
-    "0, which changes no sum (in the course's kernel they add nothing). The course sums 2^27 - "
-    "157; the benchmark 2^28.",
-    true,
-    true};
+    .id = "n",
+    .label = "N",
+    .min = 1,
+    .max = 536870912,
+    .defaultValue = static_cast<double>(kCourseN),
+    .help =
+        "How many numbers are summed. Any N works, powers of two or not: threads past the end load "
+        "0, which changes no sum (in the course's kernel they add nothing). The course sums 2^27 - "
+        "157; the benchmark 2^28.",
+    .logScale = true};
 inline constexpr ParamSpec kBlock{
-    "block",
-    "Threads per block",
-    64,
-    1024,
-    256,
-    "",
-    "A power of two from 64 to 1024: the trees halve the number of active threads at every "
-    "level, and from step 5 on the last 64 numbers are summed by one warp. The course's kernel "
-    "always uses its own 128.",
-    true,
-    true};
+    .id = "block",
+    .label = "Threads per block",
+    .min = 64,
+    .max = 1024,
+    .defaultValue = 256,
+    .help =
+        "A power of two from 64 to 1024: the trees halve the number of active threads at every "
+        "level, and from step 5 on the last 64 numbers are summed by one warp. The course's kernel "
+        "always uses its own 128.",
+    .logScale = true};
 
 struct ReduceParams {
   DataType type = DataType::Float32;
@@ -347,6 +356,8 @@ struct SweepPoint {
   double gbps = 0;
   bool ok = false;
 };
+// A point as the lesson's export and the benchmark write it: n, the step's key, GB/s, correct.
+nlohmann::json toJson(const SweepPoint& p);
 std::vector<long long> defaultSweepSizes();  // 2^10 ... 2^28, every 2 octaves
 // Each point: fresh numbers, 1 warm-up and 5 timed runs, checked like the ladder.
 // Stops at the first size that fails (out of memory, cancelled), keeping the points before it.
@@ -362,5 +373,34 @@ struct CpuReport {
 };
 Result<CpuReport> measureCpu(const ReduceParams& p, const std::atomic<bool>* cancel = nullptr,
                              const Progress& progress = {});
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The type and the block as the panel chooses them (its combos), for presets and plans.
+inline constexpr ParamSpec kTypeChoice{
+    .id = "type",
+    .label = "Type",
+    .min = 0,
+    .max = 2,
+    .defaultValue = 1,
+    .help =
+        "The numbers' type: int32, float32 or float64. int32 sums are exact in any order; float "
+        "sums depend on the order of the additions."};
+
+inline constexpr ParamSpec kBlockChoice{.id = "block",
+                                        .label = "Threads per block",
+                                        .min = 0,
+                                        .max = 4,
+                                        .defaultValue = 2,
+                                        .help = kBlock.help};
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kReductionParams[] = {kCount, kBlock};
 
 }  // namespace cudalab::reduction

@@ -8,6 +8,7 @@
 #include "common/translatable.hpp"
 #include "models/memory_access.hpp"
 #include "reduction/reduction.hpp"
+#include "common/table.hpp"
 
 namespace cudalab::reduction {
 
@@ -112,20 +113,10 @@ std::optional<DataType> typeByLabel(const std::string& label) {
   return std::nullopt;
 }
 
-std::span<const StepInfo> steps() {
-  return kSteps;
-}
+const KeyedTable<StepInfo> kStepTable{kSteps};
 
-const StepInfo& stepInfo(StepId id) {
-  for (const StepInfo& s : kSteps)
-    if (s.id == id) return s;
-  return kSteps[0];
-}
-
-std::optional<StepId> stepByKey(const std::string& key) {
-  for (const StepInfo& s : kSteps)
-    if (key == s.key) return s.id;
-  return std::nullopt;
+nlohmann::json toJson(const SweepPoint& p) {
+  return {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}};
 }
 
 bool handWritten(const StepInfo& s) {

@@ -13,6 +13,7 @@
 #include "common/host_parallel.hpp"
 #include "precision/summation.hpp"
 #include "reduction/reduction.hpp"
+#include "models/floats.hpp"
 
 namespace cudalab::reduction {
 
@@ -82,13 +83,7 @@ HostData makeData(DataType type, long long n, std::uint64_t seed, const std::ato
 
 namespace {
 
-// Knuth's TwoSum: s + e == a + b exactly.
-inline void twoSum(double a, double b, double& s, double& e) {
-  s = a + b;
-  const double bp = s - a;
-  const double ap = s - bp;
-  e = (a - ap) + (b - bp);
-}
+using floats::twoSum;
 
 struct DoubleDouble {
   double hi = 0, lo = 0;

@@ -21,9 +21,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/params.hpp"
+#include "common/table.hpp"
 #include "common/status.hpp"
 #include "common/translatable.hpp"
 #include "stencil/stencil_ops.cuh"
@@ -56,22 +58,28 @@ struct BlurInfo {
   int colour;
   const char* help;  // what was wrong with the previous step and what this one changes
 };
-std::span<const BlurInfo> blurs();
-const BlurInfo& blurInfo(BlurId id);
-std::optional<BlurId> blurByKey(const std::string& key);
+extern const KeyedTable<BlurInfo> kBlurTable;  // common/table.hpp
+inline std::span<const BlurInfo> blurs() {
+  return kBlurTable.rows();
+}
+inline const BlurInfo& blurInfo(BlurId id) {
+  return kBlurTable.row(id);
+}
+inline std::optional<BlurId> blurByKey(std::string_view key) {
+  return kBlurTable.byKey(key);
+}
 
 inline constexpr int kMaxRadius = 15;
 inline constexpr ParamSpec kRadius{
-    "radius",
-    "Blur radius",
-    1,
-    kMaxRadius,
-    3,
-    "px",
-    "The Gaussian blur reads every pixel within this distance: a square of (2r + 1)^2 pixels "
-    "for each output pixel.",
-    true,
-    false};
+    .id = "radius",
+    .label = "Blur radius",
+    .min = 1,
+    .max = kMaxRadius,
+    .defaultValue = 3,
+    .unit = "px",
+    .help =
+        "The Gaussian blur reads every pixel within this distance: a square of (2r + 1)^2 pixels "
+        "for each output pixel."};
 inline constexpr int kTiles[] = {8, 16, 32};
 
 // The filters the learner chains, in this order: blur, Sobel edges, threshold.
@@ -222,5 +230,71 @@ struct KernelReport {
 Result<KernelReport> measureKernels(int width, int height, const std::vector<int>& radii, int tile,
                                     const std::atomic<bool>* cancel, const Progress& progress);
 std::vector<int> defaultRadii();  // 1 to 15
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+inline constexpr ParamSpec kFrameChoice{.id = "frame",
+                                        .label = "Frame",
+                                        .min = 0,
+                                        .max = 2,
+                                        .defaultValue = 1,
+                                        .help =
+                                            "The frame's size: 1280 x 720, full HD (the course's "
+                                            "1920 x 1080 in 33 ms) or 3840 x 2160."};
+
+inline constexpr ParamSpec kBlurChoice{.id = "blur",
+                                       .label = "Blur",
+                                       .min = 0,
+                                       .max = 1,
+                                       .defaultValue = 1,
+                                       .help = "Whether the frame is blurred first."};
+
+inline constexpr ParamSpec kBlurIdChoice{
+    .id = "blur_kernel",
+    .label = "Blur kernel",
+    .min = 0,
+    .max = 3,
+    .defaultValue = 2,
+    .help =
+        "Which blur: naive 2D, a shared-memory tile with its halo, separable passes, or separable "
+        "in shared memory."};
+
+inline constexpr ParamSpec kTileChoice{
+    .id = "tile",
+    .label = "Tile",
+    .min = 0,
+    .max = 2,
+    .defaultValue = 1,
+    .help = "The tiled blurs' block: tile x tile threads, one pixel each."};
+
+inline constexpr ParamSpec kSobelChoice{.id = "sobel",
+                                        .label = "Sobel edges",
+                                        .min = 0,
+                                        .max = 1,
+                                        .defaultValue = 1,
+                                        .help = "Whether Sobel's edge filter runs after the blur."};
+
+inline constexpr ParamSpec kThresholdChoice{
+    .id = "threshold",
+    .label = "Threshold",
+    .min = 0,
+    .max = 1,
+    .defaultValue = 1,
+    .help = "Whether the edges are thresholded into a mask."};
+
+inline constexpr ParamSpec kViewChoice{.id = "show",
+                                       .label = "Show",
+                                       .min = 0,
+                                       .max = 3,
+                                       .defaultValue = 3,
+                                       .help = "Which stage the picture shows right of the split."};
+
+// The lesson's parameter table: every number its panel edits (Lesson::parameters()).
+inline constexpr ParamSpec kStencilParams[] = {kRadius};
 
 }  // namespace cudalab::stencil

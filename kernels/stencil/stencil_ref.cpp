@@ -10,6 +10,7 @@
 #include "common/host_parallel.hpp"
 #include "common/translatable.hpp"
 #include "stencil/stencil.hpp"
+#include "common/table.hpp"
 
 namespace cudalab::stencil {
 
@@ -50,19 +51,7 @@ bool stop(const std::atomic<bool>* cancel) {
 
 }  // namespace
 
-std::span<const BlurInfo> blurs() {
-  return kBlurs;
-}
-const BlurInfo& blurInfo(BlurId id) {
-  for (const BlurInfo& b : kBlurs)
-    if (b.id == id) return b;
-  return kBlurs[0];
-}
-std::optional<BlurId> blurByKey(const std::string& key) {
-  for (const BlurInfo& b : kBlurs)
-    if (key == b.key) return b.id;
-  return std::nullopt;
-}
+const KeyedTable<BlurInfo> kBlurTable{kBlurs};
 
 std::vector<float> gaussian1d(int radius) {
   const double sigma = std::max(0.5, radius / 2.0);

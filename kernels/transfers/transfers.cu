@@ -13,7 +13,7 @@
 #include "common/cuda_raii.hpp"
 #include "transfers/transfers.hpp"
 
-namespace cudalab {
+namespace cudalab::transfers {
 
 namespace {
 
@@ -351,4 +351,4 @@ std::optional<PcieLink> queryPcieLink(int device) {
   return parsePcieLink(readLine(dir + "current_link_speed"), readLine(dir + "current_link_width"));
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::transfers

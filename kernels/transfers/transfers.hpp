@@ -50,7 +50,7 @@
 
 typedef struct CUstream_st* cudaStream_t;
 
-namespace cudalab {
+namespace cudalab::transfers {
 
 class TransferSession;
 
@@ -109,81 +109,78 @@ std::span<const ChainKernelInfo> chainKernels();
 // ---------------------------------------------------------------------------------------------
 
 inline constexpr ParamSpec kTransferN{
-    "n",
-    "Elements N",
-    1024,
-    268435456,
-    16777216,
-    "",
-    "How many float32 numbers each kernel call processes (2^10 to 2^28). Small arrays show the "
-    "fixed cost of every copy and launch; large ones show bandwidth. The largest need up to 3 GiB "
-    "on the device and in host memory.",
-    true,
-    true};
+    .id = "n",
+    .label = "Elements N",
+    .min = 1024,
+    .max = 268435456,
+    .defaultValue = 16777216,
+    .help =
+        "How many float32 numbers each kernel call processes (2^10 to 2^28). Small arrays show the "
+        "fixed cost of every copy and launch; large ones show bandwidth. The largest need up to 3 "
+        "GiB "
+        "on the device and in host memory.",
+    .logScale = true};
 
 inline constexpr ParamSpec kTransferCalls{
-    "calls",
-    "Kernel calls",
-    1,
-    100,
-    10,
-    "",
-    "How many times the kernel runs over the same data, like the course's `%%timeit -n 100` "
-    "loop. Copying in and out around every call pays the copies every time; keeping the data on "
-    "the device pays them once.",
-    true,
-    true};
+    .id = "calls",
+    .label = "Kernel calls",
+    .min = 1,
+    .max = 100,
+    .defaultValue = 10,
+    .help =
+        "How many times the kernel runs over the same data, like the course's `%%timeit -n 100` "
+        "loop. Copying in and out around every call pays the copies every time; keeping the data "
+        "on "
+        "the device pays them once.",
+    .logScale = true};
 
 inline constexpr ParamSpec kTransferStreams{
-    "streams",
-    "Streams",
-    2,
-    8,
-    4,
-    "",
-    "Streams mode splits the array into chunks and gives them to this many streams. Work in one "
-    "stream runs in order; work in different streams may overlap, so one chunk can be copied in "
-    "while another is computed and a third copied out.",
-    true,
-    false};
+    .id = "streams",
+    .label = "Streams",
+    .min = 2,
+    .max = 8,
+    .defaultValue = 4,
+    .help =
+        "Streams mode splits the array into chunks and gives them to this many streams. Work in "
+        "one "
+        "stream runs in order; work in different streams may overlap, so one chunk can be copied "
+        "in "
+        "while another is computed and a third copied out."};
 
-inline constexpr ParamSpec kTransferChunks{
-    "chunks_per_stream",
-    "Chunks per stream",
-    1,
-    8,
-    1,
-    "",
-    "More, smaller chunks fill the pipeline sooner, until the fixed cost of each copy and launch "
-    "(microseconds) outweighs the overlap gained.",
-    true,
-    false};
+inline constexpr ParamSpec kTransferChunks{.id = "chunks_per_stream",
+                                           .label = "Chunks per stream",
+                                           .min = 1,
+                                           .max = 8,
+                                           .defaultValue = 1,
+                                           .help =
+                                               "More, smaller chunks fill the pipeline sooner, "
+                                               "until the fixed cost of each copy and launch "
+                                               "(microseconds) outweighs the overlap gained."};
 
 inline constexpr ParamSpec kTransferWork{
-    "work",
-    "Work per element",
-    1,
-    16384,
-    256,
-    "iterations",
-    "For the iterate kernel only: how many multiply-adds each thread does per element. At about "
-    "2000 (on an H100 or H200) the kernel takes as long as copying its data in, which is where "
-    "overlapping copies with kernels gains the most.",
-    true,
-    true};
+    .id = "work",
+    .label = "Work per element",
+    .min = 1,
+    .max = 16384,
+    .defaultValue = 256,
+    .unit = "iterations",
+    .help =
+        "For the iterate kernel only: how many multiply-adds each thread does per element. At "
+        "about "
+        "2000 (on an H100 or H200) the kernel takes as long as copying its data in, which is where "
+        "overlapping copies with kernels gains the most.",
+    .logScale = true};
 
 inline constexpr ParamSpec kTransferChain{
-    "chain",
-    "Chained kernels k",
-    1,
-    8,
-    3,
-    "",
-    "How many kernels run one after another on the data (foo, bar, baz, foo, ...). Round trips "
-    "copy in and out around each; keeping the data on the device copies once each way: 2(k-1) "
-    "copies fewer.",
-    true,
-    false};
+    .id = "chain",
+    .label = "Chained kernels k",
+    .min = 1,
+    .max = 8,
+    .defaultValue = 3,
+    .help =
+        "How many kernels run one after another on the data (foo, bar, baz, foo, ...). Round trips "
+        "copy in and out around each; keeping the data on the device copies once each way: 2(k-1) "
+        "copies fewer."};
 
 inline constexpr ParamSpec kTransferParams[] = {kTransferN,      kTransferCalls, kTransferStreams,
                                                 kTransferChunks, kTransferWork,  kTransferChain};
@@ -451,4 +448,23 @@ std::optional<PcieLink> parsePcieLink(const std::string& speed, const std::strin
 // machine, or an SXM part whose host link is not a plain PCIe device).
 std::optional<PcieLink> queryPcieLink(int device);
 
-}  // namespace cudalab
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The panel's choices
+// ---------------------------------------------------------------------------------------------
+
+// What the lesson's panel chooses besides its numbers, for presets and plans: a choice's value is
+// the index of its option in the panel's order (the registry test checks each range against the
+// options its binding lists).
+
+// The kernel as the panel chooses it (transferOps(), in its order), for presets and plans.
+inline constexpr ParamSpec kOpChoice{
+    .id = "kernel",
+    .label = "Kernel",
+    .min = 0,
+    .max = 3,
+    .defaultValue = 0,
+    .help =
+        "Which element-wise kernel runs: doubling (the course's foo), a*x + y, hypot(x, y), or one "
+        "whose work per element you choose."};
+
+}  // namespace cudalab::transfers

@@ -13,8 +13,9 @@
 
 #include "common/format.hpp"
 #include "transfers/transfers.hpp"
+#include "common/table.hpp"
 
-namespace cudalab {
+namespace cudalab::transfers {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Variants
@@ -72,9 +73,7 @@ std::span<const TransferOpInfo> transferOps() {
   return kOps;
 }
 const TransferOpInfo& transferOp(TransferOp op) {
-  for (const TransferOpInfo& o : kOps)
-    if (o.op == op) return o;
-  return kOps[0];
+  return rowOf(kOps, &TransferOpInfo::op, op);
 }
 double flopsPerElement(TransferOp op, int work) {
   switch (op) {
@@ -94,9 +93,7 @@ std::span<const TransferModeInfo> transferModes() {
   return kModes;
 }
 const TransferModeInfo& transferMode(TransferMode mode) {
-  for (const TransferModeInfo& m : kModes)
-    if (m.mode == mode) return m;
-  return kModes[0];
+  return rowOf(kModes, &TransferModeInfo::mode, mode);
 }
 std::span<const ChainKernelInfo> chainKernels() {
   return kChain;
@@ -710,4 +707,4 @@ std::optional<PcieLink> parsePcieLink(const std::string& speed, const std::strin
   return l;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::transfers

@@ -4,7 +4,7 @@
 
 #include "transfers/transfers.hpp"
 
-namespace cudalab {
+namespace cudalab::transfers {
 
 std::vector<long long> sweepSizes(long long maxN) {
   std::vector<long long> ns;
@@ -64,4 +64,4 @@ Result<SizePoint> measureSize(const TransferParams& base, long long n, bool gpu,
   return pt;
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::transfers

@@ -1,0 +1,92 @@
+// Look-ups in the lessons' tables (a ladder's steps, the variants, the metrics): one helper for
+// every "the row whose id is ...", "the id whose key is ...", so no table carries a loop of its
+// own. A table is any range of rows (a constexpr array, a span); a column is a pointer to member.
+//
+//   const StepInfo* s = findRow(kSteps, &StepInfo::key, "tiled16");  // nullptr when none
+//   const StepInfo& t = rowOf(kSteps, &StepInfo::id, StepId::Naive);  // the first row when none
+//   std::optional<StepId> id = idOf(kSteps, &StepInfo::key, &StepInfo::id, "tiled16");
+//   std::vector<StepId> all = column(kSteps, &StepInfo::id);          // in the table's order
+//
+// A table whose rows have an `id` (an enum) and a `key` (its stable name: command line, presets,
+// JSON) is a KeyedTable, the one helper behind every ladder's steps and every variants table. Its
+// rows stay in the .cpp; the header declares the table and names its look-ups:
+//   extern const KeyedTable<StepInfo> kStepTable;                               // matmul.hpp
+//   inline const StepInfo& stepInfo(StepId id) { return kStepTable.row(id); }
+//   const KeyedTable<StepInfo> kStepTable{kSteps};                              // matmul_model.cpp
+#pragma once
+
+#include <iterator>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace cudalab {
+
+namespace detail {
+// Keys compare as text when both sides are text (a const char* column against a std::string).
+template <class A, class B>
+bool sameKey(const A& a, const B& b) {
+  if constexpr (std::is_convertible_v<const A&, std::string_view> &&
+                std::is_convertible_v<const B&, std::string_view>)
+    return std::string_view(a) == std::string_view(b);
+  else
+    return a == b;
+}
+}  // namespace detail
+
+// The row whose `member` equals `value`, or nullptr.
+template <class Rows, class Row, class Field, class Value>
+const Row* findRow(const Rows& rows, Field Row::*member, const Value& value) {
+  for (const Row& r : rows)
+    if (detail::sameKey(r.*member, value)) return &r;
+  return nullptr;
+}
+
+// The row whose `member` equals `value`; the table's first row when there is none (for tables
+// that hold every value of their enum, where none is a programming error the tests catch).
+template <class Rows, class Row, class Field, class Value>
+const Row& rowOf(const Rows& rows, Field Row::*member, const Value& value) {
+  const Row* r = findRow(rows, member, value);
+  return r ? *r : *std::begin(rows);
+}
+
+// The `out` column of the row whose `member` equals `value`, or nullopt.
+template <class Rows, class Row, class Field, class Value, class Out>
+std::optional<Out> idOf(const Rows& rows, Field Row::*member, Out Row::*out, const Value& value) {
+  if (const Row* r = findRow(rows, member, value)) return r->*out;
+  return std::nullopt;
+}
+
+// One column of the table, in its order.
+template <class Rows, class Row, class Field>
+std::vector<Field> column(const Rows& rows, Field Row::*member) {
+  std::vector<Field> out;
+  for (const Row& r : rows)
+    out.push_back(r.*member);
+  return out;
+}
+
+template <class Row>
+class KeyedTable {
+ public:
+  using Id = std::remove_cvref_t<decltype(std::declval<const Row&>().id)>;
+  constexpr explicit KeyedTable(std::span<const Row> rows) : rows_(rows) {}
+  // Every row, in the table's (teaching) order.
+  std::span<const Row> rows() const { return rows_; }
+  // The row of `id`; the first row for an id the table lacks (a programming error the tests
+  // catch: every table holds every value of its enum).
+  const Row& row(Id id) const { return rowOf(rows_, &Row::id, id); }
+  // The id whose key is `key`, or nullopt.
+  std::optional<Id> byKey(std::string_view key) const {
+    return idOf(rows_, &Row::key, &Row::id, key);
+  }
+  // Every id, in the table's order.
+  std::vector<Id> ids() const { return column(rows_, &Row::id); }
+
+ private:
+  std::span<const Row> rows_;
+};
+
+}  // namespace cudalab
