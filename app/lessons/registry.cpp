@@ -1,41 +1,33 @@
 #include "lessons/registry.hpp"
 
-#include "lessons/atomics_lesson.hpp"
-#include "lessons/device_lesson.hpp"
-#include "lessons/launch_config_lesson.hpp"
-#include "lessons/matmul_lesson.hpp"
-#include "lessons/memory_lesson.hpp"
-#include "lessons/playground_lesson.hpp"
-#include "lessons/precision_lesson.hpp"
-#include "lessons/reduction_lesson.hpp"
-#include "lessons/stencil_lesson.hpp"
-#include "lessons/transfers_lesson.hpp"
+#include "lessons/atomics/atomics_lesson.hpp"
+#include "lessons/device/device_lesson.hpp"
+#include "lessons/launch_config/launch_config_lesson.hpp"
+#include "lessons/matmul/matmul_lesson.hpp"
+#include "lessons/memory/memory_lesson.hpp"
+#include "lessons/playground/playground_lesson.hpp"
+#include "lessons/precision/precision_lesson.hpp"
+#include "lessons/reduction/reduction_lesson.hpp"
+#include "lessons/stencil/stencil_lesson.hpp"
+#include "lessons/transfers/transfers_lesson.hpp"
 
 namespace cudalab {
 
-namespace {
-const LessonEntry kLessons[] = {
-    {&kDeviceLessonInfo, &makeDeviceLesson, &deviceBenches},
-    {&kLaunchConfigLessonInfo, &makeLaunchConfigLesson, &launchConfigBenches},
-    {&kTransfersLessonInfo, &makeTransfersLesson, &transfersBenches},
-    {&kPrecisionLessonInfo, &makePrecisionLesson, &precisionBenches},
-    {&kMemoryLessonInfo, &makeMemoryLesson, &memoryBenches},
-    {&kMatmulLessonInfo, &makeMatmulLesson, &matmulBenches},
-    {&kReductionLessonInfo, &makeReductionLesson, &reductionBenches},
-    {&kPlaygroundLessonInfo, &makePlaygroundLesson, &playgroundBenches},
-    {&kAtomicsLessonInfo, &makeAtomicsLesson, &atomicsBenches},
-    {&kStencilLessonInfo, &makeStencilLesson, &stencilBenches},
-};
-}  // namespace
-
 std::span<const LessonEntry> lessonRegistry() {
+  // Copied on first use, when every lesson file's entry has been made.
+  static const LessonEntry kLessons[] = {
+      kDeviceLesson,        // what the GPU is
+      kLaunchConfigLesson,  // grids and blocks
+      kTransfersLesson,     // host and device memory
+      kPrecisionLesson,     // float32, float64 and cancellation
+      kMemoryLesson,        // access patterns, shared memory, the transpose
+      kMatmulLesson,        // tiling, from naive to cuBLAS
+      kReductionLesson,     // the reduction ladder
+      kPlaygroundLesson,    // the learner's own kernels
+      kAtomicsLesson,       // races, atomics, the histogram
+      kStencilLesson,       // a full-HD pipeline in a frame's budget
+  };
   return kLessons;
-}
-
-const LessonEntry* findLesson(std::string_view id) {
-  for (const LessonEntry& e : kLessons)
-    if (id == e.info->id) return &e;
-  return nullptr;
 }
 
 }  // namespace cudalab

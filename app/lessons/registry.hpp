@@ -1,23 +1,19 @@
-// The list of lessons, in teaching order. One line per lesson in registry.cpp.
+// The list of lessons, in teaching order: one line per lesson in registry.cpp. It includes every
+// lesson, so it sits above them all; main() and the tests hand it to the shell, the soak and the
+// benchmark runner, which know lessons only through core/catalogue.hpp.
 #pragma once
 
-#include <memory>
 #include <span>
 #include <string_view>
 
-#include "bench.hpp"
-#include "lessons/lesson.hpp"
+#include "core/catalogue.hpp"
 
 namespace cudalab {
 
-struct LessonEntry {
-  const LessonInfo* info;
-  std::unique_ptr<Lesson> (*make)();
-  std::span<const BenchEntry> (*benches)();  // its `cudalab bench` entries (nullptr: none)
-};
-
 std::span<const LessonEntry> lessonRegistry();
 // nullptr when no lesson has this id.
-const LessonEntry* findLesson(std::string_view id);
+inline const LessonEntry* findLesson(std::string_view id) {
+  return findLesson(lessonRegistry(), id);
+}
 
 }  // namespace cudalab

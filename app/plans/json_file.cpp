@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 namespace cudalab {
 

@@ -10,7 +10,7 @@
 
 #include "common/embedded.hpp"
 #include "plans/json_file.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 namespace cudalab::embedded {
 extern const EmbeddedFile kPresetFiles[];

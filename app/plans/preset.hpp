@@ -5,7 +5,7 @@
 //    "name": "The course's sum", "description": "2^27 - 157 float32 numbers, 128 threads",
 //    "parameters": {"type": "float32", "n": 134217571, "block": 128}}
 //
-// A parameter is one of the lesson's bindings (lessons/lesson.hpp) by its id: a number, or for a
+// A parameter is one of the lesson's bindings (core/binding.hpp) by its id: a number, or for a
 // choice the option's name ("float64"; numbers where the names are numbers, true and false for
 // on/off). Applying a preset sets every parameter it names and puts the others back to their
 // defaults, so a preset gives the same lesson state whatever came before. Reading is forgiving
@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "lessons/lesson.hpp"
+#include "core/lesson.hpp"
 
 namespace cudalab {
 

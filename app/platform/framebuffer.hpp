@@ -10,17 +10,15 @@
 //   Framebuffer::unbind();
 #pragma once
 
+#include "common/non_copyable.hpp"
 #include "common/status.hpp"
 #include "platform/image.hpp"
 
 namespace cudalab {
 
-class Framebuffer {
+class Framebuffer : NonCopyable {
  public:
-  Framebuffer() = default;
   ~Framebuffer();
-  Framebuffer(const Framebuffer&) = delete;
-  Framebuffer& operator=(const Framebuffer&) = delete;
 
   // (Re)creates the target; needs a current GL context. `nearest`: sample without smoothing, for
   // pictures of data where one pixel is one element.

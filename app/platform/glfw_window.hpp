@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "common/non_copyable.hpp"
 #include "common/status.hpp"
 
 struct GLFWwindow;
@@ -22,12 +23,9 @@ struct WindowGeometry {
   bool maximized = false;
 };
 
-class GlfwWindow {
+class GlfwWindow : NonCopyable {
  public:
-  GlfwWindow() = default;
   ~GlfwWindow();
-  GlfwWindow(const GlfwWindow&) = delete;
-  GlfwWindow& operator=(const GlfwWindow&) = delete;
 
   Status open(const WindowGeometry& geometry, const std::string& title);
   bool shouldClose() const;

@@ -11,16 +11,14 @@
 
 #include <string>
 
+#include "common/non_copyable.hpp"
 #include "common/status.hpp"
 
 namespace cudalab {
 
-class HeadlessContext {
+class HeadlessContext : NonCopyable {
  public:
-  HeadlessContext() = default;
   ~HeadlessContext();
-  HeadlessContext(const HeadlessContext&) = delete;
-  HeadlessContext& operator=(const HeadlessContext&) = delete;
 
   // Creates the context and makes it current on this thread; `cudaDevice` < 0 means "any".
   Status create(int cudaDevice);

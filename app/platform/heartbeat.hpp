@@ -1,4 +1,5 @@
-// The drawing thread's sign of life, for the supervisor that started this app (app/restart.hpp).
+// The drawing thread's sign of life, for the supervisor that started this app
+// (commands/restart.hpp).
 //
 // After a GPU fault some servers leave the GPU unable to draw beside CUDA: a process started
 // again can draw its first picture and then block for good inside the graphics driver (seen on an

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/non_copyable.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/status.hpp"
 
@@ -33,12 +34,9 @@ namespace cudalab {
 enum class PixelFormat { RGBA8, R32UI, R32F };  // 4 bytes a pixel in every format
 enum class InteropPath { Interop, HostCopy };
 
-class InteropImage {
+class InteropImage : NonCopyable {
  public:
-  InteropImage() = default;
   ~InteropImage();
-  InteropImage(const InteropImage&) = delete;
-  InteropImage& operator=(const InteropImage&) = delete;
 
   // Creates the GL objects (needs a current GL context) and tries to register the pixel buffer
   // with CUDA; when that fails the image still works through the host-copy path.

@@ -10,17 +10,15 @@
 
 #include <functional>
 
+#include "common/non_copyable.hpp"
 #include "common/status.hpp"
 #include "platform/framebuffer.hpp"
 
 namespace cudalab {
 
-class ShaderPass {
+class ShaderPass : NonCopyable {
  public:
-  ShaderPass() = default;
   ~ShaderPass();
-  ShaderPass(const ShaderPass&) = delete;
-  ShaderPass& operator=(const ShaderPass&) = delete;
 
   // Compiles shaders/fullscreen.vert with `fragmentSource`; a compile error comes back with the
   // driver's log.

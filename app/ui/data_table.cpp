@@ -1,6 +1,6 @@
 // See data_table.hpp.
 #include "ui/data_table.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>

@@ -14,7 +14,7 @@
 
 #include "common/measurement_export.hpp"
 #include "ui/data_table.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 

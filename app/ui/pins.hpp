@@ -1,7 +1,7 @@
 // Runs side by side: a learner pins what a lesson has measured (up to four runs), changes the
 // parameters, runs again, and sees the pinned runs beside the new one: in a table of the lesson's
 // rows (Lesson::comparable()) with each pinned value and its difference from now, and on every
-// plot as dashed series of the same colours (ui/plot.hpp, SetPinnedRuns). Each pinned run is
+// plot as dashed series of the same colours (ui/plot/plot.hpp, SetPinnedRuns). Each pinned run is
 // named by the parameters that tell the runs apart ("A: block 128"). The table and every run's
 // parameters and results export together as CSV and JSON.
 //
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/lesson.hpp"
+#include "core/lesson.hpp"
 #include "plans/preset.hpp"
-#include "ui/plot.hpp"
+#include "ui/plot/plot.hpp"
 
 namespace cudalab {
 

@@ -17,7 +17,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
 
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 

@@ -1,7 +1,7 @@
 #include "ui/renderer.hpp"
 
 #include "common/device_fault.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
@@ -18,7 +18,7 @@
 #include "platform/gl.hpp"
 #include "platform/heartbeat.hpp"
 #include "ui/data_table.hpp"
-#include "ui/plot.hpp"
+#include "ui/plot/plot.hpp"
 
 namespace cudalab {
 

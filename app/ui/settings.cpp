@@ -10,7 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 namespace cudalab {
 

@@ -26,7 +26,7 @@ struct Settings {
   int exportScale = 2;  // pixel scale of exported figures: 1 or 2
   bool exportTransparent = false;
   std::string exportDir;  // empty: defaultExportDir()
-  std::string language;   // "en", "ko", "zh_CN", "fr"; empty: the system's (ui/i18n.hpp)
+  std::string language;   // "en", "ko", "zh_CN", "fr"; empty: the system's (core/i18n.hpp)
 
   static constexpr float kMinScale = 0.75f;
   static constexpr float kMaxScale = 3.0f;

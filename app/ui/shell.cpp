@@ -19,9 +19,8 @@
 #include <GLFW/glfw3.h>  // key codes only: ImGui 1.86's GLFW backend indexes KeysDown by them
 
 #include "common/device_fault.hpp"
-#include "lessons/registry.hpp"
-#include "ui/i18n.hpp"
-#include "ui/plot.hpp"
+#include "core/i18n.hpp"
+#include "ui/plot/plot.hpp"
 #include "ui/theme.hpp"
 
 namespace cudalab {
@@ -47,8 +46,10 @@ std::string runtimeSentence(const RuntimeInfo& rt) {
 
 // [SECTION] construction and lesson selection
 
-Shell::Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool headless)
-    : settings_(settings),
+Shell::Shell(std::span<const LessonEntry> catalogue, Settings& settings, RuntimeInfo runtime,
+             std::string glInfo, bool headless)
+    : catalogue_(catalogue),
+      settings_(settings),
       runtime_(std::move(runtime)),
       glInfo_(std::move(glInfo)),
       headless_(headless),
@@ -72,7 +73,7 @@ Lesson* Shell::lesson(const std::string& id) {
 
 void Shell::makeLessons() {
   lessons_.clear();
-  for (const LessonEntry& e : lessonRegistry())
+  for (const LessonEntry& e : catalogue_)
     lessons_.push_back(e.make());
   shown_.assign(lessons_.size(), false);
   if (!selectLesson(settings_.lesson)) current_ = 0;
@@ -483,6 +484,8 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   ImGui::Spacing();
   pins_.beginLesson(current());
   pins_.drawPanel(ctx, current());
+  current().startNextQueued();
+  errorText(theme, current().error());
   current().drawMain(ctx);
   pins_.endLesson();
   // A plan's step shows its panel: scroll so that its top is at the top of the view.

@@ -4,7 +4,7 @@
 // The layout is computed from the display size every frame (no free-floating windows), so the same
 // UI can be drawn again off-screen at 2x for figure export or headless screenshots.
 //
-//   Shell shell(settings, queryRuntime(), "Mesa llvmpipe", /*headless=*/false);
+//   Shell shell(lessonRegistry(), settings, queryRuntime(), "Mesa llvmpipe", /*headless=*/false);
 //   shell.selectLesson("device");
 //   ... each frame, between ImGui::NewFrame() and ImGui::Render():
 //   shell.draw(theme, target);
@@ -20,7 +20,8 @@
 
 #include "common/runtime_info.hpp"
 #include "common/translatable.hpp"
-#include "lessons/lesson.hpp"
+#include "core/catalogue.hpp"
+#include "core/lesson.hpp"
 #include "ui/pins.hpp"
 #include "ui/plan_ui.hpp"
 #include "ui/settings.hpp"
@@ -50,7 +51,9 @@ struct ExportJob {
 
 class Shell {
  public:
-  Shell(Settings& settings, RuntimeInfo runtime, std::string glInfo, bool headless);
+  // `catalogue`: the lessons it makes, one of each (lessons/registry.hpp's list, from main()).
+  Shell(std::span<const LessonEntry> catalogue, Settings& settings, RuntimeInfo runtime,
+        std::string glInfo, bool headless);
   ~Shell();
 
   bool selectLesson(std::string_view id);
@@ -127,9 +130,10 @@ class Shell {
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
   void drawAbout(Theme& theme);
   void handleKeys();
-  void makeLessons();  // one of each, from the registry; the settings' lesson current
+  void makeLessons();  // one of each, from the catalogue; the settings' lesson current
   LessonContext makeContext(const Theme& theme, const FrameTarget& t);
 
+  std::span<const LessonEntry> catalogue_;
   Settings& settings_;
   RuntimeInfo runtime_;
   std::string glInfo_;

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "ui/font_file.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 
 namespace cudalab {
 

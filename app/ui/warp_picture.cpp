@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/format.hpp"
-#include "ui/i18n.hpp"
+#include "core/i18n.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 

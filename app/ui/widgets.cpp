@@ -10,8 +10,8 @@
 #include <cmath>
 #include <string>
 
-#include "ui/i18n.hpp"
-#include "ui/plot.hpp"
+#include "core/i18n.hpp"
+#include "ui/plot/plot.hpp"
 #include "ui/theme.hpp"
 
 namespace cudalab {
@@ -304,6 +304,62 @@ bool button(const char* label) {
   return ImGui::Button(fittedLabel(label, ImGui::GetContentRegionAvail().x - pad));
 }
 
+void workProgress(Lesson& lesson, const std::function<std::string(const JobProgress&)>& text) {
+  const std::optional<JobProgress> p = lesson.runningProgress();
+  if (!p) return;
+  // The worker's words are marked N_() where the work reports them, and translated here.
+  ImGui::ProgressBar(p->fraction, ImVec2(-1, 0), (text ? text(*p) : tr(p->what)).c_str());
+  if (button("Cancel")) lesson.cancelAll();
+}
+
+void exportButtons(LessonContext& ctx, const Lesson& lesson, ExportRow row) {
+  if (row.spaced) ImGui::Spacing();
+  ImGui::BeginDisabled(!row.enabled);
+  if (button("Export CSV")) exportLessonResults(ctx, lesson.results(), false);
+  ImGui::SameLine();
+  if (button("Export JSON")) exportLessonResults(ctx, lesson.results(), true);
+  ImGui::EndDisabled();
+}
+
+void runButtons(LessonContext& ctx, Lesson& lesson, std::initializer_list<RunButton> buttons,
+                const char* noGpu, bool progress) {
+  const bool gpu = ctx.runtime.hasDevice();
+  if (!gpu && noGpu) mutedText(ctx.theme, noGpu);
+  for (const RunButton& b : buttons) {
+    ImGui::BeginDisabled(lesson.working() || (b.needsGpu && !gpu));
+    actionButton(lesson.action(b.action));
+    ImGui::EndDisabled();
+  }
+  if (progress) workProgress(lesson);
+}
+
+bool waitingForMeasurement(bool have, bool running, bool gpu, const char* press) {
+  if (have) return false;
+  textWrapped("%s", running ? tr("Measuring...")
+                    : gpu   ? tr(press)
+                            : tr("No GPU: nothing is measured."));
+  return true;
+}
+
+void endSweepPanel(LessonContext& ctx, const std::string& note, const Status& stopped) {
+  mutedText(ctx.theme, note.c_str());
+  errorText(ctx.theme, stopped);
+  endPanel(ctx);
+}
+
+void swatchRow(int paletteIndex) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  colourSwatch(paletteIndex);
+}
+
+bool actionButton(const LessonAction& action) {
+  const bool pressed = button(action.currentLabel());
+  helpTooltip(action.currentHelp());
+  if (pressed) action.start();
+  return pressed;
+}
+
 bool checkbox(const char* label, bool* v) {
   label = translatedLabel(label);
   const char* shownEnd = ImGui::FindRenderedTextEnd(label);
@@ -419,13 +475,6 @@ void errorText(const Theme& theme, const Status& s) {
   ImGui::PopStyleColor();
 }
 
-void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool working) {
-  if (queue.empty() || working) return;
-  const std::string next = queue.front();
-  queue.erase(queue.begin());
-  lesson.startAction(next);
-}
-
 void legendItem(ImU32 colour, const char* text, bool first) {
   const float h = ImGui::GetTextLineHeight();
   const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
@@ -452,7 +501,7 @@ const char* halfWidthLabel(const char* label) {
   // its capacity between calls, so this allocates once.
   static std::string text;
   const float avail = ImGui::GetContentRegionAvail().x;
-  // The label shown is translated (ui/i18n.hpp); the id stays the English one.
+  // The label shown is translated (core/i18n.hpp); the id stays the English one.
   const char* shownEnd = ImGui::FindRenderedTextEnd(label);
   static std::string english;
   english.assign(label, shownEnd);

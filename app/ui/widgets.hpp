@@ -11,15 +11,20 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/params.hpp"
-#include "lessons/lesson.hpp"
+#include "core/lesson.hpp"
 #include "platform/image.hpp"
+#include "ui/plot/plot.hpp"
 
 namespace cudalab {
 
@@ -70,6 +75,38 @@ std::vector<int> wrapPoints(const char* text, float width);
 // These controls take the English label, marked for the catalogue, and show its translation (the
 // id stays the English label in every language): button("Run##ladder").
 bool button(const char* label);
+// While one of the lesson's actions runs (Lesson::runningProgress()): its progress bar, with the
+// job's words translated (or `text` of its progress), and the Cancel button that stops all of the
+// lesson's work (Lesson::cancelAll()).
+void workProgress(Lesson& lesson, const std::function<std::string(const JobProgress&)>& text = {});
+// The Export CSV and Export JSON buttons, side by side: the lesson's results() into the export
+// folder (exportLessonResults), or why not in the status bar. Greyed out unless `enabled` (nothing
+// to export yet); `spaced`: set apart from the controls above.
+struct ExportRow {
+  bool enabled = true;
+  bool spaced = false;
+};
+void exportButtons(LessonContext& ctx, const Lesson& lesson, ExportRow row = {});
+// For a panel of measurements before it has any: says why it is empty (measuring now; `press`, a
+// sentence marked N_() that names the button to press; or no GPU) and returns true, so that the
+// panel ends there:
+//   if (waitingForMeasurement(bool(sweep_), sweepJob_.running(), gpu_, N_("Press \"...\".")))
+//     return endPanel(ctx);
+bool waitingForMeasurement(bool have, bool running, bool gpu, const char* press);
+// A lesson's run buttons: its actions in this order, each disabled while an action's work runs
+// (Lesson::working()) and, for one that needs a GPU, without one. Before them, without a GPU,
+// `noGpu` (a muted sentence saying what runs instead and what waits for a GPU, marked N_() for
+// the catalogues: xgettext cannot count arguments past the braces of `buttons`); after them,
+// unless `progress` is false, the running work's progress and Cancel (workProgress).
+struct RunButton {
+  const char* action;
+  bool needsGpu = false;
+};
+void runButtons(LessonContext& ctx, Lesson& lesson, std::initializer_list<RunButton> buttons,
+                const char* noGpu = nullptr, bool progress = true);
+// The button of an action of the lesson's table (core/action.hpp): its label as it is now, its
+// tooltip, and when pressed its start(). True when pressed.
+bool actionButton(const LessonAction& action);
 // A check box whose label wraps beside it when it would run past the panel (clicking the label
 // toggles it too).
 bool checkbox(const char* label, bool* v);
@@ -89,6 +126,9 @@ void helpMarker(const char* text);
 // A small square of palette colour `paletteIndex`, on the line of the text that follows it: a
 // series' colour beside its name in a table, readable in both themes.
 void colourSwatch(int paletteIndex);
+// A new row of a table of steps, its first cell begun with the step's colour swatch (the colour
+// the step has in the plots).
+void swatchRow(int paletteIndex);
 
 // For a row of controls: the next one goes on this line when it still fits the panel (an item
 // `itemWidth` wide with `label` beside it; the label's "##" part is not counted), and under it
@@ -123,10 +163,51 @@ void errorText(const Theme& theme, const Status& s);
 void ladderBarsPlot(const char* plotId, const char* title, const std::vector<const char*>& names,
                     const std::vector<double>& values, const char* referenceLabel,
                     double reference);
+// The same from a ladder's results: `name(r)` and `value(r)` of each.
+template <class Results, class Name, class Value>
+void ladderBarsPlot(const char* plotId, const char* title, const Results& results, Name name,
+                    Value value, const char* referenceLabel, double reference) {
+  std::vector<const char*> names;
+  std::vector<double> values;
+  for (const auto& r : results) {
+    names.push_back(name(r));
+    values.push_back(value(r));
+  }
+  ladderBarsPlot(plotId, title, names, values, referenceLabel, reference);
+}
 
-// Lessons queue the measurements they start on first show: each frame, the next one starts once
-// nothing runs (startAction refuses while a job is busy).
-void startNextQueued(Lesson& lesson, std::vector<std::string>& queue, bool working);
+// A ladder's sweep as a plot of its own: one line per step, in the step's colour and named by its
+// key, on axes `x` and `y`, the legend outside. `points` are the sweep's, each with its `.step`;
+// `info(step)` is the step table's row; `fx(p)` and `fy(p)` place a point.
+template <class Steps, class Points, class Info, class X, class Y>
+void stepLinesPlot(const char* plotId, const char* title, const plot::Axis& x, const plot::Axis& y,
+                   const Steps& steps, const Points& points, Info info, X fx, Y fy) {
+  if (!plot::BeginPlot(plotId, title, ImVec2(-1, 0))) return;
+  plot::SetupAxes(x, y);
+  plot::SetupLegend(plot::Legend::Outside);
+  for (const auto& step : steps) {
+    std::vector<double> xs, ys;
+    for (const auto& p : points)
+      if (p.step == step) {
+        xs.push_back(fx(p));
+        ys.push_back(fy(p));
+      }
+    if (xs.empty()) continue;
+    plot::SetNextColour(info(step).colour);
+    plot::PlotLine(info(step).key, xs.data(), ys.data(), int(xs.size()));
+  }
+  plot::EndPlot();
+}
+
+// Ends a sweep's panel: `note` muted under the plot (what the curves show, whether every point
+// checked out), then where the sweep stopped early and why, if it did.
+void endSweepPanel(LessonContext& ctx, const std::string& note, const Status& stopped);
+
+// Whether every point of a sweep or every step of a ladder was checked correct (`.ok`).
+template <class Points>
+bool allCorrect(const Points& points) {
+  return std::all_of(std::begin(points), std::end(points), [](const auto& p) { return p.ok; });
+}
 
 // A slider for one ParamSpec (its label, range, unit, log scale and help as tooltip), half the
 // panel wide, rounding integer parameters: the control every lesson's parameter table asks for.
