@@ -4,7 +4,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "cli.hpp"
+#include "commands/cli.hpp"
 
 namespace cudalab {
 namespace {

@@ -1,8 +1,8 @@
-// The counters' helper process (app/lessons/counters_helper.hpp), on any machine: readings cross
-// the pipe unchanged, and the helper started from the real binary answers a panel's request with
-// what the app's own process would have said (here, without a GPU, the same sentence), refuses a
-// job it does not know or parameters of the wrong size with a sentence, and leaves no process; a
-// helper that crashes is quoted by its crash report's first line.
+// The counters' helper process (core/counters_helper.hpp, commands/counters_helper.hpp), on any
+// machine: readings cross the pipe unchanged, and the helper started from the real binary answers a
+// panel's request with what the app's own process would have said (here, without a GPU, the same
+// sentence), refuses a job it does not know or parameters of the wrong size with a sentence, and
+// leaves no process; a helper that crashes is quoted by its crash report's first line.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <random>
 
-#include "lessons/counters_helper.hpp"
+#include "core/counters_helper.hpp"
 #include "reduction/reduction.hpp"
 #include "tests/worker_binary.hpp"
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lessons/registry.hpp"
-#include "restart.hpp"
+#include "commands/restart.hpp"
 #include "platform/headless_egl.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
@@ -92,7 +92,7 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   {
     Settings settings;
     settings.lesson = "reduction";
-    Shell shell(settings, rt, "test", /*headless=*/true);
+    Shell shell(lessonRegistry(), settings, rt, "test", /*headless=*/true);
     UiRenderer renderer(shell, settings);
     ASSERT_TRUE(renderer.init(nullptr).ok());
     ASSERT_TRUE(shell.selectLesson("transfers"));
@@ -121,7 +121,7 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   EXPECT_EQ(state.value("relaunches", 0), 1);
 
   Settings settings;
-  Shell shell(settings, rt, "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, rt, "test", /*headless=*/true);
   shell.restore(nlohmann::json::parse(state.dump()));  // through text, as through the file
   EXPECT_STREQ(shell.current().info().id, "transfers");
   EXPECT_EQ(shell.current().bindings().front().get(), chosen) << param;
@@ -136,7 +136,7 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   nlohmann::json giveUp = state;
   giveUp["without_gpu"] = true;
   giveUp["relaunches"] = 4;
-  Shell fourth(settings, rt, "test", /*headless=*/true);
+  Shell fourth(lessonRegistry(), settings, rt, "test", /*headless=*/true);
   fourth.restore(giveUp);
   EXPECT_NE(fourth.lastError().message().find("started again without the GPU"), std::string::npos)
       << fourth.lastError().message();
@@ -145,7 +145,7 @@ TEST(Faults, TheShellAsksToStartAgainAndTheNewOneRestoresTheLessonAndParameters)
   EXPECT_NE(fourth.relaunchState().value("fault", "").find("illegal"), std::string::npos);
 
   // A state file of the wrong shape restores nothing and says so, never throws.
-  Shell other(settings, rt, "test", /*headless=*/true);
+  Shell other(lessonRegistry(), settings, rt, "test", /*headless=*/true);
   other.restore(nlohmann::json::parse(R"({"params": 5, "lesson": 7})"));
   EXPECT_FALSE(other.lastError().ok());
 }

@@ -16,6 +16,7 @@
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
 #include "tests/without_gpu.hpp"
+#include "lessons/registry.hpp"
 
 namespace cudalab {
 namespace {
@@ -26,7 +27,7 @@ struct Ui {
   UiRenderer renderer;
   explicit Ui(const char* lesson)
       : settings(makeSettings(lesson)),
-        shell(settings, withoutGpu(), "test", /*headless=*/true),
+        shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true),
         renderer(shell, settings) {}
   static Settings makeSettings(const char* lesson) {
     Settings s;

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <vector>
 
-#include "soak.hpp"
+#include "commands/soak.hpp"
 
 namespace cudalab {
 namespace {

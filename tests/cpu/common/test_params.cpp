@@ -8,9 +8,20 @@
 namespace cudalab {
 namespace {
 
-constexpr ParamSpec kThreads{"threads", "Threads per block",     1,    1024, 256,
-                             "",        "Threads in one block.", true, false};
-constexpr ParamSpec kRatio{"ratio", "Ratio", 0.5, 2.0, 1.0, "x", "A ratio.", false, false};
+constexpr ParamSpec kThreads{.id = "threads",
+                             .label = "Threads per block",
+                             .min = 1,
+                             .max = 1024,
+                             .defaultValue = 256,
+                             .help = "Threads in one block."};
+constexpr ParamSpec kRatio{.id = "ratio",
+                           .label = "Ratio",
+                           .min = 0.5,
+                           .max = 2.0,
+                           .defaultValue = 1.0,
+                           .unit = "x",
+                           .help = "A ratio.",
+                           .integer = false};
 
 TEST(Params, AcceptsValuesInRange) {
   EXPECT_TRUE(checkRange(kThreads, 1).ok());

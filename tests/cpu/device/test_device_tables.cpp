@@ -10,6 +10,8 @@
 #include "device/device_query.hpp"
 
 namespace cudalab {
+
+using namespace device;
 namespace {
 
 RawDeviceNumbers h100() {

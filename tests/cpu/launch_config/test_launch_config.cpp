@@ -16,6 +16,8 @@
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
+
+using namespace launch_config;
 namespace {
 
 bool contains(const std::string& s, const std::string& part) {
@@ -470,7 +472,14 @@ TEST(LaunchValidation, BlocksThatAreNotAMultipleOf32AreAllowedWithAWarning) {
   LaunchConfig c;
   c.threadsPerBlock = 100;
   EXPECT_TRUE(validate(c, DeviceLimits{}).ok());
-  std::vector<std::string> w = warnings(c);
+  // The warnings in English, one string each.
+  auto englishWarnings = [](const LaunchConfig& config) {
+    std::vector<std::string> out;
+    for (const Phrase& p : warnings(config))
+      out.push_back(p.english());
+    return out;
+  };
+  std::vector<std::string> w = englishWarnings(c);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_TRUE(contains(w[0],
                        "A block of 100 threads runs as 4 warps, the last with 4 active "
@@ -479,20 +488,20 @@ TEST(LaunchValidation, BlocksThatAreNotAMultipleOf32AreAllowedWithAWarning) {
   EXPECT_TRUE(contains(w[0], "28 of the block's 128 lanes")) << w[0];
 
   c.threadsPerBlock = 16;
-  w = warnings(c);
+  w = englishWarnings(c);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_TRUE(contains(w[0], "runs as 1 warp with 16 active lanes of 32")) << w[0];
 
   c.threadsPerBlock = 100;
   c.grid2d = true;
-  w = warnings(c);
+  w = englishWarnings(c);
   ASSERT_EQ(w.size(), 2u);
   EXPECT_TRUE(contains(w[1], "25 x 4")) << w[1];
 
   c = LaunchConfig{};
   c.gridStride = true;
   c.guard = false;
-  w = warnings(c);
+  w = englishWarnings(c);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_TRUE(contains(w[0], "changes nothing")) << w[0];
 }
@@ -529,7 +538,8 @@ TEST(LaunchOccupancy, WavesOfTheCourseExample) {
   const OccupancyNumbers p = occupancyNumbers(t, h100, 2);
   EXPECT_EQ(p.waves, 2);
   EXPECT_NEAR(p.tailFraction, 36.0 / 264.0, 1e-12);
-  EXPECT_TRUE(contains(conclusion(LaunchConfig{}, t, p, h100), "2 waves")) << "tail sentence";
+  EXPECT_TRUE(contains(english(conclusion(LaunchConfig{}, t, p, h100)), "2 waves"))
+      << "tail sentence";
 
   const OccupancyNumbers none = occupancyNumbers(t, h100, 0);
   EXPECT_EQ(none.waves, 0);
@@ -539,8 +549,8 @@ TEST(LaunchConclusion, SaysWhatWentWrongOrThatTheLaunchIsGood) {
   const DeviceLimits h100;
   auto say = [&](const LaunchConfig& c) {
     const LaunchShape s = shape(c, h100);
-    return conclusion(c, s, occupancyNumbers(s, h100, modelBlocksPerSM(c.threadsPerBlock, h100)),
-                      h100);
+    return english(conclusion(
+        c, s, occupancyNumbers(s, h100, modelBlocksPerSM(c.threadsPerBlock, h100)), h100));
   };
   const std::string good = say(LaunchConfig{});
   EXPECT_TRUE(contains(good, "Every element is written exactly once")) << good;

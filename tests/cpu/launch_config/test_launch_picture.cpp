@@ -4,6 +4,8 @@
 #include "launch_config/launch_picture.hpp"
 
 namespace cudalab {
+
+using namespace launch_config;
 namespace {
 
 LaunchConfig config1D(long long n, int tpb, bool autoBlocks, long long blocks, bool guard) {

@@ -111,7 +111,7 @@ struct WantLaunch {
 };
 
 void expectLaunch(StepId id, int M, int N, int K, WantLaunch want) {
-  const LaunchConfig c = launchConfig(stepInfo(id), M, N, K);
+  const StepLaunch c = stepLaunch(stepInfo(id), M, N, K);
   SCOPED_TRACE(std::string(stepInfo(id).key) + " at " + std::to_string(M) + " x " +
                std::to_string(N) + " x " + std::to_string(K));
   EXPECT_EQ(c.gridX, want.gridX);
@@ -189,7 +189,7 @@ TEST(MatmulLaunch, StepTableShapes) {
 
 TEST(MatmulLaunch, LibraryStepsHaveNoLaunch) {
   for (StepId id : {StepId::Cublas, StepId::CublasTf32, StepId::Cublas64}) {
-    const LaunchConfig c = launchConfig(stepInfo(id), 257, 129, 511);
+    const StepLaunch c = stepLaunch(stepInfo(id), 257, 129, 511);
     EXPECT_EQ(c.gridX, 0) << stepInfo(id).key;
     EXPECT_EQ(c.gridY, 0);
     EXPECT_EQ(c.blockX, 0);

@@ -11,6 +11,8 @@
 #include "memory/access_patterns.hpp"
 
 namespace cudalab::mem {
+
+using namespace memory;
 namespace {
 
 int sectorsOf(PatternId id, const PatternParams& p, long long warp = 0, int iteration = 0) {

@@ -11,6 +11,8 @@
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
+
+using namespace memory;
 namespace {
 
 TEST(MemoryTables, LadderIdsAreUniqueAndCopiesComeFirst) {

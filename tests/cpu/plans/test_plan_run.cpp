@@ -12,7 +12,8 @@
 
 #include "plans/plan.hpp"
 #include "platform/image.hpp"
-#include "restart.hpp"
+#include "lessons/registry.hpp"
+#include "commands/restart.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
 #include "tests/without_gpu.hpp"
@@ -31,7 +32,7 @@ double param(Lesson& l, const std::string& id) {
 
 TEST(PlanRun, SteppingSelectsEachStepsLessonWithItsParameters) {
   Settings settings;
-  Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
   std::vector<std::string> problems;
   ASSERT_TRUE(shell.plans().openPlan("course-004", &problems).ok());
   EXPECT_TRUE(problems.empty());
@@ -73,7 +74,7 @@ TEST(PlanRun, SteppingSelectsEachStepsLessonWithItsParameters) {
 TEST(PlanRun, APresetFromTheCommandLinesPathAppliesAndSaysSo) {
   Settings settings;
   settings.lesson = "reduction";
-  Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
   ASSERT_TRUE(
       shell.plans().applyPreset(shell.current(), "Course 002: 2^27 - 157 float32 numbers").ok());
   EXPECT_EQ(param(shell.current(), "n"), 134217571);

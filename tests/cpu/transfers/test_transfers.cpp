@@ -12,6 +12,8 @@
 #include "transfers/transfers.hpp"
 
 namespace cudalab {
+
+using namespace transfers;
 namespace {
 
 TEST(TransfersTables, EveryOpAndModeHasDistinctIdsAndText) {

@@ -9,6 +9,7 @@
 
 #include "common/runtime_info.hpp"
 #include "platform/headless_egl.hpp"
+#include "lessons/registry.hpp"
 #include "ui/data_table.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
@@ -23,7 +24,7 @@ DataTableReport ladderAt(int w, int h, float scale) {
   Settings settings;
   settings.lesson = "matmul";
   settings.uiScale = scale;
-  Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
   UiRenderer renderer(shell, settings);
   EXPECT_TRUE(renderer.init(nullptr).ok());
   // The ladder's panel: a capture draws a canvas tall enough for all of it (below the fold at

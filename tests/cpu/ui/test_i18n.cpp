@@ -1,4 +1,4 @@
-// The UI's languages (ui/i18n.hpp): every catalogue translates every text of the template the
+// The UI's languages (core/i18n.hpp): every catalogue translates every text of the template the
 // build extracts from the sources and assets, and holds no text the source no longer has; locales
 // choose the language; lookups fall back to English; every character of every translation has a
 // glyph in the fonts the theme builds for that language (no '?' on a Korean or Chinese screen);
@@ -17,8 +17,8 @@
 #include "common/params.hpp"
 #include "lessons/registry.hpp"
 #include "platform/headless_egl.hpp"
-#include "restart.hpp"
-#include "ui/i18n.hpp"
+#include "commands/restart.hpp"
+#include "core/i18n.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -133,7 +133,12 @@ TEST(I18n, LookupsFallBackToEnglish) {
 // parameter's label among them) in their places; a sentence without a format stays as it is.
 TEST(I18n, RefusalsWithValuesAreTranslatedWhole) {
   English restore;
-  const ParamSpec spec{"threads", "Threads per block", 32, 1024, 256, "", "", true, false};
+  const ParamSpec spec{.id = "threads",
+                       .label = "Threads per block",
+                       .min = 32,
+                       .max = 1024,
+                       .defaultValue = 256,
+                       .help = ""};
   const Status s = checkRange(spec, 4096);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(trStatus(s),
@@ -237,7 +242,7 @@ TEST(I18n, EveryLessonRendersInEveryLanguage) {
     Settings settings;
     settings.language = l.code;
     settings.uiScale = 1.5f;
-    Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+    Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
     UiRenderer renderer(shell, settings);
     ASSERT_TRUE(renderer.init(nullptr).ok());
     for (const LessonEntry& e : lessonRegistry()) {

@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/headless_egl.hpp"
+#include "lessons/registry.hpp"
 #include "ui/data_table.hpp"
-#include "ui/plot.hpp"
+#include "ui/plot/plot.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -32,7 +33,7 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   Settings settings;
   settings.lesson = "reduction";
   settings.uiScale = 1.5f;
-  Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
   UiRenderer renderer(shell, settings);
   ASSERT_TRUE(renderer.init(nullptr).ok());
   Lesson& l = shell.current();

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/plot.hpp"
+#include "ui/plot/plot.hpp"
 
 namespace plot = cudalab::plot;
 using plot::Scale;

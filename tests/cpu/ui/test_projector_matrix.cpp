@@ -33,7 +33,7 @@ TEST(ProjectorMatrix, NoTableCellIsClippedInAnyLessonAtAnySizeOrScale) {
   // One app for every size, scale and theme (the renderer applies the settings each frame, as the
   // View menu does): each lesson's work without a GPU (seconds for precision's sweep) runs once.
   Settings settings;
-  Shell shell(settings, withoutGpu(), "test", /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
   UiRenderer renderer(shell, settings);
   ASSERT_TRUE(renderer.init(nullptr).ok());
   for (const char* theme : {"dark", "light"})

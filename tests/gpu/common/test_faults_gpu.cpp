@@ -170,7 +170,7 @@ TEST(CancelGpu, TheLargestNaiveMatmulStopsAfterItsKernelAndTheUiKeepsDrawing) {
   ASSERT_TRUE(gl.create(0).ok());
   Settings settings;
   settings.lesson = "matmul";
-  Shell shell(settings, queryRuntime(), gl.description(), /*headless=*/true);
+  Shell shell(lessonRegistry(), settings, queryRuntime(), gl.description(), /*headless=*/true);
   UiRenderer renderer(shell, settings);
   ASSERT_TRUE(renderer.init(nullptr).ok());
   Framebuffer fb;
@@ -243,7 +243,7 @@ TEST(CancelGpu, EveryCountersReadingEndsWhenItsLessonIsCancelled) {
   for (const LessonEntry& e : lessonRegistry()) {
     Settings settings;
     settings.lesson = e.info->id;
-    Shell shell(settings, queryRuntime(), gl.description(), /*headless=*/true);
+    Shell shell(lessonRegistry(), settings, queryRuntime(), gl.description(), /*headless=*/true);
     UiRenderer renderer(shell, settings);
     ASSERT_TRUE(renderer.init(nullptr).ok());
     auto frame = [&] {

@@ -17,13 +17,16 @@
 #include "memory/access_patterns.hpp"
 #include "memory/memory.hpp"
 #include "launch_config/launch_config.hpp"
-#include "lessons/counters_helper.hpp"
+#include "core/counters_helper.hpp"
 #include "matmul/matmul.hpp"
 #include "reduction/reduction.hpp"
 #include "tests/gpu/sanitizing.hpp"
 #include "tests/worker_binary.hpp"
 
 namespace cudalab {
+
+using namespace launch_config;
+using namespace memory;
 namespace {
 
 const std::vector<std::string> kKeys = {"global_load_sectors",          "global_load_requests",
@@ -31,9 +34,9 @@ const std::vector<std::string> kKeys = {"global_load_sectors",          "global_
                                         "shared_load_wavefronts_sass",  "shared_load_requests",
                                         "shared_store_wavefronts_sass", "shared_store_requests"};
 
-Result<counters::LaunchCounters> profileCase(const mem::ModelCheckCase& c) {
+Result<counters::LaunchCounters> profileCase(const memory::ModelCheckCase& c) {
   Result<std::vector<counters::LaunchCounters>> r =
-      counters::profile(kKeys, [&] { return mem::runModelKernel(c); });
+      counters::profile(kKeys, [&] { return memory::runModelKernel(c); });
   if (!r) return r.status();
   // The case's own kernel: the last launch (fills and poisons come first).
   if (r->empty()) return Status::error("No kernel was profiled for " + c.label + ".");
@@ -42,30 +45,31 @@ Result<counters::LaunchCounters> profileCase(const mem::ModelCheckCase& c) {
 
 TEST(CountersGpu, MemoryModelAgreesWithTheHardware) {
   int compared = 0, mismatches = 0;
-  for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
+  for (const memory::ModelCheckCase& c : memory::modelCheckCases()) {
     Result<counters::LaunchCounters> m = profileCase(c);
     if (!m) GTEST_SKIP() << m.status().sentence();
     const struct {
-      mem::Space space;
-      mem::Op op;
+      memory::Space space;
+      memory::Op op;
       const char *num, *den;
     } kinds[] = {
-        {mem::Space::Global, mem::Op::Load, "global_load_sectors", "global_load_requests"},
-        {mem::Space::Global, mem::Op::Store, "global_store_sectors", "global_store_requests"},
-        {mem::Space::Shared, mem::Op::Load, "shared_load_wavefronts_sass", "shared_load_requests"},
-        {mem::Space::Shared, mem::Op::Store, "shared_store_wavefronts_sass",
+        {memory::Space::Global, memory::Op::Load, "global_load_sectors", "global_load_requests"},
+        {memory::Space::Global, memory::Op::Store, "global_store_sectors", "global_store_requests"},
+        {memory::Space::Shared, memory::Op::Load, "shared_load_wavefronts_sass",
+         "shared_load_requests"},
+        {memory::Space::Shared, memory::Op::Store, "shared_store_wavefronts_sass",
          "shared_store_requests"},
     };
     for (const auto& k : kinds) {
-      const mem::InstructionTotals model =
-          mem::kernelTotalsByKind(c.kernel, c.p)[int(k.space)][int(k.op)];
+      const memory::InstructionTotals model =
+          memory::kernelTotalsByKind(c.kernel, c.p)[int(k.space)][int(k.op)];
       if (model.requests == 0) continue;
       // The shared-strided kernel fills its buffer with shared stores the model leaves out.
-      if (mem::kernelInfo(c.kernel).name == std::string("shared_strided") &&
-          k.space == mem::Space::Shared && k.op == mem::Op::Store)
+      if (memory::kernelInfo(c.kernel).name == std::string("shared_strided") &&
+          k.space == memory::Space::Shared && k.op == memory::Op::Store)
         continue;
-      const double modelRatio =
-          k.space == mem::Space::Global ? model.sectorsPerRequest() : model.wavefrontsPerRequest();
+      const double modelRatio = k.space == memory::Space::Global ? model.sectorsPerRequest()
+                                                                 : model.wavefrontsPerRequest();
       const double den = m->value(k.den).value_or(0), num = m->value(k.num).value_or(0);
       ASSERT_GT(den, 0) << c.label << " " << k.den << " range " << m->range;
       const double measured = num / den;
@@ -83,7 +87,7 @@ TEST(CountersGpu, MemoryModelAgreesWithTheHardware) {
 // The transpose's tile read down a column: 32-way bank conflicts without padding (32 wavefronts
 // per request), none with a 33-column tile (1), measured.
 TEST(CountersGpu, PaddingRemovesTheTransposeBankConflicts) {
-  for (const mem::ModelCheckCase& c : mem::modelCheckCases()) {
+  for (const memory::ModelCheckCase& c : memory::modelCheckCases()) {
     if (c.label != "transpose_tiled e=1" && c.label != "transpose_tiled padded e=1") continue;
     Result<counters::LaunchCounters> m = profileCase(c);
     if (!m) GTEST_SKIP() << m.status().sentence();
@@ -127,7 +131,7 @@ TEST(CountersGpu, ReductionDivergenceAndBankConflicts) {
 }
 
 TEST(CountersGpu, ProfiledTwiceTheSame) {
-  const mem::ModelCheckCase c = mem::modelCheckCases().front();
+  const memory::ModelCheckCase c = memory::modelCheckCases().front();
   Result<counters::LaunchCounters> a = profileCase(c);
   if (!a) GTEST_SKIP() << a.status().sentence();
   Result<counters::LaunchCounters> b = profileCase(c);
@@ -141,12 +145,12 @@ TEST(CountersGpu, ProfiledTwiceTheSame) {
 // The transpose ladder's counters equal the access model's totals at the same size, for the
 // lesson's default and for an odd shape; the tile's column read conflicts 32 ways until padded.
 TEST(CountersGpu, TransposeLadderAgreesWithTheModel) {
-  for (const mem::TransposeParams p :
-       {mem::TransposeParams{8192, 8192}, mem::TransposeParams{1000, 17}}) {
+  for (const memory::TransposeParams p :
+       {memory::TransposeParams{8192, 8192}, memory::TransposeParams{1000, 17}}) {
     SCOPED_TRACE(std::to_string(p.rows) + " x " + std::to_string(p.cols));
-    Result<std::vector<counters::StepReading>> r = mem::measureTransposeCounters(p);
+    Result<std::vector<counters::StepReading>> r = memory::measureTransposeCounters(p);
     if (!r) GTEST_SKIP() << r.status().sentence();
-    ASSERT_EQ(r->size(), mem::transposeSteps().size() - 1);  // every step but cudaMemcpy
+    ASSERT_EQ(r->size(), memory::transposeSteps().size() - 1);  // every step but cudaMemcpy
     for (const counters::StepReading& s : *r) {
       EXPECT_FALSE(s.model.empty()) << s.label;
       for (const Phrase& m : s.mismatches)
@@ -154,7 +158,7 @@ TEST(CountersGpu, TransposeLadderAgreesWithTheModel) {
     }
   }
   Result<std::vector<counters::StepReading>> r =
-      mem::measureTransposeCounters(mem::TransposeParams{1024, 1024});
+      memory::measureTransposeCounters(memory::TransposeParams{1024, 1024});
   ASSERT_TRUE(r);
   auto find = [&](const char* key) -> const counters::StepReading& {
     for (const counters::StepReading& s : *r)
@@ -235,9 +239,10 @@ TEST(CountersGpu, LaunchOccupancyReachedAgainstPromised) {
 }  // namespace cudalab
 
 namespace cudalab {
+
 namespace {
 
-// The panels read counters in `cudalab counters-helper` (lessons/counters_helper.hpp), a process
+// The panels read counters in `cudalab counters-helper` (core/counters_helper.hpp), a process
 // that ends after each reading and takes the driver's leftover memory with it. Its readings must
 // be the app's own: the same steps, the same model and mismatches, and the same counts of work
 // (sectors, requests and instructions are the same in every run; occupancy, rates and bank
@@ -304,7 +309,7 @@ TEST(CountersHelperGpu, CancellingASlowLaunchEndsTheHelper) {
   const LaunchConfig c = oneBlock(1 << 26, 32);
   Result<DeviceLimits> limits = queryLimits(0);
   if (!limits) GTEST_SKIP() << limits.status().sentence();
-  Result<LaunchShape> shape = shapeFor(c, *limits);
+  Result<launch_config::LaunchShape> shape = shapeFor(c, *limits);
   ASSERT_TRUE(shape) << shape.status().sentence();
   DeviceArray<float> in, out;
   ASSERT_TRUE(in.allocate(size_t(shape->allocationElements)));

@@ -13,6 +13,8 @@
 #include "device/device_query.hpp"
 
 namespace cudalab {
+
+using namespace device;
 namespace {
 
 int attr(cudaDeviceAttr a, int device) {

@@ -17,6 +17,8 @@
 #include "launch_config/launch_config.hpp"
 
 namespace cudalab {
+
+using namespace launch_config;
 namespace {
 
 DeviceLimits limits() {

@@ -7,6 +7,8 @@
 #include "launch_config/launch_picture.hpp"
 
 namespace cudalab {
+
+using namespace launch_config;
 namespace {
 
 TEST(LaunchPictureGpu, GpuKeysEqualTheModel) {

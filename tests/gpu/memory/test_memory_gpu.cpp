@@ -17,6 +17,8 @@
 #include "memory/memory.hpp"
 
 namespace cudalab::mem {
+
+using namespace memory;
 namespace {
 
 std::uint32_t seed() {

@@ -10,6 +10,8 @@
 #include "transfers/transfers.hpp"
 
 namespace cudalab {
+
+using namespace transfers;
 namespace {
 
 void expectConsistent(const Timeline& t, const Plan& plan, const std::string& what) {
