@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/measurement_export.hpp"
+#include "common/table.hpp"
 #include "core/i18n.hpp"
 
 namespace cudalab {
@@ -59,15 +60,13 @@ std::vector<std::string> Lesson::actionIds() const {
 }
 
 const char* Lesson::actionLabel(const std::string& id) const {
-  for (const LessonAction& a : actions_)
-    if (id == a.id) return a.currentLabel();
-  return nullptr;
+  const LessonAction* a = findRow(actions_, &LessonAction::id, id);
+  return a ? a->currentLabel() : nullptr;
 }
 
 bool Lesson::startAction(const std::string& id) {
-  for (const LessonAction& a : actions_)
-    if (id == a.id) return a.start();
-  return false;
+  const LessonAction* a = findRow(actions_, &LessonAction::id, id);
+  return a && a->start();
 }
 
 bool Lesson::busy() const {
@@ -92,8 +91,7 @@ std::optional<JobProgress> Lesson::runningProgress() const {
 }
 
 const LessonAction& Lesson::action(const char* id) const {
-  for (const LessonAction& a : actions_)
-    if (a.id == id) return a;
+  if (const LessonAction* a = findRow(actions_, &LessonAction::id, id)) return *a;
   // Every id a lesson names is in its table (the registry test draws every lesson); a missing one
   // is a programming error, shown as a button that does nothing rather than a crash.
   static const LessonAction kMissing{"",   "?", nullptr, [] { return false; }, [] { return false; },

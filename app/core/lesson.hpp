@@ -83,8 +83,8 @@ struct LessonContext {
   std::string userDataDir;
 
   void error(const Status& s) const { report(s, ""); }
-  // The failed ones of jobs' Statuses just taken (AsyncJob::takeInto): each kept in `shown` (the
-  // lesson's error line) and said in the status bar.
+  // The failed ones of jobs' Statuses just taken (KeptJob::collect, AsyncJob::takeInto): each kept
+  // in `shown` (the lesson's error line) and said in the status bar.
   void errors(Status& shown, std::initializer_list<Status> statuses) const {
     for (const Status& s : statuses)
       if (!s) {

@@ -2,8 +2,6 @@
 // ladder from one global atomic per value to CUB (course file 004).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -2,8 +2,6 @@
 // measured copy bandwidths (course file 002: PyCUDA's device query).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

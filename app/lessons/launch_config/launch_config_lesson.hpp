@@ -2,8 +2,6 @@
 // (course files 003 and 004).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

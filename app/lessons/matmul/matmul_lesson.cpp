@@ -481,13 +481,7 @@ class MatmulLesson final : public Lesson {
   // [SECTION] work on the worker thread; export
 
   void poll(LessonContext& ctx) {
-    std::optional<SweepRun<SweepPoint>> run;
-    Status sweep = sweep_.takeInto(run);
-    if (run) {  // the points measured stay, also when the sweep stopped early
-      sweep = run->stopped;
-      if (!run->points.empty()) sweep_.kept() = std::move(run);
-    }
-    ctx.errors(error_, {ladder_.collect(), sweep, course_.collect()});
+    ctx.errors(error_, {ladder_.collect(), sweep_.collectSweep(), course_.collect()});
     if (ladder_ && ladder_->ceilings) ceilings_ = ladder_->ceilings;
   }
 

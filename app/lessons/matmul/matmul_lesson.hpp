@@ -1,8 +1,6 @@
 // Lesson "matmul": from the course's naive kernel to cuBLAS, every step measured (course file 001).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

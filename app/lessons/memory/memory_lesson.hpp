@@ -2,8 +2,6 @@
 // and 001).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -2,8 +2,6 @@
 // worker process, check it element by element and time it (course files 000-004).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -2,8 +2,6 @@
 // summation error and the price of float64 (course file 000).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -494,13 +494,7 @@ class ReductionLesson final : public Lesson {
     const Status ladder = ladder_.collect();
     // A ladder that failed or was cancelled leaves the CPU-only sums the newest.
     if (!ladder && cpuOnly_) cpuOnlyNewer_ = true;
-    std::optional<SweepView> run;
-    Status sweep = sweep_.takeInto(run);
-    if (run) {  // the points measured stay, also when the sweep stopped early
-      sweep = run->stopped;
-      if (!run->points.empty()) sweep_.kept() = std::move(run);
-    }
-    ctx.errors(error_, {ladder, sweep, cpuOnly_.collect()});
+    ctx.errors(error_, {ladder, sweep_.collectSweep(), cpuOnly_.collect()});
   }
 
   // The sums the accuracy panel and the export show: the newest of the ladder's and the CPU-only

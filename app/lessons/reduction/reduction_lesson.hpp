@@ -1,8 +1,6 @@
 // Lesson "reduction": Mark Harris's seven steps, warp shuffles and CUB (course file 002).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -1,8 +1,6 @@
 // Lesson "stencil": a full-HD frame filtered inside the course's 33 ms budget (course file 000).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 

@@ -1,8 +1,6 @@
 // Lesson "transfers": when the GPU pays off, and where the time goes (course files 000 and 003).
 #pragma once
 
-#include <memory>
-
 #include "core/catalogue.hpp"
 #include "core/lesson.hpp"
 
