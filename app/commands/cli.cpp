@@ -60,6 +60,9 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
   app.add_flag("--headless", raw.headless, "Render without a window (EGL), for servers and CI");
   app.add_option("--screenshot", o.screenshot, "Write the UI to this PNG file, then exit");
   app.add_option("--panel", o.panel, "With --screenshot: save only this panel of the lesson");
+  app.add_option("--results", o.results,
+                 "With --headless --screenshot: also write what the picture shows as JSON (the "
+                 "lesson's results, the GPU, which OpenGL drew it and the status bar's sentence)");
   app.add_flag("--as-seen", o.asSeen,
                "With --panel: keep the panel's buttons (Cancel, Save PNG), as the learner sees it; "
                "a figure for slides leaves them out");
@@ -186,6 +189,8 @@ std::string checkOptions(CliOptions& o, const RawOptions& raw) {
     return "--action works with the window or with --headless --screenshot FILE.png.";
   if (!o.panel.empty() && o.screenshot.empty())
     return "--panel only makes sense with --screenshot FILE.png.";
+  if (!o.results.empty() && (o.command != Command::Headless || o.screenshot.empty()))
+    return "--results goes with --headless --screenshot FILE.png: it says what the picture shows.";
   if (o.asSeen && o.panel.empty()) return "--as-seen describes a --panel picture: add --panel ID.";
   if (o.screenshot.empty() && o.planOut.empty() &&
       (o.scale != 1 || o.transparent || !raw.size.empty()))

@@ -33,6 +33,7 @@ struct CliOptions {
   std::string screenshot;  // write a PNG after `frames` frames and exit
   std::string panel;       // with --screenshot: only this panel
   bool asSeen = false;     // with --panel: its buttons too, as the learner sees it
+  std::string results;     // with --headless --screenshot: what the picture shows, as JSON
   std::string action;      // with --headless: start this lesson action (a run, a sweep) first
   int width = 1600, height = 900;  // logical size of the headless canvas
   int scale = 1;                   // pixel scale of the screenshot (2 = twice the pixels)

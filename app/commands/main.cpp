@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -28,6 +29,7 @@
 #include "playground/worker.hpp"
 #include "platform/allocator.hpp"
 #include "platform/crash_report.hpp"
+#include "platform/drawing_path.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/glfw_window.hpp"
 #include "platform/headless_egl.hpp"
@@ -122,8 +124,9 @@ int runDevice(const CliOptions& o) {
 }
 
 // Writes the capture (or says why not). An unknown --panel is a bad argument: exit code 2.
+// `how`: which OpenGL drew it; `onGpu`: whether that OpenGL is the GPU's (for --results).
 int finishScreenshot(const CliOptions& o, Shell& shell, const Result<Image>& img,
-                     const std::string& how) {
+                     const std::string& how, bool onGpu = true) {
   if (!img) {
     std::fprintf(stderr, "cudalab: %s\n", img.status().sentence().c_str());
     return !o.panel.empty() && !shell.panels().rect(o.panel) ? 2 : 1;
@@ -139,13 +142,44 @@ int finishScreenshot(const CliOptions& o, Shell& shell, const Result<Image>& img
                  o.waitSeconds);
   std::printf("wrote %s (%dx%d, lesson %s, %s)\n", o.screenshot.c_str(), img->width, img->height,
               shell.current().info().id, how.c_str());
+  if (!o.results.empty()) {
+    // What the picture shows, for scripts and tests that cannot read a PNG: the lesson's results
+    // (its JSON export), the GPU the kernels ran on, the OpenGL that drew it, the status bar.
+    const RuntimeInfo& rt = shell.runtime();
+    const bool gpu = rt.hasDevice();
+    nlohmann::json j = {{"lesson", shell.current().info().id},
+                        {"gpu", gpu ? nlohmann::json(rt.firstDeviceName) : nlohmann::json(nullptr)},
+                        {"drawing", !gpu    ? "without a GPU"
+                                    : onGpu ? "gpu"
+                                            : "software"},
+                        {"drawn_with", how},
+                        {"status", shell.statusText()},
+                        {"results", shell.current().results().json}};
+    std::ofstream out(o.results);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "cudalab: could not write %s.\n", o.results.c_str());
+      return 1;
+    }
+  }
   return 0;
+}
+
+// Makes CUDA's context (on the GPU's drawing path with a GPU), then checks that OpenGL draws
+// beside it: after a fault on some servers it does not (platform/drawing_path.hpp), and the app
+// starts again drawing in software. Returns the exit code when it starts again.
+std::optional<int> checkDrawingWithCuda(Shell& shell, const RuntimeInfo& rt) {
+  if (rt.hasDevice() && drawingPath() == DrawingPath::Gpu)
+    if (Status s = makeDeviceContext(0); !s)
+      std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
+  return checkDrawingBesideCuda(shell, rt.hasDevice());
 }
 
 int runHeadless(const CliOptions& o) {
   RuntimeInfo rt = queryRuntime();
   HeadlessContext gl;  // declared first: destroyed after everything that uses GL
   if (Status s = gl.create(rt.hasDevice() ? 0 : -1); !s) {
+    if (auto code = softwareDrawingUnavailable(o.restore, s)) return *code;
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
@@ -163,6 +197,7 @@ int runHeadless(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
+  if (auto code = checkDrawingWithCuda(shell, rt)) return *code;
   // A plan's first step or a preset is set before the first frame: the lesson starts its first
   // work with those values (afterwards it would cancel that work and start nothing).
   if (!o.plan.empty() && !o.screenshot.empty()) {  // the plan's first step, as a picture
@@ -204,7 +239,9 @@ int runHeadless(const CliOptions& o) {
     // picture.
     if (restartNeeded(shell)) return restartAfterFault(shell);
     if (auto code = checkLaterPicture(shell, o.restore, settle, rt.hasDevice())) return *code;
-    if (!settle) return finishScreenshot(o, shell, settle, gl.description());
+    if (takeOtherProcessFault())
+      if (auto code = checkDrawingBesideCuda(shell, rt.hasDevice())) return *code;
+    if (!settle) return finishScreenshot(o, shell, settle, gl.description(), gl.onNvidiaDevice());
     if (shell.current().startAction(o.action)) {
       // pressed; captured below once its work is done
     } else if (!rt.hasDevice() && shell.relaunches() > 0) {
@@ -228,7 +265,9 @@ int runHeadless(const CliOptions& o) {
                                        o.waitSeconds, o.asSeen);
   if (restartNeeded(shell)) return restartAfterFault(shell);
   if (auto code = checkLaterPicture(shell, o.restore, img, rt.hasDevice())) return *code;
-  return finishScreenshot(o, shell, img, gl.description());
+  if (takeOtherProcessFault())
+    if (auto code = checkDrawingBesideCuda(shell, rt.hasDevice())) return *code;
+  return finishScreenshot(o, shell, img, gl.description(), gl.onNvidiaDevice());
 }
 
 int runWindow(const CliOptions& o) {
@@ -244,8 +283,10 @@ int runWindow(const CliOptions& o) {
     settings.window.height = o.height;
   }
   RuntimeInfo rt = queryRuntime();
+  if (drawingPath() == DrawingPath::Software) prepareSoftwareDrawing();
   GlfwWindow window;
   if (Status s = window.open(settings.window, "cudalab"); !s) {
+    if (auto code = softwareDrawingUnavailable(o.restore, s)) return *code;
     std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     return 1;
   }
@@ -281,6 +322,11 @@ int runWindow(const CliOptions& o) {
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
   };
   GlfwWindow::onDisplayLost(saveNow);
+  if (auto code = checkDrawingWithCuda(shell, rt)) {
+    settings.window = window.geometry();
+    saveNow();
+    return *code;
+  }
   int frame = 0;
   double waited = 0;
   bool actionStarted = o.action.empty();
@@ -318,6 +364,14 @@ int runWindow(const CliOptions& o) {
       heartbeat();  // waiting, not hung
       continue;
     }
+    if (takeOtherProcessFault())
+      // A learner's kernel faulted in the playground's worker: on some servers that stops this
+      // process's OpenGL too (platform/drawing_path.hpp).
+      if (auto code = checkDrawingBesideCuda(shell, rt.hasDevice())) {
+        settings.window = window.geometry();
+        saveNow();
+        return *code;
+      }
     renderer.frame(0, 0, 1.0f, false, false, 0);
     if (++frame % 120 == 0) settings.window = window.geometry();
     if (restartNeeded(shell)) {

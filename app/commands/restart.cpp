@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -17,12 +18,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/device_fault.hpp"
 #include "common/translatable.hpp"
+#include "platform/drawing_path.hpp"
 #include "platform/heartbeat.hpp"
 #include "playground/worker.hpp"
 #include "ui/renderer.hpp"
@@ -41,14 +45,22 @@ constexpr int kStartAgainCode = 75;
 // Set by the supervisor for an app started again: the pipe on which it says its first picture
 // was drawn (one byte).
 constexpr const char* kFirstPictureFdVariable = "CUDALAB_FIRST_PICTURE_FD";
-// Why an app goes on without the GPU when the GPU does not draw beside CUDA (restart.hpp).
-// Marked for the catalogue: the restarted app shows them translated.
+// Why an app draws in software, or goes on without the GPU, when the GPU does not draw beside
+// CUDA (restart.hpp). Marked for the catalogue: the restarted app shows them translated.
 constexpr const char* kStoppedDrawing = N_(
     "because the GPU did not draw its first picture (a GPU error, here or in another program, can "
     "leave it so until the GPU is reset)");
 constexpr const char* kStoppedDrawingLater =
     N_("because the GPU stopped drawing after its first picture (a GPU error, here or in another "
        "program, can leave it so until the GPU is reset)");
+constexpr const char* kDoesNotDraw =
+    N_("because the GPU's OpenGL draws nothing beside CUDA (a GPU error, here or in another "
+       "program, leaves it so until the GPU is reset)");
+constexpr const char* kNoSoftwareRenderer =
+    N_("because the GPU's OpenGL stopped drawing beside CUDA and no software renderer (Mesa) is "
+       "installed to draw instead");
+constexpr const char* kSoftwareStoppedDrawing =
+    N_("because even the software renderer did not draw");
 // For tests, in an app started again with the GPU: "hang" never draws the first picture, "blank"
 // draws it blank, "blank-later" draws the first and finds the later ones blank, "hang-later"
 // draws the first and then stops (as if blocked in the graphics driver); "hang-after-first" does
@@ -82,17 +94,20 @@ std::vector<std::string>& startArgs() {
   return args;
 }
 
-// The command line for a start again: the original one without the fault injected for tests and
-// without an older --restore, then --restore FILE.
-std::vector<std::string> argsToStartAgain(const std::string& file) {
+// The command line for a start again: the original one without an older --restore, then
+// --restore FILE; without the fault injected for tests once it has struck (`faulted`), and with it
+// while it has not (a start again to draw in software, before the first GPU job).
+std::vector<std::string> argsToStartAgain(const std::string& file, bool faulted) {
   std::vector<std::string> args;
   const std::vector<std::string>& old = startArgs();
   for (size_t i = 0; i < old.size(); ++i) {
-    if ((old[i] == "--inject-fault" || old[i] == "--restore") && i + 1 < old.size()) {
+    const bool drop = old[i] == "--restore" || (faulted && old[i] == "--inject-fault");
+    if (drop && i + 1 < old.size()) {
       ++i;
       continue;
     }
-    if (old[i].rfind("--inject-fault=", 0) == 0 || old[i].rfind("--restore=", 0) == 0) continue;
+    if ((faulted && old[i].rfind("--inject-fault=", 0) == 0) || old[i].rfind("--restore=", 0) == 0)
+      continue;
     args.push_back(old[i]);
   }
   args.push_back("--restore");
@@ -133,6 +148,50 @@ nlohmann::json readState(const std::string& file) {
 bool gpuHidden() {
   const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
   return v && !*v;
+}
+
+// How the next app starts when this one cannot go on as it is: drawing in software beside CUDA on
+// the GPU (platform/drawing_path.hpp), or without the GPU (CUDA hidden, the CPU references).
+enum class Next { SoftwareDrawing, WithoutGpu };
+
+// Where an app goes when its drawing failed: first to software drawing, then without the GPU.
+Next afterBrokenDrawing(bool softwareNow) {
+  return softwareNow ? Next::WithoutGpu : Next::SoftwareDrawing;
+}
+
+// Marks the state for `next`; `why` (marked N_()) says why, for the next app's status bar.
+void markState(nlohmann::json& state, Next next, const char* why) {
+  state["software_drawing"] = next == Next::SoftwareDrawing;
+  state["without_gpu"] = next == Next::WithoutGpu;
+  if (next == Next::SoftwareDrawing) state["software_drawing_why"] = why;
+  if (next == Next::WithoutGpu) state["without_gpu_why"] = why;
+}
+
+// The state for a start again that is not a GPU fault's (the drawing failed): the count of
+// faults in a row stays as it is.
+nlohmann::json drawingRestartState(const Shell& shell) {
+  nlohmann::json state = shell.relaunchState();
+  state["relaunches"] = shell.relaunches();
+  return state;
+}
+
+// Whether the state follows a GPU fault (its sentence), rather than only a drawing that failed.
+bool faultStruck(const nlohmann::json& state) {
+  return !state.value("fault", std::string()).empty();
+}
+
+// Sets this process's environment for an app that starts as `state` says.
+void environmentFor(const nlohmann::json& state) {
+  if (state.value("without_gpu", false)) {
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    // A new process that uses OpenGL without CUDA still draws on the GPU (docs/RELIABILITY.md).
+    unsetenv(kDrawingVariable);
+    unsetenv(kTestFirstPictureVariable);
+  } else if (state.value("software_drawing", false)) {
+    setenv(kDrawingVariable, "software", 1);
+    unsetenv(kTestFirstPictureVariable);  // it stands for the GPU's drawing failing
+  }
+  if (faultStruck(state)) unsetenv("CUDALAB_INJECT_FAULT");
 }
 
 // Waits for the app `child` to end. While `watch` is open: the app has kFirstPictureSeconds to say
@@ -244,20 +303,26 @@ std::optional<int> superviseApp() {
     gChild = -1;
     if (hung && !gpuHidden()) {
       // The GPU did not draw the first picture, or stopped drawing after it (after a fault here,
-      // or one in another program before this start): once more, without the GPU.
+      // or one in another program before this start): once more, drawing in software, or after
+      // that without the GPU.
+      const bool software = drawingPath() == DrawingPath::Software;
+      const Next next = afterBrokenDrawing(software);
+      const char* how = next == Next::WithoutGpu ? "without the GPU" : "drawing in software";
       if (drew)
         std::fprintf(stderr,
                      "cudalab: the app%s drew its first picture, then nothing for %.0f s; "
-                     "starting again without the GPU.\n",
-                     startedAgain ? " started again" : "", kStillDrawingSeconds);
+                     "starting again %s.\n",
+                     startedAgain ? " started again" : "", kStillDrawingSeconds, how);
       else
         std::fprintf(stderr,
                      "cudalab: the app%s did not draw its first picture within %.0f s; starting "
-                     "again without the GPU.\n",
-                     startedAgain ? " started again" : "", kFirstPictureSeconds);
-      if (!state.is_object()) state = nlohmann::json{{"relaunches", 1}, {"fault", ""}};
-      state["without_gpu"] = true;
-      state["without_gpu_why"] = drew ? kStoppedDrawingLater : kStoppedDrawing;
+                     "again %s.\n",
+                     startedAgain ? " started again" : "", kFirstPictureSeconds, how);
+      if (!state.is_object()) state = nlohmann::json{{"relaunches", 0}, {"fault", ""}};
+      markState(state, next,
+                software ? kSoftwareStoppedDrawing
+                : drew   ? kStoppedDrawingLater
+                         : kStoppedDrawing);
       std::ofstream(file) << state.dump(2);
     } else if (hung) {
       std::fprintf(stderr,
@@ -272,12 +337,8 @@ std::optional<int> superviseApp() {
       // The app stopped after a sticky GPU error and left its state: a fresh process, opening
       // the GPU and the display afresh, goes on with the same lesson and parameters.
       state = readState(file);
-      if (state.value("without_gpu", false)) {
-        setenv("CUDA_VISIBLE_DEVICES", "", 1);
-        unsetenv(kTestFirstPictureVariable);
-      }
-      unsetenv("CUDALAB_INJECT_FAULT");
-      args = argsToStartAgain(file);
+      environmentFor(state);
+      args = argsToStartAgain(file, faultStruck(state));
       startedAgain = true;
       continue;
     }
@@ -324,7 +385,9 @@ namespace {
 
 // Writes the state for the next process and ends this one (see restartAfterFault); `why` is
 // printed for whoever reads the terminal. Returns only if the state could not be saved.
-int startAgain(const nlohmann::json& state, bool withoutGpu, const std::string& why) {
+int startAgain(const nlohmann::json& state, const std::string& why) {
+  const bool withoutGpu = state.value("without_gpu", false);
+  const bool software = state.value("software_drawing", false);
   const char* supervised = std::getenv(kSupervisedVariable);
   const std::string file = supervised ? std::string(supervised) : restoreFileFor(getpid());
   {
@@ -337,21 +400,25 @@ int startAgain(const nlohmann::json& state, bool withoutGpu, const std::string& 
     }
   }
   std::fprintf(stderr, "cudalab: %s. Starting again with the same lesson and parameters%s.\n",
-               why.c_str(), withoutGpu ? ", without the GPU" : "");
+               why.c_str(),
+               withoutGpu ? ", without the GPU"
+               : software ? ", drawing in software (the kernels still on the GPU)"
+                          : "");
   std::fflush(nullptr);
   if (supervised) _exit(kStartAgainCode);
-  // No supervisor: the new image must not keep anything of this one open.
-  if (withoutGpu) {
-    setenv("CUDA_VISIBLE_DEVICES", "", 1);
-    unsetenv(kTestFirstPictureVariable);
+  // No supervisor: the new image must not keep anything of this one open, nor the settings that
+  // pointed this one at Mesa when it is to draw on the GPU again.
+  if (drawingPath() == DrawingPath::Software && !software) {
+    unsetenv("__GLX_VENDOR_LIBRARY_NAME");
+    unsetenv("LIBGL_ALWAYS_SOFTWARE");
   }
-  unsetenv("CUDALAB_INJECT_FAULT");
+  environmentFor(state);
   std::error_code ec;
   for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd", ec)) {
     const int n = std::atoi(fd.path().filename().c_str());
     if (n > 2) fcntl(n, F_SETFD, fcntl(n, F_GETFD) | FD_CLOEXEC);
   }
-  execSelf(argsToStartAgain(file));
+  execSelf(argsToStartAgain(file, faultStruck(state)));
 }
 
 }  // namespace
@@ -369,10 +436,11 @@ int startAgain(const nlohmann::json& state, bool withoutGpu, const std::string& 
 int restartAfterFault(Shell& shell) {
   shell.noticeDeviceFault();
   nlohmann::json state = shell.relaunchState();
-  const bool withoutGpu = shell.relaunches() >= 3;
-  state["without_gpu"] = withoutGpu;
-  if (withoutGpu) state["without_gpu_why"] = N_("after three GPU errors in a row");
-  return startAgain(state, withoutGpu, "the GPU stopped: " + lastStickyError().sentence());
+  // The next app draws as this one did (it checks its drawing first: checkDrawingBesideCuda).
+  if (drawingPath() == DrawingPath::Software) markState(state, Next::SoftwareDrawing, kDoesNotDraw);
+  if (shell.relaunches() >= 3)
+    markState(state, Next::WithoutGpu, N_("after three GPU errors in a row"));
+  return startAgain(state, "the GPU stopped: " + lastStickyError().sentence());
 }
 
 bool pictureIsBlank(const Image& picture) {
@@ -401,13 +469,13 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
   const bool blank =
       !picture || pictureIsBlank(picture.value()) || (test && std::strcmp(test, "blank") == 0);
   if (blank && !gpuHidden()) {
-    nlohmann::json state = shell.relaunchState();
-    state["without_gpu"] = true;
-    state["without_gpu_why"] = kStoppedDrawing;
-    return startAgain(
-        state, true,
-        picture ? "the first picture came out blank"
-                : "the first picture could not be read (" + picture.status().sentence() + ")");
+    nlohmann::json state = drawingRestartState(shell);
+    const bool software = drawingPath() == DrawingPath::Software;
+    markState(state, afterBrokenDrawing(software),
+              software ? kSoftwareStoppedDrawing : kStoppedDrawing);
+    return startAgain(state, picture ? "the first picture came out blank"
+                                     : "the first picture could not be read (" +
+                                           picture.status().sentence() + ")");
   }
   if (blank)
     std::fprintf(stderr, "cudalab: the first picture came out blank%s.\n",
@@ -448,10 +516,46 @@ std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFil
   const bool blank =
       gpu && !picture && picture.status().message().rfind(kBlankPictureSentence, 0) == 0;
   if (!blank && !testBlank) return std::nullopt;
-  nlohmann::json state = shell.relaunchState();
-  state["without_gpu"] = true;
-  state["without_gpu_why"] = kStoppedDrawingLater;
-  return startAgain(state, true, "a picture after the first came out blank");
+  nlohmann::json state = drawingRestartState(shell);
+  const bool software = drawingPath() == DrawingPath::Software;
+  markState(state, afterBrokenDrawing(software),
+            software ? kSoftwareStoppedDrawing : kStoppedDrawingLater);
+  return startAgain(state, "a picture after the first came out blank");
+}
+
+std::optional<int> checkDrawingBesideCuda(Shell& shell, bool gpu) {
+  if (drawingPath() == DrawingPath::Software || gpuHidden()) return std::nullopt;
+  if (!gpu && !drawingBreakSimulated()) return std::nullopt;
+  nlohmann::json state = drawingRestartState(shell);
+  markState(state, Next::SoftwareDrawing, kDoesNotDraw);
+  // The check waits at most 4 s for the GPU, but a broken driver can also block the calls
+  // around that wait: past kCheckSeconds a watchdog starts again from its own thread (the state
+  // is made before, while the UI thread is free).
+  static constexpr double kCheckSeconds = 10;
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  std::thread([done, state] {
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(kCheckSeconds);
+    while (!*done && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!*done) startAgain(state, "the GPU's OpenGL did not answer a small drawing within 10 s");
+  }).detach();
+  const Status drew = checkDrawing();
+  *done = true;
+  if (drew) return std::nullopt;
+  std::string why = drew.sentence();
+  if (!why.empty() && why.back() == '.') why.pop_back();  // startAgain ends the sentence
+  return startAgain(state, "the GPU's OpenGL does not draw beside CUDA: " + why);
+}
+
+std::optional<int> softwareDrawingUnavailable(const std::string& restoreFile, const Status& why) {
+  if (drawingPath() != DrawingPath::Software || gpuHidden()) return std::nullopt;
+  nlohmann::json state = restoreFile.empty() ? nlohmann::json{{"relaunches", 1}, {"fault", ""}}
+                                             : readState(restoreFile);
+  markState(state, Next::WithoutGpu, kNoSoftwareRenderer);
+  std::string said = why.sentence();
+  if (!said.empty() && said.back() == '.') said.pop_back();  // startAgain ends the sentence
+  return startAgain(state, said);
 }
 
 void stopFirstPictureWatch() {

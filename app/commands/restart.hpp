@@ -14,12 +14,19 @@
 //   if (restartNeeded(shell)) return restartAfterFault(shell);
 //   ... once its first whole picture is drawn (before a swap), when firstPictureWatched():
 //   if (auto code = checkFirstPicture(shell, options.restore, picture, headless)) return *code;
+//   ... once the GL context and the shell are made, and after another process of the app faulted
+//   (takeOtherProcessFault()):
+//   if (auto code = checkDrawingBesideCuda(shell, gpu)) return *code;
 //
-// A fault can also take the GPU's drawing down with it (measured on an H100: every new process
-// that runs CUDA and draws with EGL then hangs or draws blank until the GPU is reset, whichever
-// program made the fault). So the supervisor gives each app it starts kFirstPictureSeconds to
-// draw its first picture, and checkFirstPicture() looks at that picture: a hang or a blank picture
-// starts cudalab once more without the GPU, with the CPU references, saying why. An app started
+// A fault can also take the GPU's drawing down with it (measured on the lent H100 and H200: after
+// an illegal address in any process, NVIDIA's OpenGL draws nothing in every process that also runs
+// CUDA, until the GPU is reset; platform/drawing_path.hpp). So an app on the GPU checks that it
+// draws once CUDA's context is made (checkDrawingBesideCuda), and again after another process of
+// the app faulted; the supervisor gives each app it starts kFirstPictureSeconds to draw its first
+// picture, and checkFirstPicture() looks at that picture. A failed check, a hang or a blank picture
+// starts cudalab once more drawing in software (Mesa; the kernels stay on the GPU), and if that
+// fails too, or no software renderer is installed, without the GPU, with the CPU references; the
+// status bar says which and why. An app started
 // again with the GPU, and every headless run, is watched for as long as it runs: its frames beat
 // (platform/heartbeat.hpp), and kStillDrawingSeconds without a beat (the drawing blocked in the
 // driver, as a restarted app on an H100 did after its first picture, and a screenshot after the
@@ -85,6 +92,16 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
 // faults), so cudalab starts again without the GPU and returns the exit code; nullopt to go on.
 std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFile,
                                      const Result<Image>& picture, bool gpu);
+
+// On the GPU's drawing path with a GPU (or CUDALAB_TEST_DRAWING=broken): checks that OpenGL draws
+// beside CUDA (make CUDA's context first: makeDeviceContext). When it does not, starts again
+// drawing in software and returns the exit code; nullopt to go on.
+std::optional<int> checkDrawingBesideCuda(Shell& shell, bool gpu);
+
+// An app started to draw in software whose software renderer cannot be had (`why`, from making
+// the context): starts again without the GPU, with the state in `restoreFile`, and returns the
+// exit code. nullopt when this app does not draw in software (the caller reports `why`).
+std::optional<int> softwareDrawingUnavailable(const std::string& restoreFile, const Status& why);
 
 // Tells the supervisor to stop waiting for the first picture without one (a window that starts
 // minimised draws nothing to look at).

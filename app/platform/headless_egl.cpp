@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "platform/drawing_path.hpp"
 #include "platform/gl.hpp"
 
 namespace cudalab {
@@ -117,6 +118,9 @@ void HeadlessContext::destroy() {
 
 Status HeadlessContext::create(int cudaDevice) {
   destroy();
+  // Drawing in software (drawing_path.hpp): Mesa's devices only, even beside an NVIDIA GPU.
+  const bool software = drawingPath() == DrawingPath::Software;
+  if (software) prepareSoftwareDrawing();
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
     return Status::error(
         "Headless rendering needs EGL, but libEGL.so.1 could not be loaded (install libegl1 and a "
@@ -124,6 +128,7 @@ Status HeadlessContext::create(int cudaDevice) {
   }
   std::string tried;
   for (const Candidate& c : candidateDisplays(cudaDevice)) {
+    if (software && (c.nvidia || softwareRendererHiddenForTest())) continue;
     EGLDisplay d = c.display;
     EGLint major = 0, minor = 0;
     if (!eglInitialize(d, &major, &minor)) {
@@ -197,11 +202,22 @@ Status HeadlessContext::create(int cudaDevice) {
     }
     nvidia_ = c.nvidia;
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    if (software && (!renderer || std::strstr(renderer, "NVIDIA"))) {
+      // The default display of a machine whose only EGL vendor is NVIDIA's.
+      tried += "; " + c.what + ": NVIDIA's, not a software renderer";
+      destroy();
+      continue;
+    }
     const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
     description_ =
         c.what + ", " + (renderer ? renderer : "?") + ", OpenGL " + (version ? version : "?");
     return {};
   }
+  if (software)
+    return Status::error(
+        "No software renderer could draw: Mesa's EGL (the packages libegl-mesa0 and "
+        "libgl1-mesa-dri) is not installed or gave no OpenGL 3.3 core context" +
+        (tried.empty() ? std::string(" (no EGL display found)") : tried) + ".");
   return Status::error("No EGL display could give an OpenGL 3.3 core context" +
                        (tried.empty() ? std::string(" (no EGL display found)") : tried) +
                        ". Install Mesa (libegl-mesa0, libgl1-mesa-dri) or an NVIDIA driver.");

@@ -26,6 +26,9 @@ class HeadlessContext : NonCopyable {
   const std::string& description() const { return description_; }
   // True when the context runs on an NVIDIA GPU (the EGL device carries a CUDA device id).
   bool onNvidiaDevice() const { return nvidia_; }
+  // Forgets the context without a call into EGL (a context that stopped drawing can block its
+  // clean-up for seconds); create() may follow. The driver frees it when the process ends.
+  void abandon() { display_ = context_ = surface_ = nullptr; }
 
  private:
   void destroy();

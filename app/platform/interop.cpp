@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/cuda_check.hpp"
+#include "platform/drawing_path.hpp"
 
 namespace cudalab {
 namespace {
@@ -87,6 +88,14 @@ Status InteropImage::create(int width, int height, PixelFormat format) {
   if (glGetError() != GL_NO_ERROR) {
     destroy();
     return Status::error("The GL texture or pixel buffer could not be created.");
+  }
+  // Drawing in software (drawing_path.hpp): Mesa's context is not CUDA's to register.
+  if (drawingPath() == DrawingPath::Software) {
+    resource_ = nullptr;
+    problem_ =
+        "The pictures are drawn by Mesa's software renderer (the GPU's OpenGL stopped drawing "
+        "beside CUDA): frames are copied through host memory instead.";
+    return {};
   }
   // Registration fails when the GL context is not on a CUDA device (Mesa, or another GPU drives
   // the display): not an error, the host-copy path takes over.

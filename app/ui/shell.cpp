@@ -20,6 +20,7 @@
 
 #include "common/device_fault.hpp"
 #include "core/i18n.hpp"
+#include "platform/drawing_path.hpp"
 #include "ui/plot/plot.hpp"
 #include "ui/theme.hpp"
 
@@ -146,6 +147,12 @@ void Shell::restore(const nlohmann::json& state) {
             ? trf("cudalab started again without the GPU %s, with your lesson and parameters and "
                   "the CPU references (start cudalab again to use the GPU). ",
                   tr(state.value("without_gpu_why", std::string(N_("after a GPU error")))).c_str())
+        : state.value("software_drawing", false)
+            ? trf("cudalab started again drawing in software (Mesa) %s. The kernels still run "
+                  "and are measured on the GPU; only the pictures are drawn on the CPU, a little "
+                  "slower. Your lesson and parameters are kept. ",
+                  tr(state.value("software_drawing_why", std::string(N_("after a GPU error"))))
+                      .c_str())
             : std::string(tr("cudalab started again after a GPU error, with your lesson and "
                              "parameters; results measured before are gone. "));
     if (!faultSentence_.empty())
@@ -520,6 +527,10 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
     std::snprintf(right, sizeof right, tr("No CUDA device (%s)  |  runtime %s  |  "),
                   runtime_.status.cudaName().c_str(),
                   cudaVersionString(runtime_.runtimeVersion).c_str());
+  // Drawing in software beside the GPU (platform/drawing_path.hpp): said on the right, in the
+  // warning colour, with why in its tooltip.
+  const bool software = runtime_.hasDevice() && drawingPath() == DrawingPath::Software;
+  const char* softwareText = software ? tr("drawn in software  |  ") : "";
   char fps[32];
   if (headless_)
     std::snprintf(fps, sizeof fps, "%s", tr("headless"));
@@ -530,7 +541,8 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   // The device's line shows only when a message (an error, a result) leaves room for it; the
   // hint gives way to the device's line instead.
   const bool important = statusImportant_;
-  const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(fps).x;
+  const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(softwareText).x +
+                       ImGui::CalcTextSize(fps).x;
   const bool showRight = !important || msgTextW + rightW + 16 * scale_ <= avail;
   const float msgW = showRight ? std::max(0.0f, avail - rightW - 16 * scale_) : avail;
   if (important) {
@@ -569,6 +581,18 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   ImGui::TextUnformatted(right);
   if (!runtime_.hasDevice()) ImGui::PopStyleColor();
   helpTooltip(glInfo_.c_str());
+  if (software) {
+    ImGui::SameLine(0, 0);
+    ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+    ImGui::TextUnformatted(softwareText);
+    ImGui::PopStyleColor();
+    helpTooltip(trf("The pictures are drawn by Mesa's software renderer (%s), because the GPU's "
+                    "OpenGL stopped drawing beside CUDA after a GPU error, here or in another "
+                    "program; it stays so until the GPU is reset. The kernels still run and are "
+                    "measured on the GPU.",
+                    glInfo_.c_str())
+                    .c_str());
+  }
   ImGui::SameLine(0, 0);
   ImGui::TextUnformatted(fps);
   ImGui::End();

@@ -116,6 +116,9 @@ class Shell {
   // The UI scale in effect: the presentation scale while presenting.
   float uiScale() const { return presenting_ ? settings_.presentationScale : settings_.uiScale; }
   const Status& lastError() const { return lastError_; }
+  // What the status bar's message says now (the last error, result or hint), translated.
+  const std::string& statusText() const { return statusText_; }
+  const RuntimeInfo& runtime() const { return runtime_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;
   // The same name in the export folder, which is created if needed.

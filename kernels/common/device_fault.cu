@@ -14,6 +14,7 @@ namespace {
 
 std::atomic<int> gArmed{static_cast<int>(FaultKind::None)};
 std::atomic<bool> gFaulted{false};
+std::atomic<bool> gOtherProcessFaulted{false};
 std::mutex gMutex;
 Status gLast;  // guarded by gMutex
 
@@ -136,6 +137,14 @@ void noteStickyError(const Status& s) {
   std::lock_guard<std::mutex> lock(gMutex);
   if (!gFaulted) gLast = s;  // the first one is the cause; later ones are its consequences
   gFaulted = true;
+}
+
+void noteOtherProcessFault() {
+  gOtherProcessFaulted = true;
+}
+
+bool takeOtherProcessFault() {
+  return gOtherProcessFaulted.exchange(false);
 }
 
 bool deviceFaulted() {

@@ -72,6 +72,13 @@ class MemoryBallast {
 // The app's ballast from CUDALAB_LEAVE_FREE_MIB, held until the process ends; ok when unset.
 Status holdMemoryFromEnvironment();
 
+// A sticky error in another process of the app (the playground's worker, which runs learners'
+// kernels; the counters' helper runs only the app's own).
+// This process's CUDA goes on, but on some servers its OpenGL stops drawing
+// (app/platform/drawing_path.hpp): the app checks its drawing once more when it takes this.
+void noteOtherProcessFault();
+bool takeOtherProcessFault();
+
 // Forgets a recorded fault (tests that fake one without a GPU).
 void clearFaultRecord();
 

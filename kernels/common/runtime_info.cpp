@@ -66,4 +66,10 @@ Status freeDeviceBytes(std::size_t& free) {
   return {};
 }
 
+Status makeDeviceContext(int device) {
+  CUDALAB_CUDA_TRY(cudaSetDevice(device));
+  CUDALAB_CUDA_TRY(cudaFree(nullptr));
+  return {};
+}
+
 }  // namespace cudalab

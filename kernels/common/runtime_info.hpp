@@ -35,4 +35,9 @@ std::string currentDeviceName();
 // cudaMemGetInfo's free bytes on the current device.
 Status freeDeviceBytes(std::size_t& free);
 
+// Makes CUDA's context on `device` now (it is otherwise made by the first GPU work), so that the
+// app can check, before it draws, that the GPU's OpenGL still draws beside CUDA
+// (app/platform/drawing_path.hpp).
+Status makeDeviceContext(int device);
+
 }  // namespace cudalab

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/device_fault.hpp"
 #include "common/format.hpp"
 #include "common/translatable.hpp"
 #include "playground/worker.hpp"
@@ -383,6 +384,8 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
       // (the driver cleans up the faulted context as it exits), then reap it.
       waitForExit(10.0);
       stop();
+      // On some servers such an error stops this process's OpenGL as well: the app checks.
+      noteOtherProcessFault();
       // The worker's own message (CUDA's words) stays as it is; the app's sentence translates.
       return Status::errorf(N_("%s The worker process was restarted: the next run starts clean."),
                             {s});

@@ -1,0 +1,48 @@
+// Which OpenGL draws the app's pictures, and a check that it really draws.
+//
+// Why there are two: on the lent H100 and H200 servers (driver 580.159.04), after any process
+// makes an illegal address (an MMU fault, Xid 31), NVIDIA's OpenGL draws nothing in every process
+// that also runs CUDA, for as long as the machine runs: new processes and those already drawing
+// alike, with interop or without, whichever of CUDA and GL starts first (tools/gpu_probe.sh,
+// docs/RELIABILITY.md). CUDA alone still works, and so does NVIDIA's OpenGL in a process without
+// CUDA. So the app keeps CUDA on the GPU and draws with Mesa's software renderer (llvmpipe)
+// instead; the kernels' pictures come through host memory (interop needs NVIDIA's OpenGL).
+//
+//   // In main, with the GL context current and CUDA's context made:
+//   if (Status s = checkDrawing(); !s) { start again with CUDALAB_DRAWING=software; }
+//
+// The supervisor (commands/restart.hpp) chooses the path for each app it starts: GPU drawing
+// first, software drawing after the GPU's drawing failed, no GPU at all only where software
+// drawing fails too, no software renderer is installed, or after three GPU faults in a row.
+#pragma once
+
+#include "common/status.hpp"
+
+namespace cudalab {
+
+enum class DrawingPath { Gpu, Software };
+
+// The environment variable the supervisor sets for an app that must draw in software.
+inline constexpr const char* kDrawingVariable = "CUDALAB_DRAWING";
+
+// Software when CUDALAB_DRAWING=software, else Gpu (which, without an NVIDIA GPU, is Mesa too).
+DrawingPath drawingPath();
+
+// For a window: points GLX and EGL at Mesa's software renderer. Call before the window opens.
+void prepareSoftwareDrawing();
+
+// Draws two known colours into a small off-screen framebuffer and reads each back: an error
+// naming what came back when the GL context does not draw (needs a current context), or when a
+// clear and its read take over 4 s (then the context is left as it is: start again). Otherwise
+// puts back every binding and setting it changed (framebuffers, texture, pixel-pack buffer,
+// viewport, clear colour, colour mask, scissor, rasterizer discard). It can still block inside the
+// driver: callers watch it (commands/restart.cpp).
+Status checkDrawing();
+
+// For tests, on machines without a GPU: CUDALAB_TEST_DRAWING=broken makes checkDrawing() fail on
+// the GPU path (and run even without a GPU); broken-no-software also hides Mesa from an app that
+// draws in software, as on a server without it.
+bool drawingBreakSimulated();
+bool softwareRendererHiddenForTest();
+
+}  // namespace cudalab
