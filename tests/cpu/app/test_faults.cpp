@@ -1,6 +1,7 @@
 // The paths of a device fault that run without a GPU, and the parameter bindings every lesson
 // offers (presets, the soak and the restart after a reset set parameters through them).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -10,10 +11,12 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_fault.hpp"
-#include <nlohmann/json.hpp>
 
 #include "lessons/registry.hpp"
 #include "commands/restart.hpp"
+#include "platform/drawing_path.hpp"
+#include "platform/framebuffer.hpp"
+#include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
@@ -189,14 +192,14 @@ TEST(Faults, TheBinaryStartsItselfAgainAndFinishesTheScreenshot) {
 }
 
 // A fault can take the GPU's drawing down with it (an H100 after a fault: every new process that
-// runs CUDA and draws hangs or draws blank). The process started again must then go on without
-// the GPU, saying why. CUDALAB_TEST_FIRST_PICTURE makes the restarted app hang before its first
-// picture (its supervisor must kill it), find it blank (it must start again itself), draw it and
-// find a later picture (after the action) blank, as the H100 did, or draw it and then hang (its
-// supervisor must notice the frames stopped), as an H100 also did.
+// runs CUDA and draws hangs or draws blank). The process started again must then go on drawing in
+// software (Mesa), the kernels still on the GPU, saying why. CUDALAB_TEST_FIRST_PICTURE makes the
+// restarted app hang before its first picture (its supervisor must kill it), find it blank (it must
+// start again itself), draw it and find a later picture (after the action) blank, as the H100 did,
+// or draw it and then hang (its supervisor must notice the frames stopped), as an H100 also did.
 class FirstPictureAfterRestart : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
+TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnDrawingInSoftware) {
   const std::string how = GetParam();
   const std::string dir = ::testing::TempDir() + "cudalab-restart-" + how;
   std::filesystem::create_directories(dir);
@@ -227,24 +230,24 @@ TEST_P(FirstPictureAfterRestart, AHangOrABlankPictureGoesOnWithoutTheGpu) {
   }
   if (how == "hang-after-first")
     EXPECT_NE(out.find("cudalab: the app drew its first picture, then nothing for 30 s; starting "
-                       "again without the GPU"),
+                       "again drawing in software"),
               std::string::npos)
         << out;
   else if (how == "hang")
     EXPECT_NE(out.find("did not draw its first picture"), std::string::npos) << out;
   else if (how == "hang-later")
-    EXPECT_NE(out.find("drew its first picture, then nothing for 30 s; starting again without "
-                       "the GPU"),
+    EXPECT_NE(out.find("drew its first picture, then nothing for 30 s; starting again drawing "
+                       "in software"),
               std::string::npos)
         << out;
   else if (how == "blank-later" || how == "blank-after-first")
     EXPECT_NE(out.find("a picture after the first came out blank. Starting again with the same "
-                       "lesson and parameters, without the GPU"),
+                       "lesson and parameters, drawing in software"),
               std::string::npos)
         << out;
   else
     EXPECT_NE(out.find("came out blank. Starting again with the same lesson and parameters, "
-                       "without the GPU"),
+                       "drawing in software"),
               std::string::npos)
         << out;
   EXPECT_NE(out.find("wrote " + png), std::string::npos) << out;
@@ -262,6 +265,165 @@ INSTANTIATE_TEST_SUITE_P(Ways, FirstPictureAfterRestart,
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// Runs the binary headless with `env` before it, in its own temporary folder; returns its output
+// and exit code, and whether the machine has headless GL at all.
+struct BinaryRun {
+  int rc = -1;
+  std::string out;
+  bool noGl = false;
+};
+
+BinaryRun runBinary(const std::string& name, const std::string& env, const std::string& args) {
+  const std::string dir = ::testing::TempDir() + "cudalab-" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/tmp");
+  const std::string log = dir + "/log.txt";
+  const std::string cmd = "cd '" + dir + "' && TMPDIR='" + dir + "/tmp' " + env + " '" +
+                          CUDALAB_BINARY + "' " + args + " >'" + log + "' 2>&1";
+  BinaryRun r;
+  r.rc = std::system(cmd.c_str());
+  std::ifstream in(log);
+  r.out.assign(std::istreambuf_iterator<char>(in), {});
+  r.noGl = r.out.find("EGL") != std::string::npos && r.out.find("wrote") == std::string::npos &&
+           r.out.find("Starting again") == std::string::npos;
+  for (const auto& f : std::filesystem::directory_iterator(dir + "/tmp"))
+    EXPECT_EQ(f.path().filename().string().rfind("cudalab-restore-", 0), std::string::npos)
+        << f.path();
+  return r;
+}
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << path << ": " << e.what();
+    return nlohmann::json::object();
+  }
+}
+
+// After a fault on the lent H100 and H200, NVIDIA's OpenGL draws nothing in a process that also
+// runs CUDA (platform/drawing_path.hpp). The app checks its drawing once CUDA's context is made;
+// CUDALAB_TEST_DRAWING=broken fails that check on this machine. The app must start again drawing
+// in software, keep the lesson and parameters, say so in the status bar, and write its picture.
+TEST(Faults, ADrawingThatFailsBesideCudaStartsAgainDrawingInSoftware) {
+  const std::string dir = ::testing::TempDir() + "cudalab-draw-broken";
+  const BinaryRun r =
+      runBinary("draw-broken", "CUDALAB_TEST_DRAWING=broken",
+                "--headless --lesson reduction --size 800x600 --screenshot shot.png "
+                "--results shot.json");
+  if (r.noGl) GTEST_SKIP() << "no headless GL here: " << r.out;
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("the GPU's OpenGL does not draw beside CUDA: OpenGL drew nothing: 64 of 64 "
+                       "pixels"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Starting again with the same lesson and parameters, drawing in software"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/shot.png")) << r.out;
+  const nlohmann::json j = readJson(dir + "/shot.json");
+  EXPECT_EQ(j.value("lesson", ""), "reduction");
+  EXPECT_NE(j.value("status", "")
+                .find("started again drawing in software (Mesa) because the "
+                      "GPU's OpenGL draws nothing beside CUDA"),
+            std::string::npos)
+      << j.dump(2);
+  EXPECT_TRUE(j.contains("results") && j["results"].contains("cpu")) << j.dump(2);
+}
+
+// A start again to draw in software is not a fault: a fault armed for the first GPU job still
+// strikes in the app that draws in software (which then starts again drawing in software), and
+// the count of faults in a row does not grow with the drawing's restarts.
+TEST(Faults, AFaultAfterASoftwareRestartStillStrikesAndKeepsSoftwareDrawing) {
+  const std::string dir = ::testing::TempDir() + "cudalab-draw-then-fault";
+  const BinaryRun r =
+      runBinary("draw-then-fault", "CUDALAB_TEST_DRAWING=broken",
+                "--headless --lesson matmul --inject-fault simulated --action course "
+                "--size 800x600 --wait 120 --screenshot shot.png --results shot.json");
+  if (r.noGl) GTEST_SKIP() << "no headless GL here: " << r.out;
+  EXPECT_EQ(r.rc, 0) << r.out;
+  const size_t drawing = r.out.find("does not draw beside CUDA");
+  const size_t fault = r.out.find("the GPU stopped:");
+  ASSERT_NE(drawing, std::string::npos) << r.out;
+  ASSERT_NE(fault, std::string::npos) << r.out;
+  EXPECT_LT(drawing, fault) << r.out;
+  EXPECT_NE(r.out.find("simulated fault"), std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("Starting again with the same lesson and parameters, drawing in software", fault),
+      std::string::npos)
+      << r.out;
+  const nlohmann::json j = readJson(dir + "/shot.json");
+  EXPECT_NE(j.value("status", "").find("started again drawing in software"), std::string::npos)
+      << j.dump(2);
+  EXPECT_EQ(j.value("status", "").find("three GPU errors"), std::string::npos) << j.dump(2);
+}
+
+// Where no software renderer can be had (a server without Mesa), the app goes on without the GPU,
+// saying why: the one case, with CUDA itself gone, where a figure falls back to CPU references.
+TEST(Faults, WithoutASoftwareRendererItGoesOnWithoutTheGpu) {
+  const std::string dir = ::testing::TempDir() + "cudalab-draw-no-software";
+  const BinaryRun r =
+      runBinary("draw-no-software", "CUDALAB_TEST_DRAWING=broken-no-software",
+                "--headless --lesson reduction --size 800x600 --screenshot shot.png "
+                "--results shot.json");
+  if (r.noGl) GTEST_SKIP() << "no headless GL here: " << r.out;
+  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("drawing in software"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("No software renderer could draw"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Starting again with the same lesson and parameters, without the GPU"),
+            std::string::npos)
+      << r.out;
+  const nlohmann::json j = readJson(dir + "/shot.json");
+  EXPECT_EQ(j.value("drawing", ""), "without a GPU") << j.dump(2);
+  EXPECT_NE(j.value("status", "").find("no software renderer (Mesa) is installed"),
+            std::string::npos)
+      << j.dump(2);
+}
+
+// --results needs a headless screenshot; the refusal says so.
+TEST(Faults, ResultsNeedAHeadlessScreenshot) {
+  const BinaryRun r = runBinary("results-alone", "", "--results x.json list");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.out.find("--results goes with --headless --screenshot"), std::string::npos) << r.out;
+}
+
+// The drawing check itself, on this machine's OpenGL: it passes where OpenGL draws, leaves the
+// framebuffer, viewport and clear colour as it found them, and fails with a sentence naming what
+// came back when the test hook stands for a GPU that stopped drawing.
+TEST(Drawing, TheCheckPassesWhereOpenGlDrawsAndLeavesTheStateAsItWas) {
+  HeadlessContext gl;
+  if (Status s = gl.create(-1); !s) GTEST_SKIP() << "no EGL here: " << s.sentence();
+  Framebuffer fb;
+  ASSERT_TRUE(fb.resize(40, 30).ok());
+  fb.bind();
+  glViewport(3, 4, 20, 10);
+  glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+  ASSERT_TRUE(checkDrawing().ok());
+  GLint fbo = 0, vp[4] = {};
+  GLfloat clear[4] = {};
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+  glGetIntegerv(GL_VIEWPORT, vp);
+  glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
+  GLint pack = -1;
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack);
+  EXPECT_NE(fbo, 0);
+  EXPECT_EQ(vp[0], 3);
+  EXPECT_EQ(vp[1], 4);
+  EXPECT_EQ(vp[2], 20);
+  EXPECT_EQ(vp[3], 10);
+  EXPECT_FLOAT_EQ(clear[2], 0.75f);
+  EXPECT_EQ(pack, 0);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  setenv("CUDALAB_TEST_DRAWING", "broken", 1);
+  const Status broken = checkDrawing();
+  unsetenv("CUDALAB_TEST_DRAWING");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.message().find("OpenGL drew nothing: 64 of 64 pixels"), std::string::npos)
+      << broken.sentence();
+  Framebuffer::unbind();
+}
 
 TEST(Faults, APictureOfOneColourIsBlank) {
   Image img;

@@ -5,14 +5,14 @@
 #include "platform/framebuffer.hpp"
 #include "platform/gl.hpp"
 #include "platform/headless_egl.hpp"
+#include "tests/gpu/drawing.hpp"
 
 namespace cudalab {
 namespace {
 
 TEST(HeadlessGpu, UsesTheNvidiaEglDevice) {
   HeadlessContext ctx;
-  Status s = ctx.create(0);
-  ASSERT_TRUE(s.ok()) << s.sentence();
+  CUDALAB_TEST_DRAWING(ctx, testing_support::NeedsNvidiaGl::Yes);
   EXPECT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
   EXPECT_NE(ctx.description().find("NVIDIA"), std::string::npos) << ctx.description();
 

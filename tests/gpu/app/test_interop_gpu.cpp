@@ -11,6 +11,8 @@
 #include "common/pattern.hpp"
 #include "platform/headless_egl.hpp"
 #include "platform/interop.hpp"
+#include "tests/gpu/drawing.hpp"
+#include "tests/gpu/sanitizing.hpp"
 
 namespace cudalab {
 namespace {
@@ -27,7 +29,7 @@ std::vector<std::uint32_t> expected(int w, int h, int frame) {
 class InteropGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(ctx.create(0).ok());
+    CUDALAB_TEST_DRAWING(ctx, testing_support::NeedsNvidiaGl::Yes);
     ASSERT_TRUE(ctx.onNvidiaDevice()) << ctx.description();
     ASSERT_TRUE(stream.create().ok());
   }
@@ -120,7 +122,12 @@ TEST_F(InteropGpu, ARegisteredImageTakesTheDeviceMemoryItIsCountedFor) {
   ASSERT_NO_FATAL_FAILURE(drawFrame(img, 1));
   const double counted = static_cast<double>(heldDeviceBytes().load() - heldBefore) / (1 << 20);
   EXPECT_DOUBLE_EQ(counted, 32.0);
-  EXPECT_NEAR(usedMiB() - before, counted, 6.0);
+  // Under compute-sanitizer the tool keeps device memory of its own beside every allocation, so
+  // the GPU's free memory no longer says what the image took (2026-11-27, H200: this failed under
+  // memcheck, racecheck and synccheck). The count above is still checked there.
+  if (!testing_support::underSanitizer()) {
+    EXPECT_NEAR(usedMiB() - before, counted, 6.0);
+  }
 }
 
 }  // namespace

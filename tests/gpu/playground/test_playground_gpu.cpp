@@ -6,6 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "playground/compile.hpp"
@@ -151,8 +154,13 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
         break;
       case Kind::Counter:
         ASSERT_EQ(r->counts.size(), 3u);
-        for (long long c : r->counts)
-          EXPECT_LT(c, 4096);
+        // Under compute-sanitizer the racing threads run so far apart that the race may lose no
+        // update (2026-11-27, H200: every count right under racecheck); it still runs there.
+        if (!underSanitizer()) {
+          for (long long c : r->counts) {
+            EXPECT_LT(c, 4096);
+          }
+        }
         break;
       case Kind::Matmul:
         EXPECT_GT(r->pastEnd, 0);
@@ -237,6 +245,58 @@ TEST_F(PlaygroundGpu, IllegalAddressIsSurvived) {
                    "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
                    "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
                    "outside its arrays");
+}
+
+// What a learner's illegal address costs the figures that follow: nothing of the GPU's. On the
+// lent H100 and H200 it stops NVIDIA's OpenGL in every process that also runs CUDA until the GPU is
+// reset (app/platform/drawing_path.hpp); a figure made after it, in a new process, must still
+// carry the GPU's numbers: the device's name and the ladder measured there, drawn in software
+// where need be. Falling back to the CPU references is allowed only where no software renderer is
+// installed; then the test skips, saying so.
+TEST_F(PlaygroundGpu, AfterAWorkersIllegalAddressTheNextFigureKeepsTheGpu) {
+  if (underSanitizer()) GTEST_SKIP() << "a deliberate illegal address: not run under a sanitizer";
+  faultThenRecover(worker,
+                   "extern \"C\" __global__ void double_it(const float* in, float* out, int n)\n"
+                   "{ out[blockIdx.x * blockDim.x + threadIdx.x + (1LL << 32)] = in[0]; }\n",
+                   "outside its arrays");
+  const std::string dir = ::testing::TempDir() + "cudalab-figure-after-fault";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string cmd = "'";
+  cmd += cudalabBinary();
+  cmd += "' --headless --lesson reduction --action ladder --size 1280x800 --wait 120";
+  cmd += " --screenshot '" + dir + "/figure.png' --results '" + dir + "/figure.json'";
+  cmd += " >'" + dir + "/log.txt' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream logIn(dir + "/log.txt");
+  const std::string log((std::istreambuf_iterator<char>(logIn)), {});
+  nlohmann::json j;
+  try {
+    std::ifstream in(dir + "/figure.json");
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    FAIL() << "no results file (" << e.what() << "): " << log;
+  }
+  if (j.value("drawing", "") == "without a GPU" &&
+      log.find("No software renderer could draw") != std::string::npos)
+    GTEST_SKIP() << "NVIDIA's OpenGL stopped drawing beside CUDA and no software renderer (Mesa) "
+                    "is installed here: "
+                 << log;
+  EXPECT_EQ(rc, 0) << log;
+  ASSERT_TRUE(j["gpu"].is_string()) << j.dump(2) << log;
+  EXPECT_FALSE(j["gpu"].get<std::string>().empty());
+  EXPECT_NE(j.value("drawing", ""), "without a GPU") << log;
+  const nlohmann::json& r = j["results"];
+  ASSERT_TRUE(r.contains("ladder") && r["ladder"].is_array() && !r["ladder"].empty())
+      << "the ladder was not measured on the GPU: " << j.dump(2) << log;
+  EXPECT_EQ(r.value("device", ""), j["gpu"].get<std::string>());
+  for (const nlohmann::json& row : r["ladder"]) {
+    EXPECT_GT(row["kernel_gbps"].get<double>(), 0.0) << row["label"];
+    EXPECT_EQ(row["params"]["correct"].get<double>(), 1.0) << row["label"];
+  }
+  std::printf("the figure after a worker's illegal address: %s, drawn %s (%s), %zu steps\n",
+              j["gpu"].get<std::string>().c_str(), j.value("drawing", "").c_str(),
+              j.value("drawn_with", "").c_str(), r["ladder"].size());
 }
 
 TEST_F(PlaygroundGpu, EndlessLoopIsStopped) {
