@@ -343,6 +343,9 @@ int runWindow(const CliOptions& o) {
   constexpr double kMinFrameSeconds = 1.0 / 60;
   int settle = kSettleFrames;
   bool wasActive = true;
+  // A drawing check costs two reads of 64 pixels: every 20 s it is nothing.
+  constexpr double kDrawingCheckSeconds = 20;
+  auto lastDrawingCheck = Clock::now();
   while (!window.shouldClose() && !shell.quitRequested()) {
     const auto frameStart = Clock::now();
     const bool active =
@@ -364,14 +367,19 @@ int runWindow(const CliOptions& o) {
       heartbeat();  // waiting, not hung
       continue;
     }
-    if (takeOtherProcessFault())
-      // A learner's kernel faulted in the playground's worker: on some servers that stops this
-      // process's OpenGL too (platform/drawing_path.hpp).
+    // After a learner's kernel faulted in the playground's worker, and every
+    // kDrawingCheckSeconds besides (a fault in any other program can do the same): on some servers
+    // that stops this process's OpenGL too (platform/drawing_path.hpp).
+    const bool checkDue =
+        Clock::now() - lastDrawingCheck > std::chrono::duration<double>(kDrawingCheckSeconds);
+    if (takeOtherProcessFault() || checkDue) {
+      lastDrawingCheck = Clock::now();
       if (auto code = checkDrawingBesideCuda(shell, rt.hasDevice())) {
         settings.window = window.geometry();
         saveNow();
         return *code;
       }
+    }
     renderer.frame(0, 0, 1.0f, false, false, 0);
     if (++frame % 120 == 0) settings.window = window.geometry();
     if (restartNeeded(shell)) {
