@@ -64,6 +64,18 @@ Shell::Shell(std::span<const LessonEntry> catalogue, Settings& settings, Runtime
               },
               [this](const Status& st, const std::string& info) { report(st, info); }) {
   makeLessons();
+  // A plot's right-click menu (ui/plot): "Save as SVG" writes the plot at once; "Save as PNG"
+  // renders it after the frame as a figure of that plot alone (the export job, as a panel's Save
+  // PNG button does), at the export scale the learner chose.
+  plot::SetExportHandler([this](const char* id, bool svg) {
+    if (svg) {
+      const std::string path = exportPath(id, "svg");
+      finishExport(plot::SaveSvg(id, path), path);
+    } else {
+      exportJob_ = ExportJob{std::string(kPlotPrefix) + id, settings_.exportScale,
+                             settings_.exportTransparent, ""};
+    }
+  });
 }
 
 Lesson* Shell::lesson(const std::string& id) {

@@ -3,15 +3,23 @@
 // panel figure contains the whole panel even when it is taller than the view.
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+#include <imgui_internal.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "common/runtime_info.hpp"
+#include "platform/framebuffer.hpp"
 #include "platform/gl.hpp"
+#include "platform/image.hpp"
 #include "platform/headless_egl.hpp"
 #include "platform/interop.hpp"
 #include "platform/shader_pass.hpp"
 #include "shaders.hpp"
+#include "ui/plot/plot.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -69,6 +77,86 @@ TEST_F(Render, ExportAt2xAfterRunningAt1xEqualsAFresh2xRender) {
   for (size_t i = 0; i < fresh.rgba.size(); i += 4)
     differing += std::memcmp(&fresh.rgba[i], &exported.rgba[i], 4) != 0;
   EXPECT_EQ(differing, 0u);
+}
+
+// A plot's right-click menu saves it as SVG and as PNG, as the README promises for slides (both
+// items were greyed out: nothing ever installed the menu's handler). Driven through ImGui's input
+// as the mouse would: right-click the plot, click the item.
+TEST_F(Render, APlotsMenuSavesItAsSvgAndAsPng) {
+  Ui ui("precision");
+  const std::string dir = ::testing::TempDir() + "cudalab-plot-menu";
+  std::filesystem::remove_all(dir);
+  ui.settings.exportDir = dir;
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  Framebuffer fb;
+  constexpr int kW = 1600, kH = 1000;
+  ASSERT_TRUE(fb.resize(kW, kH).ok());
+  fb.bind();
+  ImGuiIO& io = ImGui::GetIO();
+  auto frame = [&] { ui.renderer.frame(kW, kH, 1.0f, true, false, 1.0f / 60.0f); };
+  for (int i = 0; i < 600 && (i < 5 || ui.shell.busy()); ++i)
+    frame();
+  frame();
+  // A plot wholly on screen.
+  std::string id;
+  PixelRect rect{};
+  for (const std::string& p : plot::RecentPlotIds()) {
+    const auto r = plot::LastPlotRect(p.c_str());
+    if (r && r->x >= 0 && r->y >= 0 && r->x + r->w <= kW && r->y + r->h <= kH - 40) {
+      id = p;
+      rect = *r;
+      break;
+    }
+  }
+  ASSERT_FALSE(id.empty()) << "no plot on screen";
+  auto click = [&](ImVec2 at, int button) {
+    io.MousePos = at;
+    frame();
+    io.MouseDown[button] = true;
+    frame();
+    io.MouseDown[button] = false;
+    frame();
+    frame();
+  };
+  // The menu's items, in order: "Save as SVG", "Save as PNG".
+  auto chooseItem = [&](int index) {
+    click(ImVec2(static_cast<float>(rect.x + rect.w / 2), static_cast<float>(rect.y + rect.h / 2)),
+          1);
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    ASSERT_EQ(g.OpenPopupStack.Size, 1) << "the plot's menu did not open";
+    ImGuiWindow* popup = g.OpenPopupStack[0].Window;
+    ASSERT_NE(popup, nullptr);
+    const float itemH = ImGui::GetFrameHeight();
+    click(ImVec2(popup->DC.CursorStartPos.x + 10,
+                 popup->DC.CursorStartPos.y + itemH * (static_cast<float>(index) + 0.5f)),
+          0);
+  };
+  ASSERT_NO_FATAL_FAILURE(chooseItem(0));
+  std::string svg;
+  std::error_code ec;
+  for (const auto& f : std::filesystem::directory_iterator(dir, ec))
+    if (f.path().extension() == ".svg") svg = f.path().string();
+  ASSERT_FALSE(svg.empty()) << "no SVG saved; status: " << ui.shell.statusText();
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  EXPECT_NE(text.find("</svg>"), std::string::npos);
+  EXPECT_NE(ui.shell.statusText().find(svg), std::string::npos) << ui.shell.statusText();
+  ASSERT_NO_FATAL_FAILURE(chooseItem(1));
+  // The window's loop (commands/main.cpp) renders the job after the frame, as here.
+  std::optional<ExportJob> job = ui.shell.takeExportJob();
+  ASSERT_TRUE(job.has_value()) << "Save as PNG asked for nothing";
+  EXPECT_EQ(job->panelId, std::string(kPlotPrefix) + id);
+  Result<Image> img =
+      ui.renderer.capture(kW, kH, job->pixelScale, job->transparent, job->panelId, 3, 5.0);
+  ASSERT_TRUE(img.ok()) << img.status().sentence();
+  EXPECT_NEAR(img->width, rect.w * job->pixelScale, 2 * job->pixelScale);
+  EXPECT_NEAR(img->height, rect.h * job->pixelScale, 2 * job->pixelScale);
+  ASSERT_TRUE(writePng(*img, job->path).ok());
+  Result<Image> back = readPng(job->path);
+  ASSERT_TRUE(back.ok()) << back.status().sentence();
+  EXPECT_EQ(back->width, img->width);
+  Framebuffer::unbind();
 }
 
 // Presentation mode: the lesson's view fills the canvas (no menu, sidebar or status bar) at the
