@@ -482,7 +482,10 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   // A lesson plan's bar stays over the lesson's view, which scrolls below it.
   planUi_.drawPlanBar(theme, scale_, presenting_);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0, 0, 0, 0));  // the view's own background
-  ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
+  // A view of its own for each lesson, so each keeps its own scroll: a lesson opens at its top
+  // the first time, and where the learner left it afterwards (one view for all opened each
+  // lesson at the previous lesson's scroll, its title and introduction off screen).
+  ImGui::BeginChild((std::string("##lesson:") + current().info().id).c_str(), ImVec2(0, 0), false);
   ImGui::PopStyleColor();
   if (scrollToTop_) ImGui::SetScrollY(0);
   const ImVec2 viewPos = ImGui::GetWindowPos();
@@ -514,6 +517,7 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
       ImGui::SetScrollY(std::max(0.0f, ImGui::GetScrollY() + float(r->y) - viewPos.y));
   }
   const ImVec2 coverPos = ImGui::GetWindowPos(), coverSize = ImGui::GetWindowSize();
+  mainScrollY_ = ImGui::GetScrollY();
   ImGui::EndChild();
   ImGui::End();
   // A plan's step asks its question over the lesson until it runs (not on exported figures).

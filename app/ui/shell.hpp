@@ -119,6 +119,8 @@ class Shell {
   // What the status bar's message says now (the last error, result or hint), translated.
   const std::string& statusText() const { return statusText_; }
   const RuntimeInfo& runtime() const { return runtime_; }
+  // How far the current lesson's view is scrolled down, in pixels, as last drawn.
+  float mainViewScrollY() const { return mainScrollY_; }
   // "cudalab-device-20261121-143005.png" or "cudalab-device-bandwidth-20261121-143005.png"
   std::string exportFileName(const std::string& what, const std::string& extension) const;
   // The same name in the export folder, which is created if needed.
@@ -160,6 +162,7 @@ class Shell {
   float scale_ = 1;
   PixelRect mainView_;
   bool scrollToTop_ = false;
+  float mainScrollY_ = 0;
   PlanUi planUi_;
   PinBoard pins_;
   std::string panelToShow_;  // a plan's step brings its panel into view over a few frames

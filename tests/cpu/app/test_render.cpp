@@ -159,6 +159,43 @@ TEST_F(Render, APlotsMenuSavesItAsSvgAndAsPng) {
   Framebuffer::unbind();
 }
 
+// Each lesson opens at its top the first time, and where the learner left it when they come back
+// (one view for all opened memory, matmul, reduction, stencil and the playground mid-page, at the
+// previous lesson's scroll). The wheel is turned through ImGui's input, as the mouse does.
+TEST_F(Render, EachLessonOpensAtItsTopAndKeepsItsOwnScroll) {
+  Ui ui("launch-config");
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  Framebuffer fb;
+  constexpr int kW = 1280, kH = 720;
+  ASSERT_TRUE(fb.resize(kW, kH).ok());
+  fb.bind();
+  ImGuiIO& io = ImGui::GetIO();
+  auto frame = [&] { ui.renderer.frame(kW, kH, 1.0f, true, false, 1.0f / 60.0f); };
+  for (int i = 0; i < 5; ++i)
+    frame();
+  const PixelRect view = ui.shell.mainViewRect();
+  io.MousePos =
+      ImVec2(static_cast<float>(view.x + view.w / 2), static_cast<float>(view.y + view.h / 2));
+  for (int i = 0; i < 10; ++i) {
+    io.MouseWheel = -3.0f;
+    frame();
+  }
+  frame();
+  const float left = ui.shell.mainViewScrollY();
+  ASSERT_GT(left, 100.0f) << "the wheel did not scroll the launch-config lesson";
+  for (const char* other : {"memory", "matmul", "reduction", "stencil", "playground"}) {
+    ASSERT_TRUE(ui.shell.selectLesson(other));
+    frame();
+    frame();
+    EXPECT_EQ(ui.shell.mainViewScrollY(), 0.0f) << other << " did not open at its top";
+  }
+  ASSERT_TRUE(ui.shell.selectLesson("launch-config"));
+  frame();
+  frame();
+  EXPECT_NEAR(ui.shell.mainViewScrollY(), left, 1.0f) << "launch-config lost where it was left";
+  Framebuffer::unbind();
+}
+
 // Presentation mode: the lesson's view fills the canvas (no menu, sidebar or status bar) at the
 // presentation scale, and leaving it brings the sidebar back at the normal scale.
 TEST_F(Render, PresentationModeShowsTheLessonAloneAtItsScale) {
