@@ -35,6 +35,9 @@ struct ParamBinding {
   std::function<void(double)> set;     // assign (rounded for integer specs), then react
   std::function<void(double)> assign;  // only assign: before the lesson is first shown
   std::vector<std::string> choices;    // a choice's option names; empty for a number
+  // Where the lesson's start depends on the machine (without a GPU the precision lesson shows
+  // the CPU's float32 in place of the GPU's): the value it starts with here. Empty: the spec's.
+  std::function<double()> defaultNow = {};
 };
 
 // A binding onto a field of any arithmetic type; `changed` is what the panel calls after its

@@ -145,7 +145,7 @@ namespace {
 double wanted(const ParamBinding& b, const std::vector<ParamValue>& values) {
   for (const ParamValue& v : values)
     if (v.id == b.spec->id) return v.value;
-  return b.spec->defaultValue;
+  return b.defaultNow ? b.defaultNow() : b.spec->defaultValue;
 }
 
 }  // namespace

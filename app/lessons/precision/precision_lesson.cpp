@@ -156,9 +156,15 @@ class PrecisionLesson final : public Lesson {
     std::vector<ParamBinding> b = {bindChoice(kExprChoice, expr_, std::move(exprs)),
                                    bindChoice<int>(kFormulaChoice, formulaMode_,
                                                    {{"naive", 0}, {"rewritten", 1}, {"both", 2}})};
-    for (const PrecisionInfo& p : precisions())
+    for (const PrecisionInfo& p : precisions()) {
       b.push_back(bindToggle(kShowChoice[static_cast<size_t>(p.precision)],
                              shown_[static_cast<size_t>(p.precision)]));
+      // Without a GPU the lesson starts with the CPU's float32 shown (onShow): its default here.
+      if (p.precision == Precision::Float32NoFma)
+        b.back().defaultNow = [this, spec = b.back().spec] {
+          return started_ && !gpu_ ? 1.0 : spec->defaultValue;
+        };
+    }
     for (ParamBinding& n : std::vector<ParamBinding>{
              bindParam(kChosenX, x_),
              bindParam(kPointsPerDecade, perDecade_, [this] { startSweep(); }),

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "common/runtime_info.hpp"
+#include "plans/preset.hpp"
 #include "platform/framebuffer.hpp"
 #include "platform/gl.hpp"
 #include "platform/image.hpp"
@@ -194,6 +195,27 @@ TEST_F(Render, EachLessonOpensAtItsTopAndKeepsItsOwnScroll) {
   frame();
   EXPECT_NEAR(ui.shell.mainViewScrollY(), left, 1.0f) << "launch-config lost where it was left";
   Framebuffer::unbind();
+}
+
+// Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own
+// values)" (precision and the playground did: each changed a parameter of its own when shown).
+TEST_F(Render, EveryLessonOpensAtItsDefaults) {
+  // The learner's kept playground code and choices are not this test's.
+  const std::string home = ::testing::TempDir() + "cudalab-defaults-home";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  setenv("XDG_CONFIG_HOME", home.c_str(), 1);
+  for (const LessonEntry& e : lessonRegistry()) {
+    Ui ui(e.info->id);
+    ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+    ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 0).ok());
+    std::string differ;
+    for (const ParamBinding& b : ui.shell.current().bindings())
+      if (b.get() != (b.defaultNow ? b.defaultNow() : b.spec->defaultValue))
+        differ += std::string(" ") + b.spec->id + "=" + std::to_string(b.get());
+    EXPECT_TRUE(parametersAre(ui.shell.current(), {})) << e.info->id << ":" << differ;
+  }
+  unsetenv("XDG_CONFIG_HOME");
 }
 
 // Presentation mode: the lesson's view fills the canvas (no menu, sidebar or status bar) at the
