@@ -23,6 +23,14 @@
 
 namespace cudalab {
 
+std::string shownText(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text)
+    if (c != '`') out += c;
+  return out;
+}
+
 // [SECTION] construction, the user's folder
 
 PlanUi::PlanUi(LessonLookup lessons, Current current, Select select, Select shown, Report report)
@@ -305,10 +313,21 @@ bool PlanUi::runStep() {
   if (!lesson || s.action.empty()) return false;
   tried_ = true;
   if (!lesson->startAction(s.action)) {
-    report_(Status::error(trf("The step's action \"%s\" cannot start now (it may need a GPU, or "
-                              "the lesson is busy).",
-                              actionName(lesson, s.action))),
-            "");
+    // Why, as far as the plan can tell: the lesson still working, or no GPU to run on.
+    const char* name = actionName(lesson, s.action);
+    report_(
+        Status::error(
+            lesson->busy()
+                ? trf("The step's action \"%s\" cannot start yet: the lesson is still working "
+                      "(wait for it, or press Cancel).",
+                      name)
+            : !gpu_ ? trf("The step's action \"%s\" needs a GPU, and this machine has none: the "
+                          "lesson shows its CPU references and models instead.",
+                          name)
+                    : trf("The step's action \"%s\" cannot start here: the lesson refused "
+                          "it.",
+                          name)),
+        "");
     return false;
   }
   ran_ = true;
@@ -382,7 +401,7 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   if (!s.question.empty() && !covering()) {  // (while covering, the cover asks it)
     ImGui::PushStyleColor(ImGuiCol_Text, ran_ ? theme.mutedColour() : theme.warningColour());
     ImGui::PushFont(theme.fonts().bold);
-    textWrapped("%s %s", ran_ ? tr("Asked:") : tr("Ask first:"), tr(s.question).c_str());
+    textWrapped("%s %s", ran_ ? tr("Asked:") : tr("Ask first:"), shownText(tr(s.question)).c_str());
     ImGui::PopFont();
     ImGui::PopStyleColor();
   }
@@ -401,10 +420,10 @@ void PlanUi::drawPlanBar(const Theme& theme, float scale, bool presenting) {
   if (!presenting && !s.note.empty()) {
     if (!s.action.empty()) sameLineIfFits(smallButtonWidth(tr("Teacher's note")));
     if (smallButton(showNote_ ? tr("Hide the note") : tr("Teacher's note"))) showNote_ = !showNote_;
-    if (!showNote_) helpTooltip(s.note.c_str());
+    if (!showNote_) helpTooltip(shownText(tr(s.note)).c_str());
     if (showNote_) {
       ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
-      textWrapped("%s", tr(s.note).c_str());
+      textWrapped("%s", shownText(tr(s.note)).c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -453,7 +472,7 @@ void PlanUi::drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size)
   ImGui::TextUnformatted(tr("Predict, then run"));
   ImGui::PopStyleColor();
   ImGui::PushFont(theme.fonts().heading);
-  textWrapped("%s", tr(s.question).c_str());
+  textWrapped("%s", shownText(tr(s.question)).c_str());
   ImGui::PopFont();
   ImGui::Spacing();
   ImGui::Spacing();

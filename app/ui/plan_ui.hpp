@@ -28,6 +28,10 @@ namespace cudalab {
 
 class Theme;
 
+// A plan's text (a question, a note) as the window shows it: Markdown's code marks (`if (i < n)`)
+// are left out; plan.md keeps them.
+std::string shownText(const std::string& text);
+
 class PlanUi {
  public:
   using Report = std::function<void(const Status&, const std::string&)>;
@@ -38,6 +42,8 @@ class PlanUi {
   // work with them).
   PlanUi(LessonLookup lessons, Current current, Select select, Select shown, Report report);
 
+  // Whether a GPU runs the lessons' work (a step's action that cannot start says why).
+  void setGpu(bool gpu) { gpu_ = gpu; }
   // Where the user's presets are kept: `configDir`/presets ("" keeps nothing on disk).
   void setUserDir(const std::string& configDir);
   PresetStore& presets() { return *presets_; }
@@ -86,6 +92,7 @@ class PlanUi {
   Current current_;
   Select select_, shown_;
   Report report_;
+  bool gpu_ = true;
   std::optional<PresetStore> presets_;
   // The preset last chosen in each lesson, and its values (to mark it changed).
   struct Applied {

@@ -64,6 +64,7 @@ Shell::Shell(std::span<const LessonEntry> catalogue, Settings& settings, Runtime
               },
               [this](const Status& st, const std::string& info) { report(st, info); }) {
   makeLessons();
+  planUi_.setGpu(runtime_.hasDevice());
   // A plot's right-click menu (ui/plot): "Save as SVG" writes the plot at once; "Save as PNG"
   // renders it after the frame as a figure of that plot alone (the export job, as a panel's Save
   // PNG button does), at the export scale the learner chose.

@@ -14,6 +14,7 @@
 #include "platform/image.hpp"
 #include "lessons/registry.hpp"
 #include "commands/restart.hpp"
+#include "ui/plan_ui.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
 #include "tests/without_gpu.hpp"
@@ -57,7 +58,11 @@ TEST(PlanRun, SteppingSelectsEachStepsLessonWithItsParameters) {
   EXPECT_EQ(param(shell.current(), "race_blocks"), 64);
   EXPECT_FALSE(shell.plans().runStep());
   EXPECT_FALSE(shell.plans().stepRan());
-  EXPECT_NE(shell.lastError().message().find("cannot start now"), std::string::npos);
+  // It says why: the app knows there is no GPU (it said "it may need a GPU, or the lesson is
+  // busy").
+  EXPECT_NE(shell.lastError().message().find("needs a GPU, and this machine has none"),
+            std::string::npos)
+      << shell.lastError().sentence();
   // Past either end: the last or the first step.
   shell.plans().goToStep(1000);
   EXPECT_EQ(shell.plans().stepIndex(), int(plan.steps.size()) - 1);
@@ -69,6 +74,23 @@ TEST(PlanRun, SteppingSelectsEachStepsLessonWithItsParameters) {
   const Status bad = shell.plans().openPlan("course-999", &problems);
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("course-000"), std::string::npos);
+}
+
+// The course's questions mark code as Markdown does (`if (i < n)`); the window shows them
+// without the marks (they showed literally).
+TEST(PlanRun, QuestionsShowWithoutMarkdownsCodeMarks) {
+  Settings settings;
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
+  ASSERT_TRUE(shell.plans().openPlan("course-004", nullptr).ok());
+  int marked = 0;
+  for (const LessonPlanStep& s : shell.plans().plan()->steps) {
+    if (s.question.find('`') == std::string::npos) continue;
+    ++marked;
+    const std::string shown = shownText(s.question);
+    EXPECT_EQ(shown.find('`'), std::string::npos) << shown;
+    EXPECT_NE(shown.find("if (i < n)"), std::string::npos) << shown;
+  }
+  EXPECT_GE(marked, 1) << "course-004 no longer marks code: pick another question";
 }
 
 TEST(PlanRun, APresetFromTheCommandLinesPathAppliesAndSaysSo) {
