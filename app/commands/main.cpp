@@ -310,15 +310,21 @@ int runWindow(const CliOptions& o) {
   if (!o.preset.empty() && o.restore.empty())
     if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) shell.report(s, "");
   // Saved as they were at the last good frame if the display goes away (no X calls then).
-  auto saveNow = [&] {
-    if (scripted) return;
+  // What is saved: the settings without the options given once on the command line.
+  auto toKeep = [&] {
     Settings keep = settings;
     if (o.theme && keep.theme == *o.theme) keep.theme = saved.theme;
     if (o.language && keep.language == *o.language) keep.language = saved.language;
     if (o.uiScale && keep.uiScale == *o.uiScale) keep.uiScale = saved.uiScale;
     if (o.uiScale && o.presentation && keep.presentationScale == *o.uiScale)
       keep.presentationScale = saved.presentationScale;
-    if (Status s = saveSettings(keep, settingsPath()); !s)
+    return keep;
+  };
+  Settings written = saved;
+  auto saveNow = [&] {
+    if (scripted) return;
+    written = toKeep();
+    if (Status s = saveSettings(written, settingsPath()); !s)
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
   };
   GlfwWindow::onDisplayLost(saveNow);
@@ -382,6 +388,9 @@ int runWindow(const CliOptions& o) {
     }
     renderer.frame(0, 0, 1.0f, false, false, 0);
     if (++frame % 120 == 0) settings.window = window.geometry();
+    // Saved as soon as they change (checked every 30 frames), not only on the way out: a crash, a
+    // kill or a power cut then keeps the theme, the scale and the lesson the learner chose.
+    if (frame % 30 == 0 && !scripted && !(toKeep() == written)) saveNow();
     if (restartNeeded(shell)) {
       settings.window = window.geometry();
       saveNow();

@@ -21,6 +21,7 @@ struct WindowGeometry {
   int x = -1, y = -1;  // -1: let the window manager place it
   int width = 1440, height = 900;
   bool maximized = false;
+  bool operator==(const WindowGeometry&) const = default;
 };
 
 class GlfwWindow : NonCopyable {

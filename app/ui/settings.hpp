@@ -28,6 +28,8 @@ struct Settings {
   std::string exportDir;  // empty: defaultExportDir()
   std::string language;   // "en", "ko", "zh_CN", "fr"; empty: the system's (core/i18n.hpp)
 
+  bool operator==(const Settings&) const = default;
+
   static constexpr float kMinScale = 0.75f;
   static constexpr float kMaxScale = 3.0f;
 };

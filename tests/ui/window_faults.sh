@@ -42,6 +42,11 @@ xdotool windowminimize "$win"; sleep 1
 check "alive while minimised" alive
 xdotool windowmap "$win"; xdotool windowsize "$win" 1200 800; sleep 1
 check "alive after being restored" alive
+# Settings are saved as they change, not only on the way out: a kill now would keep the lesson
+# chosen on the command line (the truncated file is already replaced by a whole one).
+sleep 2
+check "the settings were written while the window runs" \
+  'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(j[\"lesson\"] != \"reduction\")" "$XDG_CONFIG_HOME/cudalab/settings.json"'
 
 # A sticky GPU error in the window (simulated: recorded as a real one, no GPU needed): the window
 # closes, a fresh cudalab opens with the same lesson, finishes the action and its picture.
