@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/format.hpp"
 #include "common/status.hpp"
 #include "common/translatable.hpp"
 
@@ -38,9 +39,12 @@ struct ParamSpec {
 
 inline std::string formatParamValue(const ParamSpec& p, double v) {
   char buf[64];
-  // Whole numbers in full while they fit a line; past that (a typed 1e300) in scientific form,
-  // with enough digits to show why 4294967296.5 is not whole.
-  if (p.integer && std::fabs(v) < 1e15)
+  // Whole numbers in full while they fit a line, grouped by three from 10,000 (16,777,216 is read
+  // at a glance; 4096 and 1024 stay as CUDA's documentation writes them); past that (a typed
+  // 1e300) in scientific form, with enough digits to show why 4294967296.5 is not whole.
+  if (p.integer && std::floor(v) == v && std::fabs(v) >= 1e4 && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%s", thousands(static_cast<long long>(v)).c_str());
+  else if (p.integer && std::fabs(v) < 1e15)
     std::snprintf(buf, sizeof buf, std::floor(v) == v ? "%.0f" : "%.1f", v);
   else
     std::snprintf(buf, sizeof buf, "%.10g", v);

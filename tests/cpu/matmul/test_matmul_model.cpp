@@ -5,6 +5,8 @@
 // the global traffic the roofline places each step at.
 #include <gtest/gtest.h>
 
+#include "common/format.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <set>
@@ -301,7 +303,7 @@ TEST(MatmulValidation, SizesFromOneTo16384) {
     const Status m = validate(MatmulParams{bad, 5, 5});
     ASSERT_FALSE(m.ok()) << bad;
     EXPECT_TRUE(contains(m.message(), "M")) << m.message();
-    EXPECT_TRUE(contains(m.message(), std::to_string(bad))) << m.message();
+    EXPECT_TRUE(contains(m.message(), thousands(bad))) << m.message();
     const Status n = validate(MatmulParams{5, bad, 5});
     ASSERT_FALSE(n.ok()) << bad;
     EXPECT_TRUE(contains(n.message(), "N must")) << n.message();
@@ -310,7 +312,7 @@ TEST(MatmulValidation, SizesFromOneTo16384) {
     EXPECT_TRUE(contains(k.message(), "K must")) << k.message();
   }
   const Status big = validate(MatmulParams{16385, 1, 1});
-  EXPECT_TRUE(contains(big.message(), "16384")) << big.message();
+  EXPECT_TRUE(contains(big.message(), "16,384")) << big.message();
   EXPECT_FALSE(validate(MatmulParams{8, 8, 8, -1, 10}).ok());
   EXPECT_FALSE(validate(MatmulParams{8, 8, 8, 2, 0}).ok());
   EXPECT_FALSE(validate(MatmulParams{8, 8, 8, 2, 1001}).ok());

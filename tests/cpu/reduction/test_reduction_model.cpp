@@ -178,11 +178,11 @@ TEST(ReductionValidate, RefusesNOutOfRange) {
   p.n = 0;
   Status s = validate(p);
   EXPECT_FALSE(s.ok());
-  EXPECT_TRUE(contains(s.message(), "536870912")) << s.message();
+  EXPECT_TRUE(contains(s.message(), "536,870,912")) << s.message();
   p.n = static_cast<long long>(kCount.max) + 1;
   s = validate(p);
   EXPECT_FALSE(s.ok());
-  EXPECT_TRUE(contains(s.message(), "536870913")) << s.message();
+  EXPECT_TRUE(contains(s.message(), "536,870,913")) << s.message();
   p.n = -5;
   EXPECT_FALSE(validate(p).ok());
   p.n = static_cast<long long>(kCount.max);

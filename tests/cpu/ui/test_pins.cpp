@@ -52,7 +52,7 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   ASSERT_TRUE(renderer.capture(1280, 720, 1, false, "", 3, 120).ok());
   const std::vector<std::string> names = shell.pins().names(l);
   ASSERT_EQ(names.size(), 1u);
-  EXPECT_EQ(names[0], "A: N 200003") << "named by the parameter that differs";
+  EXPECT_EQ(names[0], "A: N 200,003") << "named by the parameter that differs";
 
   // The table: on screen, nothing cut, both runs in it.
   ASSERT_TRUE(shell.panels().rect("pins").has_value());
@@ -68,7 +68,7 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   ASSERT_TRUE(renderer.capture(1280, 720, 1, false, "plot:reduction_errors", 3, 10).ok());
   const std::string svg = plot::LastPlotSvg("reduction_errors");
   ASSERT_FALSE(svg.empty());
-  EXPECT_NE(svg.find("A: N 200003"), std::string::npos) << "the pinned run's legend entry";
+  EXPECT_NE(svg.find("A: N 200,003"), std::string::npos) << "the pinned run's legend entry";
 
   // CUDALAB_TEST_PICTURES=DIR keeps the panels as PNGs, to look at.
   if (const char* dir = std::getenv("CUDALAB_TEST_PICTURES")) {
@@ -85,13 +85,13 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   // The export has both runs, with their parameters and rows.
   const nlohmann::json j = shell.pins().comparisonJson(l);
   ASSERT_EQ(j["runs"].size(), 2u);
-  EXPECT_EQ(j["runs"][0]["name"], "A: N 200003");
+  EXPECT_EQ(j["runs"][0]["name"], "A: N 200,003");
   EXPECT_EQ(j["runs"][0]["parameters"]["n"], 200003);
   EXPECT_EQ(j["runs"][1]["name"], "now");
   EXPECT_EQ(j["runs"][1]["parameters"]["n"], 1000);
   EXPECT_FALSE(j["runs"][0]["rows"].empty());
   const std::string csv = shell.pins().comparisonCsv(l);
-  EXPECT_NE(csv.find("\"A: N 200003\""), std::string::npos);
+  EXPECT_NE(csv.find("\"A: N 200,003\""), std::string::npos);
   EXPECT_NE(csv.find("\"now\""), std::string::npos);
 
   // Four at most; unpinning frees a place.
