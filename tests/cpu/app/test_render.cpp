@@ -45,6 +45,22 @@ struct Ui {
   }
 };
 
+// A UI drawn frame by frame into a framebuffer of its own, its input set through ImGui's IO as a
+// mouse would set it (the tests below click, right-click and turn the wheel).
+struct DrivenUi {
+  DrivenUi(Ui& u, int width, int height) : ui(u), w(width), h(height) {}
+  Ui& ui;
+  int w, h;
+  Framebuffer fb;
+  bool start() {
+    if (!ui.renderer.init(nullptr).ok() || !fb.resize(w, h).ok()) return false;
+    fb.bind();
+    return true;
+  }
+  void frame() { ui.renderer.frame(w, h, 1.0f, true, false, 1.0f / 60.0f); }
+  ~DrivenUi() { Framebuffer::unbind(); }
+};
+
 class Render : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -88,13 +104,11 @@ TEST_F(Render, APlotsMenuSavesItAsSvgAndAsPng) {
   const std::string dir = ::testing::TempDir() + "cudalab-plot-menu";
   std::filesystem::remove_all(dir);
   ui.settings.exportDir = dir;
-  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
-  Framebuffer fb;
   constexpr int kW = 1600, kH = 1000;
-  ASSERT_TRUE(fb.resize(kW, kH).ok());
-  fb.bind();
+  DrivenUi driven{ui, kW, kH};
+  ASSERT_TRUE(driven.start());
   ImGuiIO& io = ImGui::GetIO();
-  auto frame = [&] { ui.renderer.frame(kW, kH, 1.0f, true, false, 1.0f / 60.0f); };
+  auto frame = [&] { driven.frame(); };
   for (int i = 0; i < 600 && (i < 5 || ui.shell.busy()); ++i)
     frame();
   frame();
@@ -157,7 +171,6 @@ TEST_F(Render, APlotsMenuSavesItAsSvgAndAsPng) {
   Result<Image> back = readPng(job->path);
   ASSERT_TRUE(back.ok()) << back.status().sentence();
   EXPECT_EQ(back->width, img->width);
-  Framebuffer::unbind();
 }
 
 // Each lesson opens at its top the first time, and where the learner left it when they come back
@@ -165,13 +178,11 @@ TEST_F(Render, APlotsMenuSavesItAsSvgAndAsPng) {
 // previous lesson's scroll). The wheel is turned through ImGui's input, as the mouse does.
 TEST_F(Render, EachLessonOpensAtItsTopAndKeepsItsOwnScroll) {
   Ui ui("launch-config");
-  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
-  Framebuffer fb;
   constexpr int kW = 1280, kH = 720;
-  ASSERT_TRUE(fb.resize(kW, kH).ok());
-  fb.bind();
+  DrivenUi driven{ui, kW, kH};
+  ASSERT_TRUE(driven.start());
   ImGuiIO& io = ImGui::GetIO();
-  auto frame = [&] { ui.renderer.frame(kW, kH, 1.0f, true, false, 1.0f / 60.0f); };
+  auto frame = [&] { driven.frame(); };
   for (int i = 0; i < 5; ++i)
     frame();
   const PixelRect view = ui.shell.mainViewRect();
@@ -194,7 +205,6 @@ TEST_F(Render, EachLessonOpensAtItsTopAndKeepsItsOwnScroll) {
   frame();
   frame();
   EXPECT_NEAR(ui.shell.mainViewScrollY(), left, 1.0f) << "launch-config lost where it was left";
-  Framebuffer::unbind();
 }
 
 // Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own
