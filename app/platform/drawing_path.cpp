@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,24 @@ DrawingPath drawingPath() {
   return v && std::strcmp(v, "software") == 0 ? DrawingPath::Software : DrawingPath::Gpu;
 }
 
+std::string mesaEglVendorFile() {
+  if (const char* listed = std::getenv("__EGL_VENDOR_LIBRARY_FILENAMES")) {
+    const std::string all = listed;
+    size_t start = 0;
+    while (start <= all.size()) {
+      const size_t end = std::min(all.find(':', start), all.size());
+      const std::string f = all.substr(start, end - start);
+      if (f.find("mesa") != std::string::npos) return f;
+      start = end + 1;
+    }
+  }
+  for (const char* dir : {"/usr/share/glvnd/egl_vendor.d", "/etc/glvnd/egl_vendor.d"}) {
+    const std::string mesa = std::string(dir) + "/50_mesa.json";
+    if (access(mesa.c_str(), R_OK) == 0) return mesa;
+  }
+  return "";
+}
+
 void prepareSoftwareDrawing() {
   // glvnd picks the GLX vendor from this name, and Mesa then renders with llvmpipe.
   setenv("__GLX_VENDOR_LIBRARY_NAME", "mesa", 1);
@@ -24,13 +43,8 @@ void prepareSoftwareDrawing() {
   // A server's setup may name NVIDIA's EGL vendor alone (../shared/gpu/on-device.sh): add Mesa's.
   const char* only = std::getenv("__EGL_VENDOR_LIBRARY_FILENAMES");
   if (!only || std::strstr(only, "mesa")) return;
-  for (const char* dir : {"/usr/share/glvnd/egl_vendor.d", "/etc/glvnd/egl_vendor.d"}) {
-    const std::string mesa = std::string(dir) + "/50_mesa.json";
-    if (access(mesa.c_str(), R_OK) == 0) {
-      setenv("__EGL_VENDOR_LIBRARY_FILENAMES", (std::string(only) + ":" + mesa).c_str(), 1);
-      return;
-    }
-  }
+  if (const std::string mesa = mesaEglVendorFile(); !mesa.empty())
+    setenv("__EGL_VENDOR_LIBRARY_FILENAMES", (std::string(only) + ":" + mesa).c_str(), 1);
 }
 
 bool drawingBreakSimulated() {
@@ -85,9 +99,9 @@ Status checkDrawing() {
     glClearColor(c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, c[3] / 255.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     // A GPU that stopped drawing can hold a plain read for many seconds (15 s on an H100) before
-    // it hands back zeros; a healthy one clears and reads 64 pixels in well under a millisecond. So the read
-    // goes into a pixel buffer (it returns at once), a fence waits for it with a limit, and past
-    // the limit this context is given up (the app starts again).
+    // it hands back zeros; a healthy one clears and reads 64 pixels in well under a millisecond. So
+    // the read goes into a pixel buffer (it returns at once), a fence waits for it with a limit,
+    // and past the limit this context is given up (the app starts again).
     GLuint pbo = 0;
     glGenBuffers(1, &pbo);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);

@@ -16,6 +16,8 @@
 // drawing fails too, no software renderer is installed, or after three GPU faults in a row.
 #pragma once
 
+#include <string>
+
 #include "common/status.hpp"
 
 namespace cudalab {
@@ -30,6 +32,10 @@ DrawingPath drawingPath();
 
 // For a window: points GLX and EGL at Mesa's software renderer. Call before the window opens.
 void prepareSoftwareDrawing();
+
+// Where Mesa's EGL is declared to the EGL loader: the file named in __EGL_VENDOR_LIBRARY_FILENAMES
+// (a GPU server, tools/gpu_mesa.sh), else the system's 50_mesa.json; "" when there is none.
+std::string mesaEglVendorFile();
 
 // Draws two known colours into a small off-screen framebuffer and reads each back: an error
 // naming what came back when the GL context does not draw (needs a current context), or when a

@@ -486,7 +486,8 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   // A view of its own for each lesson, so each keeps its own scroll: a lesson opens at its top
   // the first time, and where the learner left it afterwards (one view for all opened each
   // lesson at the previous lesson's scroll, its title and introduction off screen).
-  ImGui::BeginChild((std::string("##lesson:") + current().info().id).c_str(), ImVec2(0, 0), false);
+  ImGui::PushID(current().info().id);
+  ImGui::BeginChild("##lesson", ImVec2(0, 0), false);
   ImGui::PopStyleColor();
   if (scrollToTop_) ImGui::SetScrollY(0);
   const ImVec2 viewPos = ImGui::GetWindowPos();
@@ -520,6 +521,7 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   const ImVec2 coverPos = ImGui::GetWindowPos(), coverSize = ImGui::GetWindowSize();
   mainScrollY_ = ImGui::GetScrollY();
   ImGui::EndChild();
+  ImGui::PopID();
   ImGui::End();
   // A plan's step asks its question over the lesson until it runs (not on exported figures).
   if (!ctx.exporting) planUi_.drawCover(theme, scale_, coverPos, coverSize);

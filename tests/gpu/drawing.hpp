@@ -1,11 +1,11 @@
 // A GL context for a GPU test, on whichever OpenGL still draws beside CUDA.
 //
 // After an illegal address in any process (the suite's own deliberate faults run last, in the
-// ctests `gpu_traps` and `gpu_illegal_addresses`), NVIDIA's OpenGL on the lent H100 and H200 draws nothing in a process that
-// also runs CUDA until the GPU is reset (app/platform/drawing_path.hpp). A second run of the suite
-// on the same machine then finds it so. A test that only needs pictures goes on drawing in
-// software, as the app does; a test of NVIDIA's OpenGL itself (its EGL device, CUDA-GL interop)
-// skips with the reason, the kernel log's last Xid line included.
+// ctests `gpu_traps` and `gpu_illegal_addresses`), NVIDIA's OpenGL on the lent H100 and H200 draws
+// nothing in a process that also runs CUDA until the GPU is reset (app/platform/drawing_path.hpp).
+// A second run of the suite on the same machine then finds it so. A test that only needs pictures
+// goes on drawing in software, as the app does; a test of NVIDIA's OpenGL itself (its EGL device,
+// CUDA-GL interop) skips with the reason, the kernel log's last Xid line included.
 //
 //   HeadlessContext gl;
 //   CUDALAB_TEST_DRAWING(gl, testing_support::NeedsNvidiaGl::No);  // skips, or fails, saying why
@@ -37,18 +37,9 @@ inline std::string lastXid() {
   return line.empty() ? "the kernel log shows no Xid" : "the kernel log's last Xid: " + line;
 }
 
-// Whether Mesa's EGL is there to draw in software: named in the EGL loader's list (a GPU server,
-// tools/gpu_mesa.sh), or installed where the loader looks by default.
+// Whether Mesa's EGL is there to draw in software (platform/drawing_path.hpp).
 inline bool softwareRendererInstalled() {
-  if (const char* only = std::getenv("__EGL_VENDOR_LIBRARY_FILENAMES"))
-    return std::string(only).find("mesa") != std::string::npos;
-  for (const char* f :
-       {"/usr/share/glvnd/egl_vendor.d/50_mesa.json", "/etc/glvnd/egl_vendor.d/50_mesa.json"})
-    if (FILE* in = std::fopen(f, "r")) {
-      std::fclose(in);
-      return true;
-    }
-  return false;
+  return !mesaEglVendorFile().empty();
 }
 
 // Makes `gl` current and checks it draws beside CUDA's context; "" when the test can go on,
