@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "common/device_fault.hpp"
 #include "commands/soak.hpp"
 #include "common/runtime_info.hpp"
+#include "core/i18n.hpp"
 #include "device/device_bandwidth.hpp"
 #include "device/device_query.hpp"
 #include "commands/counters_helper.hpp"
@@ -175,6 +177,25 @@ std::optional<int> checkDrawingWithCuda(Shell& shell, const RuntimeInfo& rt) {
   return checkDrawingBesideCuda(shell, rt.hasDevice());
 }
 
+// An app drawing in software from its start because this machine's record says NVIDIA's OpenGL
+// stopped drawing beside CUDA (platform/drawing_path.hpp): said in the status bar and on stderr,
+// with the way back. An app started again after a fault says its own reason instead.
+void sayRecordedDrawing(Shell& shell, const std::string& restoreFile) {
+  const std::optional<DrawingRecord> r = drawingFromRecord();
+  if (!r || !restoreFile.empty()) return;
+  char when[32] = "";
+  if (std::tm t{}; localtime_r(&r->when, &t))
+    std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &t);
+  const std::string msg =
+      trf("cudalab draws in software (Mesa): NVIDIA's OpenGL stopped drawing beside CUDA on this "
+          "machine at %s (%s), and it stays so until the GPU is reset. The kernels still run and "
+          "are measured on the GPU. After a reset, start cudalab with CUDALAB_DRAWING=gpu to draw "
+          "with the GPU again.",
+          when, r->why.c_str());
+  std::fprintf(stderr, "%s\n", msg.c_str());  // it starts with "cudalab"
+  shell.report(Status{}, msg);
+}
+
 int runHeadless(const CliOptions& o) {
   RuntimeInfo rt = queryRuntime();
   HeadlessContext gl;  // declared first: destroyed after everything that uses GL
@@ -197,6 +218,7 @@ int runHeadless(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
+  sayRecordedDrawing(shell, o.restore);
   if (auto code = checkDrawingWithCuda(shell, rt)) return *code;
   // A plan's first step or a preset is set before the first frame: the lesson starts its first
   // work with those values (afterwards it would cancel that work and start nothing).
@@ -306,6 +328,7 @@ int runWindow(const CliOptions& o) {
     return 1;
   }
   restoreFrom(o.restore, shell);
+  sayRecordedDrawing(shell, o.restore);
   if (!o.plan.empty() && o.restore.empty()) (void)shell.plans().openPlan(o.plan);
   if (!o.preset.empty() && o.restore.empty())
     if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) shell.report(s, "");
@@ -470,6 +493,12 @@ int main(int argc, char** argv) {
   }
   // A fault on purpose, for the tests of the recovery from sticky CUDA errors (hidden option or
   // CUDALAB_INJECT_FAULT): the first GPU job of the window or the headless run faults.
+  if (p.options.command == Command::Window || p.options.command == Command::Headless ||
+      p.options.command == Command::Soak)
+    // Drawing in software from the start where NVIDIA's OpenGL is known not to draw beside CUDA
+    // on this machine until the GPU is reset: set before the supervisor, which starts the app
+    // again from there.
+    (void)adoptRecordedDrawing();
   if (p.options.command == Command::Window || p.options.command == Command::Headless) {
     // The app runs in a child of this process, which starts it again after a GPU fault.
     if (const std::optional<int> code = superviseApp()) return *code;

@@ -160,6 +160,12 @@ Next afterBrokenDrawing(bool softwareNow) {
 }
 
 // Marks the state for `next`; `why` (marked N_()) says why, for the next app's status bar.
+// Where the GPU's drawing (not the software renderer's) failed beside CUDA: later processes on
+// this machine draw in software from their start (platform/drawing_path.hpp).
+void rememberIfGpuDrawing(const std::string& why) {
+  if (drawingPath() == DrawingPath::Gpu && !gpuHidden()) rememberBrokenDrawing(why);
+}
+
 void markState(nlohmann::json& state, Next next, const char* why) {
   state["software_drawing"] = next == Next::SoftwareDrawing;
   state["without_gpu"] = next == Next::WithoutGpu;
@@ -319,6 +325,8 @@ std::optional<int> superviseApp() {
                      "again %s.\n",
                      startedAgain ? " started again" : "", kFirstPictureSeconds, how);
       if (!state.is_object()) state = nlohmann::json{{"relaunches", 0}, {"fault", ""}};
+      rememberIfGpuDrawing(drew ? "an app drew its first picture, then nothing more"
+                                : "an app did not draw its first picture");
       markState(state, next,
                 software ? kSoftwareStoppedDrawing
                 : drew   ? kStoppedDrawingLater
@@ -471,6 +479,7 @@ std::optional<int> checkFirstPicture(Shell& shell, const std::string& restoreFil
   if (blank && !gpuHidden()) {
     nlohmann::json state = drawingRestartState(shell);
     const bool software = drawingPath() == DrawingPath::Software;
+    rememberIfGpuDrawing("an app's first picture came out blank");
     markState(state, afterBrokenDrawing(software),
               software ? kSoftwareStoppedDrawing : kStoppedDrawing);
     return startAgain(state, picture ? "the first picture came out blank"
@@ -518,6 +527,7 @@ std::optional<int> checkLaterPicture(Shell& shell, const std::string& restoreFil
   if (!blank && !testBlank) return std::nullopt;
   nlohmann::json state = drawingRestartState(shell);
   const bool software = drawingPath() == DrawingPath::Software;
+  rememberIfGpuDrawing("an app's picture after its first came out blank");
   markState(state, afterBrokenDrawing(software),
             software ? kSoftwareStoppedDrawing : kStoppedDrawingLater);
   return startAgain(state, "a picture after the first came out blank");
@@ -538,13 +548,17 @@ std::optional<int> checkDrawingBesideCuda(Shell& shell, bool gpu) {
         std::chrono::steady_clock::now() + std::chrono::duration<double>(kCheckSeconds);
     while (!*done && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (!*done) startAgain(state, "the GPU's OpenGL did not answer a small drawing within 10 s");
+    if (!*done) {
+      rememberBrokenDrawing("the GPU's OpenGL did not answer a small drawing within 10 s");
+      startAgain(state, "the GPU's OpenGL did not answer a small drawing within 10 s");
+    }
   }).detach();
   const Status drew = checkDrawing();
   *done = true;
   if (drew) return std::nullopt;
   std::string why = drew.sentence();
   if (!why.empty() && why.back() == '.') why.pop_back();  // startAgain ends the sentence
+  rememberBrokenDrawing("the GPU's OpenGL does not draw beside CUDA: " + why);
   return startAgain(state, "the GPU's OpenGL does not draw beside CUDA: " + why);
 }
 

@@ -1,11 +1,15 @@
 #include "platform/drawing_path.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,7 +19,112 @@ namespace cudalab {
 
 DrawingPath drawingPath() {
   const char* v = std::getenv(kDrawingVariable);
-  return v && std::strcmp(v, "software") == 0 ? DrawingPath::Software : DrawingPath::Gpu;
+  return v && std::strncmp(v, "software", 8) == 0 ? DrawingPath::Software : DrawingPath::Gpu;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The record
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kFromRecord = "software-recorded";
+
+std::string firstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// This boot of the machine and its NVIDIA GPUs (their UUIDs, as the driver lists them): a reboot
+// or another set of GPUs makes an older record someone else's.
+std::string machineKey() {
+  std::string key = firstLine("/proc/sys/kernel/random/boot_id");
+  std::vector<std::string> gpus;
+  std::error_code ec;
+  for (const auto& d : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+    std::ifstream in(d.path() / "information");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("GPU UUID:", 0) == 0) gpus.push_back(line.substr(9));
+  }
+  std::sort(gpus.begin(), gpus.end());
+  for (const std::string& g : gpus)
+    if (const size_t from = g.find_first_not_of(" \t"); from != std::string::npos) {
+      key += ' ';
+      key.append(g, from, std::string::npos);
+    }
+  return key;
+}
+
+bool testHookSet() {
+  return std::getenv("CUDALAB_TEST_DRAWING") || std::getenv("CUDALAB_TEST_FIRST_PICTURE");
+}
+
+}  // namespace
+
+std::string drawingRecordFile() {
+  if (const char* f = std::getenv("CUDALAB_DRAWING_RECORD"); f && *f) return f;
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  std::error_code ec;
+  const std::filesystem::path dir =
+      runtime && *runtime && std::filesystem::is_directory(runtime, ec)
+          ? std::filesystem::path(runtime)
+          : std::filesystem::temp_directory_path(ec);
+  return (dir / ("cudalab-drawing-" + std::to_string(getuid()) + ".txt")).string();
+}
+
+void rememberBrokenDrawing(const std::string& why) {
+  const char* named = std::getenv("CUDALAB_DRAWING_RECORD");
+  if (testHookSet() && !(named && *named)) return;
+  const std::string file = drawingRecordFile();
+  const std::string partial = file + "." + std::to_string(getpid());
+  {
+    std::ofstream out(partial);
+    std::string oneLine = why;
+    std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
+    out << machineKey() << "\n" << std::time(nullptr) << "\n" << oneLine << "\n";
+    if (!out) {
+      std::remove(partial.c_str());
+      return;
+    }
+  }
+  chmod(partial.c_str(), 0600);
+  std::error_code ec;
+  std::filesystem::rename(partial, file, ec);  // whole or not at all, for a reader beside
+  if (ec) std::remove(partial.c_str());
+}
+
+std::optional<DrawingRecord> recordedBrokenDrawing() {
+  std::ifstream in(drawingRecordFile());
+  std::string key, when, why;
+  if (!std::getline(in, key) || !std::getline(in, when) || !std::getline(in, why)) return {};
+  if (key != machineKey()) return {};
+  DrawingRecord r;
+  r.why = why;
+  r.when = static_cast<std::time_t>(std::strtoll(when.c_str(), nullptr, 10));
+  return r;
+}
+
+std::optional<DrawingRecord> adoptRecordedDrawing() {
+  const char* hidden = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (hidden && !*hidden) return {};
+  const char* chosen = std::getenv(kDrawingVariable);
+  if (chosen && std::strcmp(chosen, "gpu") == 0) {
+    std::error_code ec;
+    std::filesystem::remove(drawingRecordFile(), ec);
+    return {};
+  }
+  if (chosen && *chosen && std::strcmp(chosen, kFromRecord) != 0) return {};
+  std::optional<DrawingRecord> r = recordedBrokenDrawing();
+  if (r) setenv(kDrawingVariable, kFromRecord, 1);
+  return r;
+}
+
+std::optional<DrawingRecord> drawingFromRecord() {
+  const char* chosen = std::getenv(kDrawingVariable);
+  if (!chosen || std::strcmp(chosen, kFromRecord) != 0) return {};
+  return recordedBrokenDrawing();
 }
 
 std::string mesaEglVendorFile() {

@@ -16,6 +16,8 @@
 // drawing fails too, no software renderer is installed, or after three GPU faults in a row.
 #pragma once
 
+#include <ctime>
+#include <optional>
 #include <string>
 
 #include "common/status.hpp"
@@ -27,7 +29,9 @@ enum class DrawingPath { Gpu, Software };
 // The environment variable the supervisor sets for an app that must draw in software.
 inline constexpr const char* kDrawingVariable = "CUDALAB_DRAWING";
 
-// Software when CUDALAB_DRAWING=software, else Gpu (which, without an NVIDIA GPU, is Mesa too).
+// Software when CUDALAB_DRAWING starts with "software" (set by the supervisor, or by
+// adoptRecordedDrawing() as "software-recorded"), else Gpu (which, without an NVIDIA GPU, is Mesa
+// too). CUDALAB_DRAWING=gpu draws with the GPU and forgets the record below.
 DrawingPath drawingPath();
 
 // For a window: points GLX and EGL at Mesa's software renderer. Call before the window opens.
@@ -44,6 +48,45 @@ std::string mesaEglVendorFile();
 // viewport, clear colour, colour mask, scissor, rasterizer discard). It can still block inside the
 // driver: callers watch it (commands/restart.cpp).
 Status checkDrawing();
+
+// [SECTION] What this machine's drawing is known to do
+//
+// Once NVIDIA's OpenGL has failed beside CUDA it stays broken until the GPU is reset, and finding
+// it out again costs every new process seconds (a check that waits 4 s, a start again) and, on the
+// H100, a context switch timeout (Xid 109) in the driver: a check can even pass in the first
+// seconds after the fault and the drawing hang later. So the first process that finds it writes a
+// record, and every later one on this machine, until it restarts, draws in software from its start:
+//
+//   rememberBrokenDrawing("the GPU's OpenGL drew nothing beside CUDA");  // where a check failed
+//   if (std::optional<DrawingRecord> r = adoptRecordedDrawing()) ...      // in main, at start
+//
+// The record names this boot of the machine (/proc/sys/kernel/random/boot_id) and its NVIDIA GPUs;
+// it lives in $XDG_RUNTIME_DIR (else the temporary folder) as cudalab-drawing-UID.txt, or where
+// CUDALAB_DRAWING_RECORD says (tests). After a GPU reset, CUDALAB_DRAWING=gpu forgets it.
+struct DrawingRecord {
+  std::string why;     // what failed, as the process that found it said it
+  std::time_t when{};  // when it was found
+};
+
+// The record's file.
+std::string drawingRecordFile();
+
+// Writes the record (what failed, now). Failures to write are ignored: the record only saves time.
+// Not written while a test hook stands in for the failure (CUDALAB_TEST_DRAWING,
+// CUDALAB_TEST_FIRST_PICTURE), unless CUDALAB_DRAWING_RECORD names the file (the tests of it).
+void rememberBrokenDrawing(const std::string& why);
+
+// This boot's record for these GPUs, if there is one.
+std::optional<DrawingRecord> recordedBrokenDrawing();
+
+// At a start, before any GL: with a record and nothing chosen yet, sets CUDALAB_DRAWING to
+// "software-recorded" and returns the record; CUDALAB_DRAWING=gpu removes the record instead.
+// Nothing with CUDA hidden (an app going on without the GPU draws with NVIDIA's OpenGL alone).
+std::optional<DrawingRecord> adoptRecordedDrawing();
+
+// The record that made this process draw in software, when it did (CUDALAB_DRAWING is
+// "software-recorded"): for the status bar's sentence.
+std::optional<DrawingRecord> drawingFromRecord();
 
 // For tests, on machines without a GPU: CUDALAB_TEST_DRAWING=broken makes checkDrawing() fail on
 // the GPU path (and run even without a GPU); broken-no-software also hides Mesa from an app that

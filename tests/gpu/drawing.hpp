@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "common/runtime_info.hpp"
@@ -48,13 +49,20 @@ inline bool softwareRendererInstalled() {
 inline std::string testDrawing(HeadlessContext& gl, NeedsNvidiaGl needs) {
   if (Status s = gl.create(0); !s) return "FAIL: no GL context: " + s.sentence();
   if (Status s = makeDeviceContext(0); !s) return "FAIL: no CUDA context: " + s.sentence();
-  if (drawingPath() == DrawingPath::Software && needs == NeedsNvidiaGl::Yes)
-    return "an earlier test found NVIDIA's OpenGL drawing nothing beside CUDA; this test needs it";
+  if (drawingPath() == DrawingPath::Software && needs == NeedsNvidiaGl::Yes) {
+    const std::optional<DrawingRecord> r = recordedBrokenDrawing();
+    return "NVIDIA's OpenGL was found drawing nothing beside CUDA on this machine (" +
+           (r ? r->why : std::string("by an earlier test")) +
+           "), which lasts until the GPU is "
+           "reset; this test needs it; " +
+           lastXid();
+  }
   const Status drew = checkDrawing();
   if (drew) return "";
   const std::string why =
       "NVIDIA's OpenGL draws nothing beside CUDA on this GPU (" + drew.sentence() +
       "), as after an illegal address in any process until the GPU is reset; " + lastXid();
+  rememberBrokenDrawing("a GPU test's check: " + drew.sentence());  // later processes know
   if (needs == NeedsNvidiaGl::Yes) return why + ". This test needs NVIDIA's OpenGL.";
   setenv(kDrawingVariable, "software", 1);  // the rest of this process draws in software
   gl.abandon();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -380,6 +381,89 @@ TEST(Faults, WithoutASoftwareRendererItGoesOnWithoutTheGpu) {
   EXPECT_NE(j.value("status", "").find("no software renderer (Mesa) is installed"),
             std::string::npos)
       << j.dump(2);
+}
+
+// The first app to find the GPU's drawing broken writes a record; a later app on this machine
+// draws in software from its start (no check that could pass now and hang later, no start again),
+// says so and how to go back; CUDALAB_DRAWING=gpu forgets the record.
+TEST(Faults, ABrokenDrawingIsRememberedAndLaterAppsDrawInSoftwareFromTheStart) {
+  const std::string record = ::testing::TempDir() + "cudalab-drawing-record.txt";
+  std::filesystem::remove(record);
+  const std::string named = "CUDALAB_DRAWING_RECORD='" + record + "' ";
+  const BinaryRun first =
+      runBinary("record-first", named + "CUDALAB_TEST_DRAWING=broken",
+                "--headless --lesson device --size 800x600 --screenshot shot.png");
+  if (first.noGl) GTEST_SKIP() << "no headless GL here: " << first.out;
+  EXPECT_EQ(first.rc, 0) << first.out;
+  ASSERT_TRUE(std::filesystem::exists(record)) << first.out;
+
+  const std::string dir = ::testing::TempDir() + "cudalab-record-later";
+  const BinaryRun later =
+      runBinary("record-later", named,
+                "--headless --lesson reduction --size 800x600 --screenshot shot.png "
+                "--results shot.json");
+  EXPECT_EQ(later.rc, 0) << later.out;
+  EXPECT_NE(later.out.find("cudalab draws in software (Mesa): NVIDIA's OpenGL stopped drawing "
+                           "beside CUDA on this machine at "),
+            std::string::npos)
+      << later.out;
+  EXPECT_NE(later.out.find("OpenGL drew nothing: 64 of 64 pixels"), std::string::npos) << later.out;
+  EXPECT_NE(later.out.find("CUDALAB_DRAWING=gpu"), std::string::npos) << later.out;
+  EXPECT_EQ(later.out.find("Starting again"), std::string::npos) << later.out;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/shot.png")) << later.out;
+  const nlohmann::json j = readJson(dir + "/shot.json");
+  EXPECT_NE(j.value("status", "").find("cudalab draws in software (Mesa)"), std::string::npos)
+      << j.dump(2);
+
+  const BinaryRun back =
+      runBinary("record-forgotten", named + "CUDALAB_DRAWING=gpu",
+                "--headless --lesson device --size 800x600 --screenshot shot.png");
+  EXPECT_EQ(back.rc, 0) << back.out;
+  EXPECT_EQ(back.out.find("draws in software"), std::string::npos) << back.out;
+  EXPECT_FALSE(std::filesystem::exists(record)) << back.out;
+}
+
+// The record belongs to this boot of the machine and its GPUs: another boot's is not taken; an
+// app going on without the GPU (CUDA hidden) draws with the GPU's OpenGL alone and takes none;
+// a test hook does not write one unless the record's file is named.
+TEST(Drawing, TheRecordIsThisBootsAndOnlyAnAppWithTheGpuTakesIt) {
+  const std::string record = ::testing::TempDir() + "cudalab-drawing-record-unit.txt";
+  std::filesystem::remove(record);
+  setenv("CUDALAB_DRAWING_RECORD", record.c_str(), 1);
+  unsetenv(kDrawingVariable);
+  rememberBrokenDrawing("a check drew nothing");
+  std::optional<DrawingRecord> r = recordedBrokenDrawing();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->why, "a check drew nothing");
+  EXPECT_LE(std::abs(std::difftime(std::time(nullptr), r->when)), 5.0);
+
+  setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  EXPECT_FALSE(adoptRecordedDrawing().has_value());
+  EXPECT_EQ(drawingPath(), DrawingPath::Gpu);
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  ASSERT_TRUE(adoptRecordedDrawing().has_value());
+  EXPECT_EQ(drawingPath(), DrawingPath::Software);
+  ASSERT_TRUE(drawingFromRecord().has_value());
+  unsetenv(kDrawingVariable);
+  EXPECT_FALSE(drawingFromRecord().has_value()) << "only an app that took the record says so";
+
+  {  // another boot's record
+    std::ifstream in(record);
+    std::string key, rest((std::istreambuf_iterator<char>(in)), {});
+    std::ofstream(record) << "another-boot" << rest.substr(rest.find('\n'));
+  }
+  EXPECT_FALSE(recordedBrokenDrawing().has_value());
+  EXPECT_FALSE(adoptRecordedDrawing().has_value());
+  EXPECT_EQ(drawingPath(), DrawingPath::Gpu);
+
+  std::filesystem::remove(record);
+  unsetenv("CUDALAB_DRAWING_RECORD");
+  setenv("CUDALAB_TEST_DRAWING", "broken", 1);
+  const std::string usual = drawingRecordFile();
+  const bool before = std::filesystem::exists(usual);
+  rememberBrokenDrawing("a test hook");
+  EXPECT_EQ(std::filesystem::exists(usual), before) << usual;
+  unsetenv("CUDALAB_TEST_DRAWING");
 }
 
 // --results needs a headless screenshot; the refusal says so.
