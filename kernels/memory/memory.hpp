@@ -206,8 +206,11 @@ struct ModelCheckCase {
 // multiples of 32, strides and element sizes that test the model's edges.
 std::vector<ModelCheckCase> modelCheckCases();
 
-// Allocates the kernel's buffers, fills them, launches it once and waits. Checked.
+// Allocates the kernel's buffers, fills them, launches it once and waits. Checked. It launches
+// kModelCaseLaunches kernels, the case's own last (two fills before it): a profile of several
+// cases finds each case's kernel by that count.
 Status runModelKernel(const ModelCheckCase& c);
+inline constexpr int kModelCaseLaunches = 3;
 
 // The lesson's parameter table: every number its panel edits (Lesson::parameters()).
 inline constexpr ParamSpec kMemoryParams[] = {

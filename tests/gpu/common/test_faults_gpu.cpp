@@ -87,13 +87,14 @@ TEST_P(FaultGpu, TheAppStartsAgainAndEveryLessonWorks) {
     commands.push_back(cmd);
     cases.push_back(c);
   }
-  // Four lessons at a time: each restart is seconds of waiting (a process ending, a fresh one
-  // making its contexts, the drawing check). On the lent servers an illegal address also stops
-  // NVIDIA's OpenGL in every process drawing at that moment, its neighbours' included
-  // (tools/gpu_probe.sh), which no app can help: without a software renderer to go on with,
-  // illegal addresses go one at a time.
+  // Every lesson at once: each restart is seconds of waiting (a process ending, a fresh one
+  // making its contexts). On the lent servers an illegal address also stops NVIDIA's OpenGL in
+  // every process drawing at that moment, its neighbours' included (tools/gpu_probe.sh), which no
+  // app can help: with a software renderer to go on with they all start again drawing in software;
+  // without one, illegal addresses go one at a time.
   const size_t kAtOnce =
-      GetParam() == FaultKind::Trap || testing_support::softwareRendererInstalled() ? 4 : 1;
+      GetParam() == FaultKind::Trap || testing_support::softwareRendererInstalled() ? cases.size()
+                                                                                    : 1;
   for (size_t first = 0; first < cases.size(); first += kAtOnce) {
     std::vector<std::thread> running;
     for (size_t i = first; i < std::min(cases.size(), first + kAtOnce); ++i)

@@ -146,17 +146,21 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
     p.compare = false;
     Result<RunReport> r = worker.run(compiled(e, starterSource(e)), e, p);
     ASSERT_TRUE(r) << r.status().sentence();
-    EXPECT_FALSE(r->ok) << r->summary;
-    EXPECT_FALSE(r->first.empty());
+    // Under compute-sanitizer the racing threads of a counter run so far apart that the race may
+    // lose no update (2026-11-27 and 2026-11-28, H200: every count right under racecheck, the
+    // starter then passing); everywhere else every starter fails.
+    const bool raceMayLoseNothing = e.kind == Kind::Counter && underSanitizer();
+    if (!raceMayLoseNothing) {
+      EXPECT_FALSE(r->ok) << r->summary;
+      EXPECT_FALSE(r->first.empty());
+    }
     switch (e.kind) {
       case Kind::Map:
         EXPECT_GT(r->unwritten, 0);  // threadIdx alone, or one element per thread
         break;
       case Kind::Counter:
         ASSERT_EQ(r->counts.size(), 3u);
-        // Under compute-sanitizer the racing threads run so far apart that the race may lose no
-        // update (2026-11-27, H200: every count right under racecheck); it still runs there.
-        if (!underSanitizer()) {
+        if (!raceMayLoseNothing) {
           for (long long c : r->counts) {
             EXPECT_LT(c, 4096);
           }
