@@ -396,6 +396,7 @@ int runWindow(const CliOptions& o) {
       heartbeat();  // waiting, not hung
       continue;
     }
+    shell.noteKeyPresses(window.takeKeyPresses());
     // After a learner's kernel faulted in the playground's worker, and every
     // kDrawingCheckSeconds besides (a fault in any other program can do the same): on some servers
     // that stops this process's OpenGL too (platform/drawing_path.hpp).

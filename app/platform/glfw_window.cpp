@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 // From GLFW's native access (glfw3native.h, which would need the Xrandr headers for this one
 // declaration): the X display GLFW opened, or null on another platform.
@@ -68,6 +69,14 @@ Status GlfwWindow::open(const WindowGeometry& g, const std::string& title) {
                          "). Without a display, use --headless --screenshot FILE.png.");
   }
   if (g.x >= 0 && g.y >= 0) glfwSetWindowPos(window_, g.x, g.y);
+  // Set before ImGui's backend installs its own, which then calls this one first.
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
+    auto* self = static_cast<GlfwWindow*>(glfwGetWindowUserPointer(w));
+    if (self && action == GLFW_PRESS && self->presses_.size() < 64)
+      self->presses_.push_back(
+          PressedKey{key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0});
+  });
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(1);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
@@ -82,6 +91,10 @@ bool GlfwWindow::shouldClose() const {
 void GlfwWindow::requestClose() {
   glfwSetWindowShouldClose(window_, GLFW_TRUE);
 }
+std::vector<PressedKey> GlfwWindow::takeKeyPresses() {
+  return std::exchange(presses_, {});
+}
+
 void GlfwWindow::poll() {
   glfwPollEvents();
 }

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/non_copyable.hpp"
 #include "common/status.hpp"
@@ -22,6 +23,12 @@ struct WindowGeometry {
   int width = 1440, height = 900;
   bool maximized = false;
   bool operator==(const WindowGeometry&) const = default;
+};
+
+// A key pressed, with the modifiers held at that moment.
+struct PressedKey {
+  int key = 0;  // GLFW_KEY_*
+  bool ctrl = false, shift = false;
 };
 
 class GlfwWindow : NonCopyable {
@@ -43,6 +50,10 @@ class GlfwWindow : NonCopyable {
   // Minimised (or drawn at 0 x 0 pixels): nothing to draw, so the loop waits for events instead.
   bool minimized() const;
   void waitEvents(double seconds);
+  // The keys pressed since the last call, in order. ImGui 1.86 sees only whether a key is down
+  // when a frame starts, so a press and its release between two frames (a quick tap while a slow
+  // frame draws; xdotool's 12 ms taps) is lost to it: the shortcuts read these as well.
+  std::vector<PressedKey> takeKeyPresses();
   // Called once if the X display goes away (the X server ends, the SSH tunnel drops): `f` saves
   // what must not be lost; then cudalab prints one sentence and ends with exit code 1, which is
   // all a program can do without a display (Xlib ends the process after its handler).
@@ -52,6 +63,7 @@ class GlfwWindow : NonCopyable {
  private:
   GLFWwindow* window_ = nullptr;
   bool glfwReady_ = false;
+  std::vector<PressedKey> presses_;
 };
 
 }  // namespace cudalab

@@ -644,22 +644,29 @@ void Shell::drawAbout(Theme& theme) {
 
 void Shell::handleKeys() {
   const ImGuiIO& io = ImGui::GetIO();
+  const std::vector<PressedKey> presses = std::exchange(keyPresses_, {});
   if (io.WantTextInput) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requestWindowExport(io.KeyShift ? 2 : 1);
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_B, false))
-    settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) presenting_ = !presenting_;
+  // Pressed this frame: seen by ImGui (down now, up before), or a tap the window caught between
+  // two frames. With `ctrl`, only with Ctrl held.
+  auto pressed = [&](int key, bool ctrl = false) -> std::optional<PressedKey> {
+    for (const PressedKey& k : presses)
+      if (k.key == key && (!ctrl || k.ctrl)) return k;
+    if (ImGui::IsKeyPressed(key, false) && (!ctrl || io.KeyCtrl))
+      return PressedKey{key, io.KeyCtrl, io.KeyShift};
+    return std::nullopt;
+  };
+  if (auto k = pressed(GLFW_KEY_F12)) requestWindowExport(k->shift ? 2 : 1);
+  if (pressed(GLFW_KEY_Q, true)) quit_ = true;
+  if (pressed(GLFW_KEY_B, true)) settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
+  if (pressed(GLFW_KEY_F5)) presenting_ = !presenting_;
   planUi_.handleKeys();
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pinCurrent();
-  if (presenting_ && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) presenting_ = false;
+  if (pressed(GLFW_KEY_P, true)) pinCurrent();
+  if (presenting_ && pressed(GLFW_KEY_ESCAPE)) presenting_ = false;
   // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.
   float& scale = presenting_ ? settings_.presentationScale : settings_.uiScale;
-  if (io.KeyCtrl &&
-      (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false)))
+  if (pressed(GLFW_KEY_EQUAL, true) || pressed(GLFW_KEY_KP_ADD, true))
     scale = std::min(Settings::kMaxScale, scale + 0.25f);
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) ||
-                     ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false)))
+  if (pressed(GLFW_KEY_MINUS, true) || pressed(GLFW_KEY_KP_SUBTRACT, true))
     scale = std::max(Settings::kMinScale, scale - 0.25f);
 }
 

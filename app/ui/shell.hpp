@@ -67,6 +67,11 @@ class Shell {
   // arrive on a later frame) or animating. Hidden lessons' jobs wait until they are shown.
   bool wantsEveryFrame() const;
   bool quitRequested() const { return quit_; }
+  // The window's key presses since the last frame (GlfwWindow::takeKeyPresses), for the
+  // shortcuts: a tap that starts and ends between two frames still counts.
+  void noteKeyPresses(const std::vector<PressedKey>& presses) {
+    keyPresses_.insert(keyPresses_.end(), presses.begin(), presses.end());
+  }
 
   // A figure the user asked for (menu, key or a panel's button), to be rendered by the caller.
   std::optional<ExportJob> takeExportJob();
@@ -157,6 +162,7 @@ class Shell {
   std::string statusText_ = kStatusHint;
   bool statusImportant_ = false;
   bool quit_ = false;
+  std::vector<PressedKey> keyPresses_;
   bool presenting_ = false;
   bool showAbout_ = false;
   float scale_ = 1;
