@@ -375,6 +375,7 @@ int runWindow(const CliOptions& o) {
   // A drawing check costs two reads of 64 pixels: every 20 s it is nothing.
   constexpr double kDrawingCheckSeconds = 20;
   auto lastDrawingCheck = Clock::now();
+  auto lastSave = Clock::now();
   while (!window.shouldClose() && !shell.quitRequested()) {
     const auto frameStart = Clock::now();
     const bool active =
@@ -412,9 +413,15 @@ int runWindow(const CliOptions& o) {
     }
     renderer.frame(0, 0, 1.0f, false, false, 0);
     if (++frame % 120 == 0) settings.window = window.geometry();
-    // Saved as soon as they change (checked every 30 frames), not only on the way out: a crash, a
-    // kill or a power cut then keeps the theme, the scale and the lesson the learner chose.
-    if (frame % 30 == 0 && !scripted && !(toKeep() == written)) saveNow();
+    // Saved as soon as they change, not only on the way out: a crash, a kill or a power cut then
+    // keeps the theme, the scale and the lesson the learner chose. At most twice a second (a
+    // slider dragged changes them every frame); checked every frame, since an idle window draws
+    // only four frames a second (every 30 frames was 7.5 s late: issue 39's window test).
+    if (!scripted && Clock::now() - lastSave > std::chrono::milliseconds(500) &&
+        !(toKeep() == written)) {
+      saveNow();
+      lastSave = Clock::now();
+    }
     if (restartNeeded(shell)) {
       settings.window = window.geometry();
       saveNow();
