@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from png_read import png_size, read_png  # noqa: E402
+from png_read import PngRows, png_size  # noqa: E402
 
 CUDALAB, X_CLOSE = sys.argv[1], sys.argv[2]
 FAILURE_DIR = sys.argv[3] if len(sys.argv) > 3 else tempfile.gettempdir()
@@ -54,13 +54,10 @@ class Picture:
         self._px = None
 
     def rgb(self, x, y):
-        if self._px is None:  # decoded when first looked at (seconds in pure Python)
-            _, _, self.bpp, self._px = read_png(self.path)
-        return self._rgb(x, y)
-
-    def _rgb(self, x, y):
-        i = (y * self.w + x) * self.bpp
-        return self._px[i], self._px[i + 1], self._px[i + 2]
+        if self._px is None:  # read when first looked at, each row as it is needed
+            self._px = PngRows(self.path)
+        row, i = self._px.row(y), x * self._px.bpp
+        return row[i], row[i + 1], row[i + 2]
 
     def bright(self, x, y):
         r, g, b = self.rgb(x, y)
@@ -254,6 +251,59 @@ def main_top(p, bar):
     return lines[0][0] if lines else p.h
 
 
+def orange_box(p, x0, y0):
+    """The bounding box of the reduction's accuracy bars (Okabe-Ito vermillion) right of x0."""
+    found = [(x, y) for y in range(y0, p.h, 4) for x in range(x0, p.w, 4)
+             if (lambda c: c[0] > 180 and 60 < c[1] < 130 and c[2] < 60)(p.rgb(x, y))]
+    if not found:
+        return None
+    xs, ys = [f[0] for f in found], [f[1] for f in found]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def plot_menu(s, bar, lines, index):
+    """A plot's right-click menu: Save as SVG and Save as PNG write files that parse."""
+    y0, y1 = lines[1 + index]
+    s.click(bar[1] * 3, (y0 + y1) / 2)
+    p = s.shot()
+    box = orange_box(p, p.w // 4, bar[1] + 2) if p else None
+    if not check("the reduction's accuracy plot is on screen (its bars)", box is not None):
+        return
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    s.click(x, y, button="3")
+    menu = s.shot()
+    unit = bar[1] - bar[0] + 1
+    items = menu.text_lines(int(x) + 2, int(x) + 8 * unit, int(y) + 2, int(y) + 8 * unit)
+    if not check("right-click on a plot opens its menu (two lines)", len(items) >= 2, str(items)):
+        return
+    s.hold("Escape")
+    for line, ext in ((items[0], ".svg"), (items[1], ".png")):
+        before = set(s.pictures())
+        s.click(x, y, button="3")
+        s.click(x + 3 * unit, (line[0] + line[1]) / 2)
+        new = []
+        for _ in range(40):
+            new = [f for f in s.pictures() if f not in before and f.endswith(ext)]
+            if new:
+                break
+            time.sleep(0.25)
+        if not check("the plot's menu saved a %s file" % ext, bool(new), s.stderr()):
+            continue
+        path = s.env["HOME"] + "/Pictures/cudalab/" + new[0]
+        time.sleep(0.5)
+        if ext == ".svg":
+            import xml.etree.ElementTree as ET
+            try:
+                root = ET.parse(path).getroot()
+                ok = root.tag.endswith("svg") and len(list(root.iter())) > 10
+            except ET.ParseError as e:
+                ok, root = False, e
+            check("the SVG parses, with the plot's shapes in it", ok, str(root))
+        else:
+            w, h = png_size(path)
+            check("the plot's PNG has a picture (%dx%d)" % (w, h), w > 100 and h > 50)
+
+
 def walk(width, height, scale_steps):
     s = Session(width, height)
     try:
@@ -279,10 +329,11 @@ def walk(width, height, scale_steps):
         previous, tops, menu_lines = p, {}, None
         # The sidebar lists the lessons where they fit (the first lesson has few parameters, so
         # its sidebar has fewer lines than the lessons only when they are a drop-down).
-        listed = len(sidebar_lines(p, bar)) >= len(LESSONS) + 1
+        first_lines = sidebar_lines(p, bar)
+        listed = len(first_lines) >= len(LESSONS) + 1
         for i, lesson in enumerate(LESSONS):
             if listed:
-                y0, y1 = sidebar_lines(previous, bar)[1 + i]
+                y0, y1 = first_lines[1 + i]
                 s.click(bar[1] * 3, (y0 + y1) / 2)
             elif i:
                 # A short window: the sidebar's lessons are a drop-down; the menu bar's Lesson
@@ -320,17 +371,22 @@ def walk(width, height, scale_steps):
             check("every lesson opened at its top (its title's first row within two lines of the "
                   "menu bar)", lowest - bar[1] <= 4 * (bar[1] - bar[0] + 1), str(tops))
 
-        # Scroll the last lesson down, go to the first and come back: each keeps its own scroll.
+        shown = LESSONS[-1]
+        if listed and "reduction" in LESSONS:
+            plot_menu(s, bar, first_lines, LESSONS.index("reduction"))
+            shown = "reduction"
+
+        # The mouse wheel scrolls the lesson's view.
+        before = s.shot()
         s.xdo("mousemove", str(width * 2 // 3), str(height // 2))
         for _ in range(6):
             s.xdo("click", "5")
             time.sleep(0.1)
         time.sleep(0.5)
         scrolled = s.shot()
-        if scrolled:
-            check("the mouse wheel scrolled the lesson", main_top(scrolled, bar) != tops.get(
-                LESSONS[-1]) or scrolled.region_differs(previous, scrolled.w // 3, scrolled.w - 20,
-                                                        bar[1] + 2, scrolled.h // 2))
+        if before and scrolled:
+            check("the mouse wheel scrolled the lesson", scrolled.region_differs(
+                before, scrolled.w // 3, scrolled.w - 20, bar[1] + 2, scrolled.h // 3))
 
         # Shift+F12: the window at twice the pixels, for slides.
         big = s.shot("shift+F12")
@@ -376,9 +432,9 @@ def walk(width, height, scale_steps):
         s.key("ctrl+q")
         rc = s.wait_exit()
         check("Ctrl+Q ended the app with exit code 0", rc == 0, "exit %s\n%s" % (rc, s.stderr()))
-        st = s.settings(lambda st: st.get("lesson") == LESSONS[-1])
+        st = s.settings(lambda st: st.get("lesson") == shown)
         check("the settings kept the lesson, the language and the scale",
-              st.get("lesson") == LESSONS[-1] and st.get("language") == "ko" and
+              st.get("lesson") == shown and st.get("language") == "ko" and
               abs(st.get("ui_scale", 0) - want_scale) < 1e-6, str(st))
 
         # Started again: the same lesson, language and scale; then the window's close button.
@@ -386,7 +442,7 @@ def walk(width, height, scale_steps):
             again = s.shot()
             if again:
                 check("started again on the same lesson", os.path.basename(again.path).startswith(
-                    "cudalab-%s-" % LESSONS[-1]), again.path)
+                    "cudalab-%s-" % shown), again.path)
                 check("started again at the same size",
                       (again.w, again.h) == (width, height), "%dx%d" % (again.w, again.h))
             subprocess.run([X_CLOSE, s.win], env=s.env)
