@@ -543,9 +543,12 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
                   cudaVersionString(runtime_.driverVersion).c_str(),
                   cudaVersionString(runtime_.runtimeVersion).c_str());
   else
-    std::snprintf(right, sizeof right, tr("No CUDA device (%s)  |  runtime %s  |  "),
-                  runtime_.status.cudaName().c_str(),
-                  cudaVersionString(runtime_.runtimeVersion).c_str());
+    // The same reason as the lesson's sentence gives (no driver at all is what most learners
+    // without a GPU have; CUDA's name for it, cudaErrorInsufficientDriver, says something else).
+    std::snprintf(
+        right, sizeof right, tr("No CUDA device (%s)  |  runtime %s  |  "),
+        runtime_.driverInstalled ? runtime_.status.cudaName().c_str() : tr("no NVIDIA driver"),
+        cudaVersionString(runtime_.runtimeVersion).c_str());
   // Drawing in software beside the GPU (platform/drawing_path.hpp): said on the right, in the
   // warning colour, with why in its tooltip.
   const bool software = runtime_.hasDevice() && drawingPath() == DrawingPath::Software;
@@ -562,7 +565,11 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   const bool important = statusImportant_;
   const float rightW = ImGui::CalcTextSize(right).x + ImGui::CalcTextSize(softwareText).x +
                        ImGui::CalcTextSize(fps).x;
-  const bool showRight = !important || msgTextW + rightW + 16 * scale_ <= avail;
+  // An error may take the whole bar; a result ("Saved ...") keeps the device's line beside it,
+  // wrapped into the lines the bar has (at UI scale 2 on 1280 x 720 a saved file's path pushed
+  // the device, runtime and frame rate off the screen).
+  const bool showRight =
+      !important || static_cast<bool>(lastError_) || msgTextW + rightW + 16 * scale_ <= avail;
   const float msgW = showRight ? std::max(0.0f, avail - rightW - 16 * scale_) : avail;
   if (important) {
     // Only whole lines, as many as the bar was given; the tooltip has the rest.
