@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <functional>
 #include <fstream>
 #include <map>
@@ -285,14 +286,22 @@ class PlaygroundLesson final : public Lesson {
     if (drawHints(ctx, *ex_, editor_, hintsShown_, beforeSolution_)) textReplaced();
   }
 
-  // Wide views put the code on the left and what came back on the right; narrow ones (a
-  // projector's UI scale) stack them.
+  // Wide views put the code on the left (three fifths) and what came back on the right; views
+  // where that column would cut an 80-character line (a 1440-pixel window, a projector's UI
+  // scale) stack them, the code at the full width.
   void drawMain(LessonContext& ctx) override {
     poll(ctx);
     refreshPicture(ctx);
     if (settleFrames_ > 0) --settleFrames_;
-    const bool twoColumns = ImGui::GetContentRegionAvail().x > 60.0f * ImGui::GetFontSize();
-    if (twoColumns && ImGui::BeginTable("##columns", 2, ImGuiTableFlags_SizingStretchSame)) {
+    ImFont* mono = ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont();
+    const float lineW =
+        mono->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, std::string(80 + 6, 'm').c_str())
+            .x;  // 80 characters and the line numbers' gutter
+    const bool twoColumns =
+        ImGui::GetContentRegionAvail().x * 0.6f > lineW + 4 * ImGui::GetFontSize();
+    if (twoColumns && ImGui::BeginTable("##columns", 2, ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+      ImGui::TableSetupColumn("result", ImGuiTableColumnFlags_WidthStretch, 2.0f);
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       drawCodePanel(ctx);
