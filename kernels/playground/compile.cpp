@@ -64,11 +64,16 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log, int maxLine) {
       Diagnostic d;
       d.line = std::stoi(m[2]);
       if (d.line > maxLine) d.line = 0;  // in the code the app appended
+      // In a header: its name said, no line of the learner's (compileOnce finds the #include).
+      if (const std::string file = m[1]; file != kProgramName) {
+        d.line = 0;
+        d.message = file + ": ";
+      }
       const std::string kind = m[3];
       d.severity = kind == "warning"  ? Severity::Warning
                    : kind == "remark" ? Severity::Remark
                                       : Severity::Error;
-      d.message = trim(m[4]);
+      d.message += trim(m[4]);
       out.push_back(std::move(d));
     } else if (line.rfind("error", 0) == 0 || line.find(": fatal") != std::string::npos) {
       // Messages without a line (options, the linker).
@@ -241,6 +246,32 @@ namespace {
 Result<CompileResult> compileOnce(std::string_view source, const std::vector<std::string>& entries,
                                   const CompileOptions& options, bool minimal);
 
+// The C and C++ headers learners copy from every tutorial: NVRTC has none of them, and said only
+// "cannot open source file". printf and the math functions need no include in a kernel (NVRTC
+// declares them), so those headers are empty; the fixed-width integers are declared here; and
+// <iostream>, which is for the host, says what to use instead.
+struct BuiltInHeader {
+  const char* name;
+  const char* text;
+};
+constexpr const char* kIntegers =
+    "#pragma once\n"
+    "typedef signed char int8_t;\ntypedef short int16_t;\ntypedef int int32_t;\n"
+    "typedef long long int64_t;\ntypedef unsigned char uint8_t;\n"
+    "typedef unsigned short uint16_t;\ntypedef unsigned int uint32_t;\n"
+    "typedef unsigned long long uint64_t;\ntypedef long long intptr_t;\n"
+    "typedef unsigned long long uintptr_t;\n";
+constexpr const char* kNothingNeeded =
+    "#pragma once\n// printf and the math functions need no include in a kernel.\n";
+constexpr const char* kHostOnly =
+    "#error \"<iostream> is for the CPU's code: in a kernel, print with printf (no include "
+    "needed)\"\n";
+constexpr BuiltInHeader kBuiltInHeaders[] = {
+    {"cstdio", kNothingNeeded}, {"stdio.h", kNothingNeeded}, {"cmath", kNothingNeeded},
+    {"math.h", kNothingNeeded}, {"cstdlib", kNothingNeeded}, {"stdlib.h", kNothingNeeded},
+    {"cstdint", kIntegers},     {"stdint.h", kIntegers},     {"iostream", kHostOnly},
+};
+
 Result<CompileResult> compileUncached(std::string_view source,
                                       const std::vector<std::string>& entries,
                                       const CompileOptions& options) {
@@ -264,7 +295,14 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
   const auto t0 = std::chrono::steady_clock::now();
   const std::string text(source);
   ProgramGuard prog;
-  if (nvrtcResult r = nvrtcCreateProgram(&prog.p, text.c_str(), kProgramName, 0, nullptr, nullptr);
+  std::vector<const char*> headerTexts, headerNames;
+  for (const BuiltInHeader& h : kBuiltInHeaders) {
+    headerNames.push_back(h.name);
+    headerTexts.push_back(h.text);
+  }
+  if (nvrtcResult r = nvrtcCreateProgram(&prog.p, text.c_str(), kProgramName,
+                                         static_cast<int>(headerTexts.size()), headerTexts.data(),
+                                         headerNames.data());
       r != NVRTC_SUCCESS)
     return nvrtcFailure(r, "create a program");
 
@@ -286,6 +324,17 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
                                ? options.learnerLines
                                : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   res.diagnostics = parseNvrtcLog(res.log, learnerLines);
+  // A built-in header's message belongs on the line that includes it.
+  for (Diagnostic& d : res.diagnostics)
+    for (const BuiltInHeader& h : kBuiltInHeaders) {
+      std::string said = h.name, included = "<";
+      said += ": ";
+      included += h.name;
+      included += '>';
+      const size_t at = text.find(included);
+      if (d.line == 0 && d.message.rfind(said, 0) == 0 && at != std::string::npos)
+        d.line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+    }
   res.resources = parsePtxasInfo(res.log);
 
   if (compiled == NVRTC_SUCCESS) {

@@ -273,3 +273,35 @@ TEST(PlaygroundCompile, ToolkitHeadersAreFound) {
   ASSERT_TRUE(r);
   EXPECT_TRUE(r->ok) << r->log;
 }
+
+// The headers learners copy from tutorials compile (NVRTC has none of them); <iostream> says on
+// its line what to use instead of NVRTC's bare "cannot open source file".
+TEST(PlaygroundCompile, TutorialHeadersCompileAndIostreamSaysWhy) {
+  const std::string src =
+      "#include <cstdio>\n"
+      "#include <stdio.h>\n"
+      "#include <cmath>\n"
+      "#include <math.h>\n"
+      "#include <cstdint>\n"
+      "#include <stdint.h>\n"
+      "extern \"C\" __global__ void k(float* out, int n)\n"
+      "{\n"
+      "    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "    uint64_t big = 1ull << 40;\n"
+      "    if (i < n) out[i] = sqrtf(float(i)) + float(big >> 40);\n"
+      "    if (i == 0) printf(\"n = %d\\n\", n);\n"
+      "}\n";
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->log;
+
+  Result<CompileResult> io = compileKernel(
+      "// line 1\n#include <iostream>\nextern \"C\" __global__ void k(float* out) { out[0] = 1; "
+      "}\n",
+      {"k"}, {});
+  ASSERT_TRUE(io) << io.status().sentence();
+  EXPECT_FALSE(io->ok);
+  ASSERT_FALSE(io->diagnostics.empty()) << io->log;
+  EXPECT_NE(io->diagnostics[0].message.find("print with printf"), std::string::npos) << io->log;
+  EXPECT_EQ(io->diagnostics[0].line, 2) << "on the line of the #include";
+}
