@@ -367,9 +367,29 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
     }
   } else if (compiled != NVRTC_ERROR_COMPILATION) {
     return nvrtcFailure(compiled, "compile");
-  } else if (res.diagnostics.empty()) {
-    res.diagnostics.push_back(
-        {0, Severity::Error, "the compilation failed: " + res.log, "nvrtc", nullptr, {}});
+  } else {
+    // A static __shared__ array past 48 KiB: ptxas reports its size and NVRTC fails without a
+    // word about it (its log then holds only a warning about the app's precompiled header).
+    constexpr long long kStaticSharedLimit = 48 * 1024;
+    for (const PtxasInfo& k : res.resources)
+      if (k.sharedBytes > kStaticSharedLimit) {
+        const char* format =
+            N_("%s declares %s bytes of __shared__ memory, and a block may declare at most "
+               "49152 (48 KiB). Use a smaller array, or `extern __shared__` with its size as the "
+               "launch's third number.");
+        const std::vector<std::string> values = {k.function, std::to_string(k.sharedBytes)};
+        const size_t at = text.find("__shared__");
+        const int line =
+            at == std::string::npos
+                ? 0
+                : static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+        res.diagnostics.insert(
+            res.diagnostics.begin(),
+            {line, Severity::Error, fillFormat(format, values), "cudalab", format, values});
+      }
+    if (res.diagnostics.empty())
+      res.diagnostics.push_back(
+          {0, Severity::Error, "the compilation failed: " + res.log, "nvrtc", nullptr, {}});
   }
   res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return res;

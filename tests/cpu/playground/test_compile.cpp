@@ -305,3 +305,25 @@ TEST(PlaygroundCompile, TutorialHeadersCompileAndIostreamSaysWhy) {
   EXPECT_NE(io->diagnostics[0].message.find("print with printf"), std::string::npos) << io->log;
   EXPECT_EQ(io->diagnostics[0].line, 2) << "on the line of the #include";
 }
+
+// A static __shared__ array past 48 KiB: NVRTC fails without saying why; the app says it, on the
+// array's line.
+TEST(PlaygroundCompile, TooMuchStaticSharedMemoryIsSaid) {
+  const std::string src =
+      "extern \"C\" __global__ void k(float* out)\n"
+      "{\n"
+      "    __shared__ float tile[16384];\n"
+      "    tile[threadIdx.x] = 1.0f;\n"
+      "    __syncthreads();\n"
+      "    out[threadIdx.x] = tile[threadIdx.x ^ 1];\n"
+      "}\n";
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_FALSE(r->ok);
+  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
+  EXPECT_EQ(r->diagnostics[0].line, 3) << r->diagnostics[0].message;
+  EXPECT_NE(r->diagnostics[0].message.find("k declares 65536 bytes of __shared__ memory"),
+            std::string::npos)
+      << r->diagnostics[0].message;
+  EXPECT_EQ(r->diagnostics[0].message.find("precompiled header"), std::string::npos);
+}
