@@ -324,6 +324,26 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
                                ? options.learnerLines
                                : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   res.diagnostics = parseNvrtcLog(res.log, learnerLines);
+  // A missing ';' is noticed on the line after it: say where it is missing.
+  std::vector<Diagnostic> hints;
+  for (const Diagnostic& d : res.diagnostics) {
+    if (d.line <= 1 || d.message.find("expected a \";\"") == std::string::npos) continue;
+    const std::vector<std::string> all = lines(text);
+    int before = d.line - 1;  // 1-based: the line before, skipping blank ones
+    while (before > 1 && trim(all[size_t(before - 1)]).empty())
+      --before;
+    const std::string code = trim(all[size_t(before - 1)]);
+    if (code.empty() || code[0] == '#' || code.rfind("//", 0) == 0) continue;
+    const char last = code.back();
+    if (last == ';' || last == '{' || last == '}') continue;
+    const char* format =
+        N_("line %s may be missing its ';' at the end (the compiler noticed on "
+           "the next line, %s).");
+    const std::vector<std::string> values = {std::to_string(before), std::to_string(d.line)};
+    hints.push_back(
+        {before, Severity::Error, fillFormat(format, values), "cudalab", format, values});
+  }
+  res.diagnostics.insert(res.diagnostics.begin(), hints.begin(), hints.end());
   // A built-in header's message belongs on the line that includes it.
   for (Diagnostic& d : res.diagnostics)
     for (const BuiltInHeader& h : kBuiltInHeaders) {

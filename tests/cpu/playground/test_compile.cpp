@@ -327,3 +327,29 @@ TEST(PlaygroundCompile, TooMuchStaticSharedMemoryIsSaid) {
       << r->diagnostics[0].message;
   EXPECT_EQ(r->diagnostics[0].message.find("precompiled header"), std::string::npos);
 }
+
+// NVRTC notices a missing ';' on the next line; the app says which line misses it.
+TEST(PlaygroundCompile, AMissingSemicolonIsSaidOnItsLine) {
+  const std::string src =
+      "extern \"C\" __global__ void k(float* out, int n)\n"
+      "{\n"
+      "    int i = blockIdx.x * blockDim.x + threadIdx.x\n"
+      "\n"
+      "    if (i < n) out[i] = 1.0f;\n"
+      "}\n";
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_FALSE(r->ok);
+  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
+  EXPECT_EQ(r->diagnostics[0].line, 3);
+  EXPECT_EQ(r->diagnostics[0].fromWhom, "cudalab");
+  EXPECT_NE(r->diagnostics[0].message.find("line 3 may be missing its ';'"), std::string::npos)
+      << r->diagnostics[0].message;
+  // A line that ends as it should gets no such hint.
+  Result<CompileResult> fine = compileKernel(
+      "extern \"C\" __global__ void k(float* out) {\n  out[0] = 1.0f;\n  out[1] = ;\n}\n", {"k"},
+      {});
+  ASSERT_TRUE(fine);
+  for (const Diagnostic& d : fine->diagnostics)
+    EXPECT_EQ(d.message.find("may be missing its ';'"), std::string::npos) << d.message;
+}
