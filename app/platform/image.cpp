@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <unordered_set>
+
+#include "common/translatable.hpp"
 
 namespace cudalab {
 
@@ -60,9 +64,34 @@ Status writePng(const Image& img, const std::string& path) {
 }
 
 Result<Image> readPng(const std::string& path) {
+  // Said for a learner who typed a path, in the app's words (stb's are "can't fopen", "unknown
+  // image type", "too large").
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st))
+    return Status::errorf(N_("There is no file %s: check the name and the folder."), {path});
+  if (std::filesystem::is_directory(st))
+    return Status::errorf(N_("%s is a folder: choose a picture file in it."), {path});
+  if (std::filesystem::file_size(path, ec) == 0 && !ec)
+    return Status::errorf(N_("%s is empty (0 bytes): it holds no picture."), {path});
+  if (FILE* f = std::fopen(path.c_str(), "rb"))
+    std::fclose(f);
+  else
+    return Status::errorf(N_("%s cannot be opened: %s."), {path, std::strerror(errno)});
+  constexpr int kMaxSide = 16384;
   int w = 0, h = 0, n = 0;
+  if (!stbi_info(path.c_str(), &w, &h, &n))
+    return Status::errorf(N_("%s is not a picture cudalab can read: it reads PNG, JPEG, BMP, "
+                             "GIF, TGA, PSD, HDR and PNM files."),
+                          {path});
+  if (w > kMaxSide || h > kMaxSide)
+    return Status::errorf(N_("%s is %s x %s pixels; cudalab opens pictures of up to 16384 "
+                             "pixels on a side."),
+                          {path, std::to_string(w), std::to_string(h)});
   std::uint8_t* data = stbi_load(path.c_str(), &w, &h, &n, 4);
-  if (!data) return Status::error("Could not read " + path + ": " + stbi_failure_reason() + ".");
+  if (!data)
+    return Status::errorf(N_("%s could not be read: the file looks damaged (%s)."),
+                          {path, stbi_failure_reason()});
   Image img;
   img.width = w;
   img.height = h;

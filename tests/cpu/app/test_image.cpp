@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "platform/image.hpp"
@@ -62,6 +63,38 @@ TEST(Image, PngRoundTripAndErrors) {
   EXPECT_FALSE(writePng(img, "/nonexistent-dir/x.png").ok());
   EXPECT_FALSE(writePng(Image{}, path.string()).ok());
   EXPECT_FALSE(readPng("/nonexistent-dir/x.png").ok());
+}
+
+// A picture file that cannot be read is said in the app's words, never stb's ("can't fopen",
+// "unknown image type", "too large").
+TEST(Image, PictureFilesThatCannotBeReadAreSaidInTheAppsWords) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cudalab-bad-pictures";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto said = [](const std::string& path) {
+    Result<Image> r = readPng(path);
+    EXPECT_FALSE(r.ok()) << path;
+    return r ? std::string() : r.status().sentence();
+  };
+  EXPECT_NE(said((dir / "missing.png").string()).find("There is no file"), std::string::npos);
+  EXPECT_NE(said(dir.string()).find("is a folder"), std::string::npos);
+  std::ofstream((dir / "empty.png").string()).close();
+  EXPECT_NE(said((dir / "empty.png").string()).find("is empty (0 bytes)"), std::string::npos);
+  std::ofstream((dir / "notes.png").string()) << "not a picture at all, only words";
+  EXPECT_NE(said((dir / "notes.png").string()).find("is not a picture cudalab can read"),
+            std::string::npos);
+  // A PNG header claiming 20000 x 10 pixels.
+  const unsigned char header[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0,    0, 0,
+                                  13,   'I', 'H', 'D', 'R',  0,    0,    0x4e, 0x20, 0, 0,
+                                  0,    10,  8,   6,   0,    0,    0,    0,    0,    0, 0};
+  std::ofstream((dir / "huge.png").string(), std::ios::binary)
+      .write(reinterpret_cast<const char*>(header), sizeof header);
+  const std::string huge = said((dir / "huge.png").string());
+  EXPECT_NE(huge.find("20000 x 10 pixels"), std::string::npos) << huge;
+  for (const char* stb : {"can't fopen", "unknown image type", "too large"})
+    for (const std::string& s : {said(dir.string()), huge})
+      EXPECT_EQ(s.find(stb), std::string::npos) << s;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
