@@ -64,6 +64,7 @@ struct CpuView {
   double sceneAllMs = 0, sceneOneMs = 0;  // making the frame on all cores, on one
   CpuFrame one, all;                      // the pipeline on one core and on all
   std::vector<std::uint32_t> rgba;        // what the display shows without a GPU
+  int seq = 0;                            // which start made it (StencilLesson::cpuSeq_)
 };
 
 class StencilLesson final : public Lesson {
@@ -225,6 +226,8 @@ class StencilLesson final : public Lesson {
       const auto f0 = std::chrono::steady_clock::now();
       gpuFrame(ctx);
       frameMs_ = msSince(f0);
+    } else {
+      refilterOnTheCpu();
     }
     errorText(ctx.theme, refusal_);
     drawFrame(ctx);
@@ -264,7 +267,9 @@ class StencilLesson final : public Lesson {
                   cpu_.running() ? tr("The CPU is filtering the frame...") : tr("No frame yet."));
     }
     if (!gpu_ && shownCpu_)
-      mutedText(ctx.theme, "No GPU: this frame was filtered by the CPU (all cores).");
+      mutedText(ctx.theme,
+                "No GPU: the CPU (all cores) filters the frame again after each change of the "
+                "pipeline or the picture, as fast as it can; playing the scene needs a GPU.");
     drawBudget(ctx);
     endPanel(ctx);
   }
@@ -492,10 +497,13 @@ class StencilLesson final : public Lesson {
   void poll(LessonContext& ctx) {
     ctx.errors(error_, {report_.collect(), cpu_.collect()});
     // Without a GPU the CPU's frame is what the display shows.
-    if (!gpu_ && cpu_ && !shownCpu_) {
+    if (!gpu_ && cpu_ && cpu_->seq != shownSeq_) {
       if (image_.width() != cpu_->width || image_.height() != cpu_->height)
         (void)image_.create(cpu_->width, cpu_->height, PixelFormat::RGBA8);
-      if (image_.uploadFromHost(cpu_->rgba.data())) shownCpu_ = true;
+      if (image_.uploadFromHost(cpu_->rgba.data())) {
+        shownCpu_ = true;
+        shownSeq_ = cpu_->seq;
+      }
     }
   }
 
@@ -507,38 +515,62 @@ class StencilLesson final : public Lesson {
     });
   }
 
+  // Without a GPU the CPU's frame is the picture: filtered again once the pipeline, the picture or
+  // the size changed since the last start (issue 39: the first frame stayed on screen whatever the
+  // learner changed), when nothing else is running.
+  void refilterOnTheCpu() {
+    const Pipeline p = pipeline();
+    const bool same = cpuStarted_ && p.blur == cpuPipe_.blur && p.blurId == cpuPipe_.blurId &&
+                      p.radius == cpuPipe_.radius && p.sobel == cpuPipe_.sobel &&
+                      p.threshold == cpuPipe_.threshold &&
+                      p.thresholdValue == cpuPipe_.thresholdValue && p.view == cpuPipe_.view &&
+                      p.split == cpuPipe_.split && cpuStill_ == stillVersion_ &&
+                      cpuSize_ == sizeIndex_;
+    if (!same && !working()) (void)startCpu();
+  }
+
   bool startCpu() {
     if (working()) return false;
     const int w = width(), h = height(), frame = frame_;
     const Pipeline p = pipeline();
     const std::vector<std::uint32_t> still = still_;
-    shownCpu_ = false;
-    return cpu_.start([w, h, frame, p, still](AsyncJob<CpuView>::Control& c) -> Result<CpuView> {
-      CpuView v;
-      v.width = w;
-      v.height = h;
-      v.p = p;
-      c.progress(0.05f, N_("the frame"));
-      // The input the GPU's first stage makes: the scene (timed on all cores and on one), or the
-      // picture, already decoded.
-      auto input = [&](int threads, double& ms) {
-        const auto t0 = std::chrono::steady_clock::now();
-        HostFrame f =
-            still.empty() ? sceneFrame(w, h, frame, threads) : fromRgba8(still.data(), w, h, w, h);
-        ms = msSince(t0);
-        return f;
-      };
-      const HostFrame in = input(0, v.sceneAllMs);
-      (void)input(1, v.sceneOneMs);
-      c.progress(0.15f, N_("all cores"));
-      v.all = cpuPipeline(in, p, 0, c.cancelFlag());
-      if (c.cancelled()) return Status::error(N_("Cancelled."));
-      c.progress(0.35f, N_("one core"));
-      v.one = cpuPipeline(in, p, 1, c.cancelFlag());
-      if (c.cancelled()) return Status::error(N_("Cancelled."));
-      v.rgba = v.all.rgba;
-      return v;
-    });
+    const int seq = cpuSeq_ + 1;
+    const bool started =
+        cpu_.start([w, h, frame, p, still, seq](AsyncJob<CpuView>::Control& c) -> Result<CpuView> {
+          CpuView v;
+          v.seq = seq;
+          v.width = w;
+          v.height = h;
+          v.p = p;
+          c.progress(0.05f, N_("the frame"));
+          // The input the GPU's first stage makes: the scene (timed on all cores and on one), or
+          // the picture, already decoded.
+          auto input = [&](int threads, double& ms) {
+            const auto t0 = std::chrono::steady_clock::now();
+            HostFrame f = still.empty() ? sceneFrame(w, h, frame, threads)
+                                        : fromRgba8(still.data(), w, h, w, h);
+            ms = msSince(t0);
+            return f;
+          };
+          const HostFrame in = input(0, v.sceneAllMs);
+          (void)input(1, v.sceneOneMs);
+          c.progress(0.15f, N_("all cores"));
+          v.all = cpuPipeline(in, p, 0, c.cancelFlag());
+          if (c.cancelled()) return Status::error(N_("Cancelled."));
+          c.progress(0.35f, N_("one core"));
+          v.one = cpuPipeline(in, p, 1, c.cancelFlag());
+          if (c.cancelled()) return Status::error(N_("Cancelled."));
+          v.rgba = v.all.rgba;
+          return v;
+        });
+    if (started) {
+      cpuSeq_ = seq;
+      cpuStarted_ = true;
+      cpuPipe_ = p;
+      cpuStill_ = stillVersion_;
+      cpuSize_ = sizeIndex_;
+    }
+    return started;
   }
 
   bool gpu_ = false;
@@ -567,6 +599,11 @@ class StencilLesson final : public Lesson {
   double costMs_[2] = {0, 0};
   bool frameError_ = false;
   bool shownCpu_ = false;
+  int cpuSeq_ = 0, shownSeq_ = 0;  // the CPU frames started, and the one on screen
+  // What the last CPU frame was started with (refilterOnTheCpu).
+  bool cpuStarted_ = false;
+  Pipeline cpuPipe_;
+  int cpuStill_ = -1, cpuSize_ = -1;
 
   KeptJob<KernelReport> report_;
   KeptJob<CpuView> cpu_;

@@ -207,6 +207,23 @@ TEST_F(Render, EachLessonOpensAtItsTopAndKeepsItsOwnScroll) {
   EXPECT_NEAR(ui.shell.mainViewScrollY(), left, 1.0f) << "launch-config lost where it was left";
 }
 
+// Without a GPU the stencil's frame is the CPU's: a change of the pipeline filters it again (the
+// first CPU frame stayed on screen whatever the learner changed).
+TEST_F(Render, StencilWithoutAGpuFiltersTheFrameAgainOnAChange) {
+  if (queryRuntime().hasDevice()) GTEST_SKIP() << "the GPU draws this frame here";
+  Ui ui("stencil");
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  Result<Image> before = ui.renderer.capture(1280, 900, 1, false, "frame", 3, 60);
+  ASSERT_TRUE(before.ok()) << before.status().sentence();
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "radius", 12).ok());
+  (void)ui.renderer.capture(1280, 900, 1, false, "frame", 3, 0);  // the change seen, work begun
+  Result<Image> after = ui.renderer.capture(1280, 900, 1, false, "frame", 3, 60);
+  ASSERT_TRUE(after.ok()) << after.status().sentence();
+  ASSERT_EQ(before->width, after->width);
+  ASSERT_EQ(before->height, after->height);
+  EXPECT_NE(before->rgba, after->rgba) << "the frame did not change with the blur's radius";
+}
+
 // Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own
 // values)" (precision and the playground did: each changed a parameter of its own when shown).
 TEST_F(Render, EveryLessonOpensAtItsDefaults) {
