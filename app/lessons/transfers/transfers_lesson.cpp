@@ -216,7 +216,7 @@ class TransfersLesson final : public Lesson {
   // [SECTION] main view
 
   void drawMain(LessonContext& ctx) override {
-    drawTransfersModes(ctx, modes_, p_.n, source());
+    drawTransfersModes(ctx, modes_, p_, source());
     if (modes_) drawTransfersTimeline(ctx, *modes_, timelineMode_, showModel_);
     drawTransfersSweep(
         ctx,

@@ -234,7 +234,8 @@ std::string conclusion(const TransfersModesReport& r) {
 // [SECTION] modes: a stacked bar per mode and the CPU, the ceilings, a table, what to conclude
 
 void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesReport>& report,
-                        long long n, const char* source) {
+                        const transfers::TransferParams& now, const char* source) {
+  const long long n = now.n;
   std::string title = tr("Where the time goes");
   if (report) {
     const TransferParams& mp = report->p;
@@ -258,6 +259,19 @@ void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesRe
     return;
   }
   const TransfersModesReport& r = *report;
+  // Results of other parameters than the panel's (Kernel calls moved since): said, with the button
+  // that measures again, rather than shown as if they were the new ones.
+  const transfers::TransferParams& was = r.p;
+  if (was.op != now.op || was.n != now.n || was.calls != now.calls || was.streams != now.streams ||
+      was.chunksPerStream != now.chunksPerStream || was.work != now.work ||
+      was.chain != now.chain) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
+    textWrapped("%s", trf("These results are for the parameters before your change (N = %s, %d "
+                          "calls). Press \"%s\" to measure with the new ones.",
+                          transfersDescribeN(was.n).c_str(), was.calls, tr("Measure all modes"))
+                          .c_str());
+    ImGui::PopStyleColor();
+  }
   const auto modes = transferModes();
   // When the CPU takes far longer than every GPU mode (the iterate kernel), its bars would
   // flatten the GPU's to nothing: leave them to the table and the text.

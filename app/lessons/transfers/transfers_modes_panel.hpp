@@ -68,10 +68,11 @@ void transfersCheckText(LessonContext& ctx, const Correctness& c, long long n, b
 // [SECTION] the panels
 
 // "Where the time goes": `report` is the last "Measure all modes" (none yet: a question to
-// predict for `n` numbers); `source` says what the measured numbers come from (the GPU's name, or
-// the model).
+// predict for `now`'s numbers; measured with other parameters than `now`: said so, with the
+// button that measures again); `source` says what the measured numbers come from (the GPU's name,
+// or the model).
 void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesReport>& report,
-                        long long n, const char* source);
+                        const transfers::TransferParams& now, const char* source);
 
 // The timeline of `report`'s mode number `mode` (the learner may pick another, and switch
 // `showModel` to the model's prediction for a measured report).

@@ -224,6 +224,25 @@ TEST_F(Render, StencilWithoutAGpuFiltersTheFrameAgainOnAChange) {
   EXPECT_NE(before->rgba, after->rgba) << "the frame did not change with the blur's radius";
 }
 
+// Transfers: results measured before "Kernel calls" moved are said to be the old parameters'
+// (the panel kept "10 calls" with no sign they were stale): a sentence more, with the button.
+TEST_F(Render, TransfersSaysItsResultsAreForTheParametersBeforeAChange) {
+  Ui ui("transfers");
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 60).ok());
+  ASSERT_TRUE(ui.shell.current().startAction("modes"));
+  Result<Image> fresh = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 120);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().sentence();
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "calls", 3).ok());
+  Result<Image> stale = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 0);
+  ASSERT_TRUE(stale.ok()) << stale.status().sentence();
+  EXPECT_GT(stale->height, fresh->height) << "no sentence about the old parameters";
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "calls", 10).ok());
+  Result<Image> back = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 0);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->height, fresh->height) << "the parameters measured again: nothing to say";
+}
+
 // Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own
 // values)" (precision and the playground did: each changed a parameter of its own when shown).
 TEST_F(Render, EveryLessonOpensAtItsDefaults) {
