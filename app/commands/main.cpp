@@ -329,6 +329,8 @@ int runWindow(const CliOptions& o) {
   }
   restoreFrom(o.restore, shell);
   sayRecordedDrawing(shell, o.restore);
+  if (firstRun && o.restore.empty() && o.plan.empty() && o.lesson.empty())
+    shell.showGettingStarted();  // a first start with nothing asked for: the welcome
   if (!o.plan.empty() && o.restore.empty()) (void)shell.plans().openPlan(o.plan);
   if (!o.preset.empty() && o.restore.empty())
     if (Status s = shell.plans().applyPreset(shell.current(), o.preset); !s) shell.report(s, "");

@@ -25,9 +25,7 @@
 #include "ui/theme.hpp"
 
 namespace cudalab {
-namespace {
 
-// RuntimeInfo::summary in the UI's language (the command line prints the English one).
 std::string runtimeSentence(const RuntimeInfo& rt) {
   if (!rt.hasDevice() && !rt.driverInstalled)
     return tr(
@@ -42,8 +40,6 @@ std::string runtimeSentence(const RuntimeInfo& rt) {
       "instead, labelled as such.",
       rt.status.cudaName().c_str(), rt.status.message().c_str());
 }
-
-}  // namespace
 
 // [SECTION] construction and lesson selection
 
@@ -224,7 +220,8 @@ void Shell::draw(Theme& theme, const FrameTarget& t) {
     drawPresentation(theme, ctx, t);
   else
     drawWindowLayout(theme, ctx, t);
-  if (showAbout_ && !t.exporting) drawAbout(theme);
+  // In the window's pictures too (F12: the window as it is seen); not in a panel's figure.
+  if (!t.exporting || !t.scrollToTop) drawHelpWindows(theme);
   if (!t.exporting) planUi_.drawPopups(theme, scale_);
   if (auto id = panels_.takeRequest())
     exportJob_ = ExportJob{*id, settings_.exportScale, settings_.exportTransparent, ""};
@@ -370,17 +367,15 @@ void Shell::drawMenuBar(Theme& theme) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(tr("Help"))) {
+    if (ImGui::MenuItem(tr("Getting started"))) showGettingStarted_ = true;
+    if (ImGui::MenuItem(tr("Keyboard shortcuts"))) showShortcuts_ = true;
+    ImGui::Separator();
     if (ImGui::MenuItem(tr("About cudalab"))) showAbout_ = true;
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
 }
 
-namespace {
-
-// A lesson's name in the sidebar: its title up to the colon ("Matmul", "Transfers"), which fits
-// a sidebar at projector scale; the whole title heads the lesson and its tooltip. `##id` keeps
-// ImGui's ids apart.
 const char* shortName(const LessonInfo& info, char (&out)[96]) {
   const char* title = tr(info.title);
   const char* colon = std::strchr(title, ':');
@@ -388,6 +383,8 @@ const char* shortName(const LessonInfo& info, char (&out)[96]) {
                 static_cast<int>(colon ? colon - title : std::strlen(title)), title, info.id);
   return out;
 }
+
+namespace {
 
 void lessonTooltip(const Theme& theme, const LessonInfo& info) {
   if (!ImGui::IsItemHovered()) return;
@@ -623,28 +620,6 @@ void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, 
   ImGui::TextUnformatted(fps);
   ImGui::End();
   ImGui::PopStyleColor();
-}
-
-void Shell::drawAbout(Theme& theme) {
-  ImGui::SetNextWindowSize(ImVec2(560 * scale_, 0), ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(
-      ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
-      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  if (ImGui::Begin("About cudalab", &showAbout_, ImGuiWindowFlags_NoSavedSettings)) {
-    textWrapped(
-        "cudalab teaches CUDA by running real kernels and showing what they do. Its lessons follow "
-        "a course on Numba CUDA, PyCUDA and cuda-python, rebuilt in CUDA C++.");
-    ImGui::Separator();
-    textWrapped(tr("CUDA: %s"), runtimeSentence(runtime_).c_str());
-    textWrapped(tr("Graphics: %s"), glInfo_.c_str());
-    textWrapped(tr("Font: %s"), theme.fonts().source.c_str());
-    textWrapped(tr("Settings: %s"), settingsPath().c_str());
-    ImGui::Separator();
-    ImGui::TextUnformatted(tr("F12  save the window as PNG (Shift+F12: 2x)"));
-    ImGui::TextUnformatted(tr("Ctrl+=  /  Ctrl+-  UI scale up / down"));
-    ImGui::TextUnformatted(tr("Ctrl+Q  quit"));
-  }
-  ImGui::End();
 }
 
 // [SECTION] keyboard shortcuts

@@ -29,6 +29,14 @@
 
 namespace cudalab {
 
+// RuntimeInfo::summary in the UI's language (the command line prints the English one): the
+// lesson's sentence about the GPU, About's and Getting started's.
+std::string runtimeSentence(const RuntimeInfo& rt);
+// A lesson's name in the sidebar: its title up to the colon ("Matmul", "Transfers"), which fits
+// a sidebar at projector scale; the whole title heads the lesson and its tooltip. `##id` keeps
+// ImGui's ids apart.
+const char* shortName(const LessonInfo& info, char (&out)[96]);
+
 class Theme;
 
 struct FrameTarget {
@@ -67,6 +75,8 @@ class Shell {
   // arrive on a later frame) or animating. Hidden lessons' jobs wait until they are shown.
   bool wantsEveryFrame() const;
   bool quitRequested() const { return quit_; }
+  // A first run's welcome: what cudalab is, where to start, what works without a GPU.
+  void showGettingStarted() { showGettingStarted_ = true; }
   // The window's key presses since the last frame (GlfwWindow::takeKeyPresses), for the
   // shortcuts: a tap that starts and ends between two frames still counts.
   void noteKeyPresses(const std::vector<PressedKey>& presses) {
@@ -138,7 +148,12 @@ class Shell {
   void drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
+  // Help's windows (shell_help.cpp): Getting started (shown by itself on a first run), the
+  // keyboard shortcuts, About.
+  void drawHelpWindows(Theme& theme);
   void drawAbout(Theme& theme);
+  void drawGettingStarted(Theme& theme);
+  void drawShortcuts();
   void handleKeys();
   void makeLessons();  // one of each, from the catalogue; the settings' lesson current
   LessonContext makeContext(const Theme& theme, const FrameTarget& t);
@@ -165,6 +180,8 @@ class Shell {
   std::vector<PressedKey> keyPresses_;
   bool presenting_ = false;
   bool showAbout_ = false;
+  bool showGettingStarted_ = false;
+  bool showShortcuts_ = false;
   float scale_ = 1;
   PixelRect mainView_;
   bool scrollToTop_ = false;

@@ -251,6 +251,28 @@ def main_top(p, bar):
     return lines[0][0] if lines else p.h
 
 
+TITLE = (41, 74, 122)  # the dark theme's title bar of the window in focus
+
+
+def centred_window_title(p):
+    """The rows and right end of the title bar of a window in the middle of the screen (Getting
+    started), or None."""
+    x = p.w // 2
+    rows = [y for y in range(p.h // 2) if p.rgb(x, y) == TITLE]
+    if len(rows) < 10:
+        return None
+    y0, y1 = rows[0], rows[-1]
+    mid, right, dark = (y0 + y1) // 2, x, 0
+    for xx in range(x, p.w):
+        if p.rgb(xx, mid) == TITLE or any(p.rgb(xx, y) == TITLE for y in (y0, y1)):
+            right, dark = xx, 0
+        else:
+            dark += 1
+            if dark > 12:
+                break
+    return y0, y1, right
+
+
 def orange_box(p, x0, y0):
     """The bounding box of the reduction's accuracy bars (Okabe-Ito vermillion) right of x0."""
     found = [(x, y) for y in range(y0, p.h, 4) for x in range(x0, p.w, 4)
@@ -325,6 +347,18 @@ def walk(width, height, scale_steps):
         words, bar = menu_bar(p)
         check("the menu bar shows five menus", len(words) == 5, str(words))
 
+        # A first start says what cudalab is and where to start, in a window of its own; its
+        # close button (the title bar's right end) closes it.
+        title = centred_window_title(p)
+        if check("the first start shows Getting started", title is not None):
+            y0, y1, right = title
+            s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
+            p = s.shot()
+            if p:
+                check("its close button closed it", centred_window_title(p) is None)
+        if not p:
+            return
+
         # Every lesson from the sidebar, each opening at its top.
         previous, tops, menu_lines = p, {}, None
         # The sidebar lists the lessons where they fit (the first lesson has few parameters, so
@@ -350,9 +384,9 @@ def walk(width, height, scale_steps):
                                                  words[3][0] + 6 * (bar[1] - bar[0] + 1),
                                                  bar[1] + 2, menu.h)
                     s.hold("Escape")
-                if not check("the Lesson menu lists every lesson",
-                             len(menu_lines) >= len(LESSONS), str(menu_lines)):
-                    break
+                    if not check("the Lesson menu lists every lesson",
+                                 len(menu_lines) >= len(LESSONS), str(menu_lines)):
+                        break
                 s.click(lesson_x, (bar[0] + bar[1]) / 2)
                 s.click(lesson_x, (menu_lines[i][0] + menu_lines[i][1]) / 2)
             p = s.shot()
