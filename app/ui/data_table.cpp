@@ -139,7 +139,8 @@ bool beginDataTable(const char* id, const TableColumn* cols, int n, int rows, bo
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-      ImGui::TextUnformatted(tr(cols[i].header));
+      // The whole name where the header shows a short one (the header itself is not repeated).
+      if (cols[i].shortHeader) ImGui::TextUnformatted(tr(cols[i].header));
       if (cols[i].help) ImGui::TextUnformatted(tr(cols[i].help));
       ImGui::TextDisabled(tr("Right-click: show or hide columns."));
       ImGui::PopTextWrapPos();
