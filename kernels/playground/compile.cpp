@@ -325,14 +325,16 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
                                : static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   res.diagnostics = parseNvrtcLog(res.log, learnerLines);
   // A missing ';' is noticed on the line after it: say where it is missing.
+  const std::vector<std::string> sourceLines = lines(text);
   std::vector<Diagnostic> hints;
   for (const Diagnostic& d : res.diagnostics) {
-    if (d.line <= 1 || d.message.find("expected a \";\"") == std::string::npos) continue;
-    const std::vector<std::string> all = lines(text);
+    if (d.line <= 1 || d.line > int(sourceLines.size()) ||
+        d.message.find("expected a \";\"") == std::string::npos)
+      continue;
     int before = d.line - 1;  // 1-based: the line before, skipping blank ones
-    while (before > 1 && trim(all[size_t(before - 1)]).empty())
+    while (before > 1 && trim(sourceLines[size_t(before - 1)]).empty())
       --before;
-    const std::string code = trim(all[size_t(before - 1)]);
+    const std::string code = trim(sourceLines[size_t(before - 1)]);
     if (code.empty() || code[0] == '#' || code.rfind("//", 0) == 0) continue;
     const char last = code.back();
     if (last == ';' || last == '{' || last == '}') continue;
@@ -344,17 +346,19 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
         {before, Severity::Error, fillFormat(format, values), "cudalab", format, values});
   }
   res.diagnostics.insert(res.diagnostics.begin(), hints.begin(), hints.end());
-  // A built-in header's message belongs on the line that includes it.
-  for (Diagnostic& d : res.diagnostics)
+  // A built-in header's message ("iostream: #error ...") belongs on the line that includes it.
+  for (Diagnostic& d : res.diagnostics) {
+    if (d.line != 0) continue;
     for (const BuiltInHeader& h : kBuiltInHeaders) {
       std::string said = h.name, included = "<";
       said += ": ";
       included += h.name;
       included += '>';
-      const size_t at = text.find(included);
-      if (d.line == 0 && d.message.rfind(said, 0) == 0 && at != std::string::npos)
+      if (d.message.rfind(said, 0) != 0) continue;
+      if (const size_t at = text.find(included); at != std::string::npos)
         d.line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
     }
+  }
   res.resources = parsePtxasInfo(res.log);
 
   if (compiled == NVRTC_SUCCESS) {

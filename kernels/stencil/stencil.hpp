@@ -93,6 +93,7 @@ struct Pipeline {
   float thresholdValue = 0.35f;  // edge magnitude counted as an edge
   View view = View::Mask;
   int split = -1;  // display column where the output starts (-1: the middle)
+  bool operator==(const Pipeline&) const = default;
 };
 
 // The Gaussian's weights for radius r (sigma = r / 2), normalised to sum 1: 2r + 1 of them for

@@ -193,6 +193,7 @@ struct TransferParams {
   int chunksPerStream = static_cast<int>(kTransferChunks.defaultValue);
   int work = static_cast<int>(kTransferWork.defaultValue);
   int chain = static_cast<int>(kTransferChain.defaultValue);
+  bool operator==(const TransferParams&) const = default;
 };
 
 // Every field within its ParamSpec. Pure.

@@ -519,13 +519,8 @@ class StencilLesson final : public Lesson {
   // the size changed since the last start (issue 39: the first frame stayed on screen whatever the
   // learner changed), when nothing else is running.
   void refilterOnTheCpu() {
-    const Pipeline p = pipeline();
-    const bool same = cpuStarted_ && p.blur == cpuPipe_.blur && p.blurId == cpuPipe_.blurId &&
-                      p.radius == cpuPipe_.radius && p.sobel == cpuPipe_.sobel &&
-                      p.threshold == cpuPipe_.threshold &&
-                      p.thresholdValue == cpuPipe_.thresholdValue && p.view == cpuPipe_.view &&
-                      p.split == cpuPipe_.split && cpuStill_ == stillVersion_ &&
-                      cpuSize_ == sizeIndex_;
+    const bool same =
+        cpuPipe_ == pipeline() && cpuStill_ == stillVersion_ && cpuSize_ == sizeIndex_;
     if (!same && !working()) (void)startCpu();
   }
 
@@ -565,7 +560,6 @@ class StencilLesson final : public Lesson {
         });
     if (started) {
       cpuSeq_ = seq;
-      cpuStarted_ = true;
       cpuPipe_ = p;
       cpuStill_ = stillVersion_;
       cpuSize_ = sizeIndex_;
@@ -601,8 +595,7 @@ class StencilLesson final : public Lesson {
   bool shownCpu_ = false;
   int cpuSeq_ = 0, shownSeq_ = 0;  // the CPU frames started, and the one on screen
   // What the last CPU frame was started with (refilterOnTheCpu).
-  bool cpuStarted_ = false;
-  Pipeline cpuPipe_;
+  std::optional<Pipeline> cpuPipe_;
   int cpuStill_ = -1, cpuSize_ = -1;
 
   KeptJob<KernelReport> report_;

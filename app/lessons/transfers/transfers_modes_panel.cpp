@@ -262,9 +262,7 @@ void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesRe
   // Results of other parameters than the panel's (Kernel calls moved since): said, with the button
   // that measures again, rather than shown as if they were the new ones.
   const transfers::TransferParams& was = r.p;
-  if (was.op != now.op || was.n != now.n || was.calls != now.calls || was.streams != now.streams ||
-      was.chunksPerStream != now.chunksPerStream || was.work != now.work ||
-      was.chain != now.chain) {
+  if (!(was == now)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
     textWrapped("%s", trf("These results are for the parameters before your change (N = %s, %d "
                           "calls). Press \"%s\" to measure with the new ones.",
