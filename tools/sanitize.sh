@@ -162,11 +162,23 @@ wait
 
 # A run with sanitizer errors, a failing program or no line at all (killed) counts as failed.
 failures=0
+failed=()
 for i in "${!plan_tool[@]}"; do
   line="$out/.lines/$(printf %05d "$i")"
   if [ ! -s "$line" ] || ! awk '{ exit !($(NF-2) == 0 && $(NF-1) == 0) }' "$line"; then
     failures=$((failures + 1))
+    failed+=("$i")
   fi
+done
+
+# What failed, from each failed run's log: the logs are many and large, and a GPU machine may not
+# send them all back, so the summary carries the lines that say why.
+for i in "${failed[@]}"; do
+  log="$out/${plan_tool[i]}-${plan_label[i]//[^A-Za-z0-9_.-]/_}.log"
+  echo
+  echo "why ${plan_tool[i]} ${plan_label[i]} failed ($log):"
+  grep -E -A4 'Failure$|ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|Invalid|Race reported|Uninitialized|Barrier error|Google Test trace' \
+    "$log" 2>/dev/null | head -40 | sed 's/^/  /'
 done
 
 echo

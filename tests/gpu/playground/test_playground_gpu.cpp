@@ -49,7 +49,7 @@ using testing_support::underSanitizer;
 
 // A sanitizer slows kernels a hundredfold: give them the longest time limit there is.
 void relaxedForSanitizer(RunParams& p) {
-  if (underSanitizer()) p.timeoutSeconds = 60;
+  if (underSanitizer()) p.timeoutSeconds = kTimeoutSpec.max;
 }
 
 std::uint64_t freshSeed() {
@@ -141,15 +141,25 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
     p.n = e.bugN;
     p.launch = e.bugLaunch;
     p.autoGrid = false;
+    if (e.kind == Kind::Reduce && underSanitizer()) {
+      // racecheck follows every block's shared tree: the 65,536 blocks of the bug's launch ran
+      // past the 60 s limit beside 15 other sanitized processes (H200, 2026-11-28). The starter's
+      // bug (s[1] never added) shows in any grid that covers N.
+      p.n = sized(e, p.n);
+      p.launch.grid.x = (p.n + p.launch.block.x - 1) / p.launch.block.x;
+    }
     p.seed = freshSeed();
     p.runs = 3;
     p.compare = false;
     Result<RunReport> r = worker.run(compiled(e, starterSource(e)), e, p);
     ASSERT_TRUE(r) << r.status().sentence();
-    // Under compute-sanitizer the racing threads of a counter run so far apart that the race may
-    // lose no update (2026-11-27 and 2026-11-28, H200: every count right under racecheck, the
-    // starter then passing); everywhere else every starter fails.
-    const bool raceMayLoseNothing = e.kind == Kind::Counter && underSanitizer();
+    // The counter's and the histogram's starters are wrong only through a race in global memory
+    // (`+= 1` without an atomic). Under compute-sanitizer the racing threads run so far apart that
+    // the race may lose no update: the counter's starter passed under racecheck on the H200 on
+    // 2026-11-27 and 2026-11-28; the histogram's is the same race. Everywhere else every starter
+    // fails.
+    const bool bugIsARace = e.kind == Kind::Counter || e.kind == Kind::Histogram;
+    const bool raceMayLoseNothing = bugIsARace && underSanitizer();
     if (!raceMayLoseNothing) {
       EXPECT_FALSE(r->ok) << r->summary;
       EXPECT_FALSE(r->first.empty());
@@ -170,7 +180,9 @@ TEST_F(PlaygroundGpu, EveryStarterFailsAsIntended) {
         EXPECT_GT(r->pastEnd, 0);
         break;
       default:
-        EXPECT_GT(r->wrong, 0);
+        if (!raceMayLoseNothing) {
+          EXPECT_GT(r->wrong, 0);
+        }
         break;
     }
   }
