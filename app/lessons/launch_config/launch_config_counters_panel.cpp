@@ -32,15 +32,15 @@ constexpr CountersPanelSpec kSpec{
            "when a block size is not a multiple of 32 or the guard idles threads."),
     .modelLabel = N_("the calculator")};
 
-// How the counters' helper process measures this panel (core/counters_helper.hpp).
-const bool kHelperJob = registerCountersJob<LaunchConfig>(
-    "launch-config",
-    [](const LaunchConfig& c, const std::atomic<bool>* cancel,
-       const CountersProgress& progress) -> Result<CountersReadings> {
-      Result<DeviceLimits> limits = queryLimits(0);
-      if (!limits) return limits.status();
-      return measureLaunchCounters(c, *limits, cancel, progress);
-    });
+// How the counters' helper process measures this panel (core/counters_helper.hpp): the launch as
+// the learner set it, with the limits of the GPU the helper runs on.
+Result<CountersReadings> measureInHelper(const LaunchConfig& c, const std::atomic<bool>* cancel,
+                                         const CountersProgress& progress) {
+  Result<DeviceLimits> limits = queryLimits(0);
+  if (!limits) return limits.status();
+  return measureLaunchCounters(c, *limits, cancel, progress);
+}
+const bool kHelperJob = registerCountersJob<LaunchConfig>("launch-config", &measureInHelper);
 
 // What the table's note says was measured: the launch in CUDA's own terms, the same in every
 // language.
