@@ -217,8 +217,9 @@ void PlotVSpan(const char* label, double x0, double x1) {
 // [SECTION] Layout: axis ranges, mappings, ticks that fit
 //-------------------------------------------------------------------------------------------------
 
-void fitSeries(const Building& b, Fit& fx, Fit& fy) {
-  for (const Series& s : b.series) {
+namespace {
+
+void fitOne(const Series& s, Fit& fx, Fit& fy) {
     switch (s.kind) {
       case Kind::Line:
       case Kind::Scatter:
@@ -278,7 +279,43 @@ void fitSeries(const Building& b, Fit& fx, Fit& fy) {
         fx.add(s.b);
         break;
     }
+}
+
+// A pinned run's data widens an axis that this run's data sets only so far: one span of this
+// run's data past either end on a linear axis, a decade on a log one. Beyond that the pinned
+// bars and lines run off the plot's edge, cut there, instead of squashing this run's data into a
+// corner (a pinned run of 100 calls beside one of 10 did).
+void widenWithin(Fit& own, const Fit& pinned) {
+  if (pinned.data.empty()) return;
+  if (own.data.empty()) {
+    own.data = pinned.data;
+    return;
   }
+  double lo = own.data.lo, hi = own.data.hi;
+  if (own.log) {
+    lo /= 10;
+    hi *= 10;
+  } else {
+    const double span = std::max(hi - lo, std::max(std::abs(hi), std::abs(lo)));
+    lo -= span;
+    hi += span;
+  }
+  own.data.add(std::clamp(pinned.data.lo, lo, hi));
+  own.data.add(std::clamp(pinned.data.hi, lo, hi));
+}
+
+}  // namespace
+
+void fitSeries(const Building& b, Fit& fx, Fit& fy) {
+  Fit pinnedX = fx, pinnedY = fy;
+  for (const Series& s : b.series)
+    fitOne(s, s.pin >= 0 ? pinnedX : fx, s.pin >= 0 ? pinnedY : fy);
+  fx.exact.add(pinnedX.exact.lo);
+  fx.exact.add(pinnedX.exact.hi);
+  fy.exact.add(pinnedY.exact.lo);
+  fy.exact.add(pinnedY.exact.hi);
+  widenWithin(fx, pinnedX);
+  widenWithin(fy, pinnedY);
   if (!b.x.categories.empty()) {
     fx.addExact(-0.5);
     fx.addExact(static_cast<double>(b.x.categories.size()) - 0.5);

@@ -248,6 +248,7 @@ static std::optional<Readout> findReadout(const Building& b, const std::vector<H
       }
       r.colour = paletteColour(s.colour + hit->part);
       r.name = seriesName(s.parts[hit->part]);
+      if (s.pin >= 0) r.name += s.label;  // " (A)": which pinned run the segment is of
       r.lines = {axisValue(cat, s.horizontal ? "y" : "x", hit->cat), axisValue(val, "value", v)};
       if (total != 0) {
         char pct[32];
@@ -329,12 +330,13 @@ void drawInteraction(const Building& b, const std::vector<Hit>& hits, const Mapp
   ImGui::EndTooltip();
 }
 
-// This run's own line, scatter and bar series (not the pinned runs' copies), kept so that the run
-// can be pinned. Moved out: the plot is done with them.
+// This run's own line, scatter, bar and stacked-bar series (not the pinned runs' copies), kept so
+// that the run can be pinned. Moved out: the plot is done with them.
 std::vector<Series> ownSeries(std::vector<Series>& series) {
   std::vector<Series> out;
   for (Series& s : series)
-    if (s.pin < 0 && (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars))
+    if (s.pin < 0 && (s.kind == Kind::Line || s.kind == Kind::Scatter || s.kind == Kind::Bars ||
+                      s.kind == Kind::StackedBars))
       out.push_back(std::move(s));
   return out;
 }

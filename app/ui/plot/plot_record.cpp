@@ -138,8 +138,12 @@ void recordStacked(Recorder& rec, std::vector<Hit>& hits, int index, const Serie
       end = to;
       if (!vm.ok(to) || !vm.ok(from)) continue;
       const ImRect r = barRect(cm, vm, c, s.slot, nSlots, from, to, s.horizontal);
-      // A thin line in the background colour separates the segments.
-      rec.rect(r.Min, r.Max, paletteColour(s.colour + p, 0.9f), st.background, 0.5f * st.lw, true);
+      if (s.pin >= 0)  // a pinned run's stacked bar: each segment's outline, lightly filled
+        rec.rect(r.Min, r.Max, paletteColour(s.colour + p, 0.15f), paletteColour(s.colour + p),
+                 1.5f, true);
+      else  // a thin line in the background colour separates the segments
+        rec.rect(r.Min, r.Max, paletteColour(s.colour + p, 0.9f), st.background, 0.5f * st.lw,
+                 true);
       hits.push_back({r, index, p, c});
     }
   }
@@ -315,7 +319,8 @@ std::vector<LegendEntry> legendEntries(const Building& b) {
   std::vector<bool> pinLines(4, false), pinBars(4, false);
   for (const Series& s : b.series) {
     if (s.pin >= 0) {  // one entry per pinned run, after the run's own
-      (s.kind == Kind::Bars ? pinBars : pinLines)[size_t(std::clamp(s.pin, 0, 3))] = true;
+      const bool bars = s.kind == Kind::Bars || s.kind == Kind::StackedBars;
+      (bars ? pinBars : pinLines)[size_t(std::clamp(s.pin, 0, 3))] = true;
       continue;
     }
     if (s.kind == Kind::StackedBars) {

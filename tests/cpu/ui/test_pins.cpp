@@ -107,5 +107,35 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   EXPECT_EQ(shell.pins().count("reduction"), 0);
 }
 
+// The transfers lesson's "Where the time goes" (stacked bars and dots, the GPU modelled without
+// one): a run of 100 calls pinned beside one of 1 shows its bars as outlines, and this run is not
+// squashed by it.
+TEST_F(Pins, APinnedRunOfTheTransfersShowsItsBarsAndLeavesTheAxisToThisRun) {
+  Settings settings;
+  settings.lesson = "transfers";
+  Shell shell(lessonRegistry(), settings, withoutGpu(), "test", /*headless=*/true);
+  UiRenderer renderer(shell, settings);
+  ASSERT_TRUE(renderer.init(nullptr).ok());
+  Lesson& l = shell.current();
+  ASSERT_TRUE(setParameter(l, "n", 100000).ok());
+  ASSERT_TRUE(setParameter(l, "calls", 100).ok());
+  ASSERT_TRUE(l.startAction("modes"));
+  ASSERT_TRUE(renderer.capture(1280, 720, 1, false, "", 3, 120).ok());
+  shell.pinCurrent();
+  ASSERT_EQ(shell.pins().count("transfers"), 1) << shell.lastError().sentence();
+  ASSERT_TRUE(setParameter(l, "calls", 1).ok());
+  ASSERT_TRUE(l.startAction("modes"));
+  ASSERT_TRUE(renderer.capture(1280, 720, 1, false, "plot:transfers_modes", 3, 120).ok());
+  const std::string svg = plot::LastPlotSvg("transfers_modes");
+  ASSERT_FALSE(svg.empty());
+  EXPECT_NE(svg.find("A: Kernel calls 100"), std::string::npos) << svg.substr(0, 4000);
+  EXPECT_NE(svg.find("stroke-width=\"1.5\""), std::string::npos) << "outlined pinned bars";
+  if (const char* dir = std::getenv("CUDALAB_TEST_PICTURES")) {
+    Result<Image> img = renderer.capture(1280, 720, 1, false, "transfers_modes", 3, 10);
+    ASSERT_TRUE(img.ok());
+    ASSERT_TRUE(writePng(*img, std::string(dir) + "/pins-transfers-modes.png").ok());
+  }
+}
+
 }  // namespace
 }  // namespace cudalab

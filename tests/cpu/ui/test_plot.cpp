@@ -481,6 +481,48 @@ TEST_F(PlotFrame, LogAxesAndHoverReadout) {
   EXPECT_TRUE(tip->Active);
 }
 
+// A pinned run's stacked bars (the transfers lesson's "Where the time goes") are drawn, as
+// outlines beside this run's, and a pinned run far larger than this one does not squash this one:
+// the value axis follows this run, the pinned bars run off its edge.
+TEST_F(PlotFrame, PinnedStackedBarsAreOutlinedAndDoNotSquashThisRun) {
+  const char* variants[] = {"a", "b"};
+  const char* parts[] = {"copy in", "kernel", "copy out"};
+  auto draw = [&](double scale) {
+    const double v[] = {1 * scale, 2 * scale, 3 * scale, 4 * scale, 5 * scale, 6 * scale};
+    if (plot::BeginPlot("stack", "Where the time goes", ImVec2(-1, 240))) {
+      plot::SetupAxes({"Time", Scale::Linear, NAN, NAN, "%.1f ms"}, {});
+      plot::SetupCategories(variants, 2, plot::AxisId::Y);
+      plot::PlotStackedBars(parts, 3, v, 2, true);
+      const double wall[] = {10 * scale, 13 * scale}, rows[] = {0, 1};
+      plot::PlotScatter("wall time", wall, rows, 2);
+      plot::EndPlot();
+    }
+  };
+  frame([&] { draw(100); });  // the run to pin: 100 times longer
+  plot::SetPinnedRuns({{"A: 100 calls", plot::SnapshotRecentPlots()}});
+  frame([&] { draw(1); });
+  frame([&] { draw(1); });
+  plot::SetPinnedRuns({});
+  std::vector<Element> elements;
+  std::string error;
+  const std::string svg = plot::LastPlotSvg("stack");
+  ASSERT_TRUE(parseXml(svg, elements, error)) << error;
+  EXPECT_NE(svg.find("A: 100 calls"), std::string::npos) << "the pinned run's legend entry";
+  // The pinned run's 6 segments are outlined in their own colours (1.5 px strokes).
+  int outlined = 0;
+  double largestTick = 0;
+  for (const Element& e : elements) {
+    outlined += e.name == "rect" && attr(e, "stroke-width") == "1.5";
+    if (e.name == "text" && e.text.size() > 3 && e.text.ends_with(" ms"))
+      largestTick = std::max(largestTick, std::atof(e.text.c_str()));
+  }
+  EXPECT_GE(outlined, 6) << svg;
+  // This run's longest bar is 12 ms and its wall time 13: the axis ends near them (at most one
+  // span further), not at the pinned run's 1,300 ms.
+  EXPECT_GE(largestTick, 12);
+  EXPECT_LE(largestTick, 30) << svg;
+}
+
 TEST_F(PlotFrame, HorizontalStackedBarsAndDivergingHeatmap) {
   frame([] {
     const char* variants[] = {"a", "b"};
