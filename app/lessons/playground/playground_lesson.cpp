@@ -355,6 +355,8 @@ class PlaygroundLesson final : public Lesson {
     editor_.setText(t != texts_.end() ? t->second : std::string(starterSource(e)));
     lint_ = lint(editor_.text());
     last_.reset();
+    compiledRegs_ = 0;
+    compiledShared_ = 0;
     attempts_.clear();
     hintsShown_ = 0;
     beforeSolution_.reset();
@@ -478,9 +480,19 @@ class PlaygroundLesson final : public Lesson {
 
   void drawLaunchPanel(LessonContext& ctx) {
     if (beginPanel(ctx, "launch", "The launch in numbers")) {
-      int regs = 0;
-      long long shared = 0;
-      if (last_) regs = kernelRegisters(last_->compiled, *ex_, &shared);
+      // A failed compile has no registers: the numbers stay those of the last kernel that
+      // compiled, and say so (they changed silently, from 16 registers to the model's default).
+      if (last_ && last_->compiled.ok) {
+        compiledShared_ = 0;
+        compiledRegs_ = kernelRegisters(last_->compiled, *ex_, &compiledShared_);
+      }
+      const int regs = compiledRegs_;
+      const long long shared = compiledShared_;
+      if (last_ && !last_->compiled.ok && regs > 0)
+        mutedText(ctx.theme, trf("Your last change did not compile: these numbers are for the "
+                                 "last kernel that did (%d registers per thread).",
+                                 regs)
+                                 .c_str());
       const SmModel sm = smModel();
       int sms = 132;
       std::string smName = tr("a model of an H100");
@@ -733,6 +745,9 @@ class PlaygroundLesson final : public Lesson {
   Status fileStatus_;
   std::optional<WorkerHello> hello_;
   std::optional<Outcome> last_;
+  // The registers per thread and static shared memory of the last kernel that compiled.
+  int compiledRegs_ = 0;
+  long long compiledShared_ = 0;
   std::vector<LineRow> lineRows_;  // the per-line table of last_'s report
   std::string ptxView_;
   std::vector<pg::Attempt> attempts_;

@@ -357,55 +357,65 @@ class ReductionLesson final : public Lesson {
     if (!beginPanel(ctx, "accuracy", "Accuracy: each order of additions against the exact sum"))
       return endPanel(ctx);
     const Sums latest = latestSums();
-    const bool fromLadder = latest.fromLadder;
     const CpuSums* cpu = latest.cpu;
     const ReduceParams* p = latest.p;
-    if (!cpu || !p) {
-      textWrapped("%s", working() ? tr("Computing...") : tr("Not computed yet."));
-      return endPanel(ctx);
-    }
+    // Until the sums come the panel is laid out as it will be, the rows named and the values
+    // "...", so that the panels under it do not jump down when they come: a click meant for the
+    // tree's Play landed on a plot.
+    const bool waiting = !cpu || !p;
+    const ReduceParams now = params();
+    const ReduceParams& shown = waiting ? now : *p;
+    const bool withSteps = waiting ? gpu_ : latest.fromLadder;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     struct Row {
       std::string what;
       double value;
       int colour;
-      bool gpu;
     };
-    const DataType t = p->type;
+    const DataType t = shown.type;
     std::vector<Row> rows;
     std::vector<const char*> names;
     if (t == DataType::Int32) {
-      rows.push_back({tr("CPU, a loop (int64 accumulator)"), cpu->sequential, 7, false});
+      rows.push_back({tr("CPU, a loop (int64 accumulator)"), cpu ? cpu->sequential : nan, 7});
       names.push_back(N_("cpu loop"));
     } else {
-      rows.push_back({tr("CPU, one accumulator in a loop"), cpu->sequential, 7, false});
-      rows.push_back({tr("CPU, NumPy's np.sum order"), cpu->numpy, 7, false});
-      rows.push_back({tr("CPU, pairwise (halves to the end)"), cpu->pairwise, 7, false});
-      rows.push_back({tr("CPU, Kahan compensated"), cpu->kahan, 7, false});
+      rows.push_back({tr("CPU, one accumulator in a loop"), cpu ? cpu->sequential : nan, 7});
+      rows.push_back({tr("CPU, NumPy's np.sum order"), cpu ? cpu->numpy : nan, 7});
+      rows.push_back({tr("CPU, pairwise (halves to the end)"), cpu ? cpu->pairwise : nan, 7});
+      rows.push_back({tr("CPU, Kahan compensated"), cpu ? cpu->kahan : nan, 7});
       // Category names: the plot translates them.
       names.insert(names.end(),
                    {N_("cpu loop"), N_("cpu numpy"), N_("cpu pairwise"), N_("cpu kahan")});
     }
-    if (fromLadder)
+    if (withSteps && waiting) {
+      for (StepId id : allStepIds()) {
+        rows.push_back({tr(stepInfo(id).label), nan, stepInfo(id).colour});
+        names.push_back(stepInfo(id).key);
+      }
+    } else if (withSteps) {
       for (const StepResult& s : ladder_->steps) {
-        rows.push_back({tr(stepInfo(s.step).label), s.value, stepInfo(s.step).colour, true});
+        rows.push_back({tr(stepInfo(s.step).label), s.value, stepInfo(s.step).colour});
         names.push_back(stepInfo(s.step).key);
       }
+    }
     // "N = ..." rather than "... numbers": no plural to agree with N.
-    const std::string count = thousands(p->n);
-    const std::string exact = exactText(cpu->exact, t);
-    const std::string absSum = sciText(cpu->absSum);
-    if (fromLadder)
+    const std::string count = thousands(shown.n);
+    if (withSteps)
       textWrapped(
-          "N = %s %s, fresh random numbers (not the course's). Exact sum %s (accumulated in "
-          "double-double: about 106 bits); sum |x| = %s.",
-          count.c_str(), typeLabel(t), exact.c_str(), absSum.c_str());
+          "N = %s %s, fresh random numbers (not the course's). The exact sum is accumulated in "
+          "double-double (about 106 bits).",
+          count.c_str(), typeLabel(t));
     else
       textWrapped(
           "N = %s %s, fresh random numbers (not the course's), CPU only: measure the ladder on a "
-          "GPU to add each kernel's sum. Exact sum %s (accumulated in double-double: about 106 "
-          "bits); sum |x| = %s.",
-          count.c_str(), typeLabel(t), exact.c_str(), absSum.c_str());
-    if (p->n != n_ || t != type_)
+          "GPU to add each kernel's sum. The exact sum is accumulated in double-double (about 106 "
+          "bits).",
+          count.c_str(), typeLabel(t));
+    // On a line of its own, short enough for one line at any width the panel has, so that the
+    // "..." before the sums come takes the lines the numbers will.
+    textWrapped("Exact sum %s; sum of |x| = %s.", cpu ? exactText(cpu->exact, t).c_str() : "...",
+                cpu ? sciText(cpu->absSum).c_str() : "...");
+    if (!waiting && (p->n != n_ || t != type_))
       mutedText(ctx.theme,
                 "These are the last numbers summed; the parameters have changed since. "
                 "Press a button on the left to sum the new ones.");
@@ -419,17 +429,38 @@ class ReductionLesson final : public Lesson {
     };
     static const TableColumn kOther[] = {
         kFloat32[0], kFloat32[1], kFloat32[2], {"relative error", "relative", 1}};
+    // A value, or while waiting "..." as wide as a value like `like` will be: the sums of N
+    // numbers around 0 with a spread of 1 are about sqrt(N) in size, so the table's columns, and
+    // which of them fit, are the same when the values come.
+    const double typical = -1.2345678 * std::sqrt(static_cast<double>(shown.n));
+    auto cell = [&](const std::string& text, const std::string& like) {
+      if (!waiting) return ImGui::TextUnformatted(text.c_str());
+      ImGui::TextUnformatted("...");
+      const float pad = ImGui::CalcTextSize(like.c_str()).x - ImGui::CalcTextSize("...").x;
+      if (pad > 0) {
+        ImGui::SameLine(0, 0);
+        ImGui::Dummy(ImVec2(pad, 1));
+      }
+    };
     if (beginDataTable("##accuracy", t == DataType::Float32 ? kFloat32 : kOther,
                        static_cast<int>(rows.size()))) {
       const double ulp =
-          t == DataType::Float32
+          t == DataType::Float32 && cpu
               ? std::fabs(double(std::nextafter(float(cpu->exact), INFINITY) - float(cpu->exact)))
               : 0;
       for (const Row& row : rows) {
-        const double err = static_cast<double>(static_cast<long double>(row.value) - cpu->exact);
         swatchRow(row.colour);
         ImGui::TextUnformatted(row.what.c_str());
         ImGui::TableNextColumn();
+        if (waiting) {
+          cell("", sumText(typical, t));
+          ImGui::TableNextColumn();
+          cell("", t == DataType::Int32 ? "-000" : "-0.0e-00");
+          ImGui::TableNextColumn();
+          cell("", t == DataType::Float32 ? "000.0" : "0.0e-00");
+          continue;
+        }
+        const double err = static_cast<double>(static_cast<long double>(row.value) - cpu->exact);
         ImGui::TextUnformatted(sumText(row.value, t).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(t == DataType::Int32 ? thousands(std::llround(err)).c_str()
@@ -447,9 +478,10 @@ class ReductionLesson final : public Lesson {
         plot::BeginPlot("reduction_errors", "|sum - exact|##errors", ImVec2(-1, 0))) {
       std::vector<double> e;
       for (const Row& row : rows)
-        e.push_back(std::max(
-            std::fabs(static_cast<double>(static_cast<long double>(row.value) - cpu->exact)),
-            t == DataType::Float32 ? 1e-9 : 1e-18));
+        e.push_back(waiting ? nan
+                            : std::max(std::fabs(static_cast<double>(
+                                           static_cast<long double>(row.value) - cpu->exact)),
+                                       t == DataType::Float32 ? 1e-9 : 1e-18));
       plot::SetupAxes({N_("how")}, {N_("|sum - exact|"), plot::Scale::Log10});
       plot::SetupCategories(names.data(), int(names.size()));
       plot::SetupLegend(plot::Legend::Hidden);

@@ -220,65 +220,65 @@ void PlotVSpan(const char* label, double x0, double x1) {
 namespace {
 
 void fitOne(const Series& s, Fit& fx, Fit& fy) {
-    switch (s.kind) {
-      case Kind::Line:
-      case Kind::Scatter:
-        for (size_t i = 0; i < s.xs.size(); ++i) {
-          if (!fx.ok(s.xs[i]) || !fy.ok(s.ys[i])) continue;
-          fx.add(s.xs[i]);
-          fy.add(s.ys[i]);
-        }
-        break;
-      case Kind::Bars:
-        fx.addExact(-0.5);
-        fx.addExact(static_cast<double>(s.ys.size()) - 0.5);
-        for (double v : s.ys)
-          fy.add(v);
-        if (!fy.log) fy.add(0);
-        break;
-      case Kind::StackedBars: {
-        Fit& cat = s.horizontal ? fy : fx;
-        Fit& val = s.horizontal ? fx : fy;
-        cat.addExact(-0.5);
-        cat.addExact(s.cols - 0.5);
-        for (int c = 0; c < s.cols; ++c) {
-          double pos = 0, neg = 0;
-          for (int p = 0; p < s.rows; ++p) {
-            const double v = s.ys[static_cast<size_t>(p) * s.cols + c];
-            if (!std::isfinite(v)) continue;
-            (v >= 0 ? pos : neg) += v;
-          }
-          val.add(pos);
-          val.add(neg);
-        }
-        break;
+  switch (s.kind) {
+    case Kind::Line:
+    case Kind::Scatter:
+      for (size_t i = 0; i < s.xs.size(); ++i) {
+        if (!fx.ok(s.xs[i]) || !fy.ok(s.ys[i])) continue;
+        fx.add(s.xs[i]);
+        fy.add(s.ys[i]);
       }
-      case Kind::Spans:
-        if (!s.spanRows.empty()) fy.addExact(-0.5);
-        for (size_t i = 0; i < s.xs.size(); ++i) {
-          fx.add(s.xs[i]);
-          fx.add(s.ys[i]);
-          fy.addExact(s.spanRows[i] - 0.5);
-          fy.addExact(s.spanRows[i] + 0.5);
+      break;
+    case Kind::Bars:
+      fx.addExact(-0.5);
+      fx.addExact(static_cast<double>(s.ys.size()) - 0.5);
+      for (double v : s.ys)
+        fy.add(v);
+      if (!fy.log) fy.add(0);
+      break;
+    case Kind::StackedBars: {
+      Fit& cat = s.horizontal ? fy : fx;
+      Fit& val = s.horizontal ? fx : fy;
+      cat.addExact(-0.5);
+      cat.addExact(s.cols - 0.5);
+      for (int c = 0; c < s.cols; ++c) {
+        double pos = 0, neg = 0;
+        for (int p = 0; p < s.rows; ++p) {
+          const double v = s.ys[static_cast<size_t>(p) * s.cols + c];
+          if (!std::isfinite(v)) continue;
+          (v >= 0 ? pos : neg) += v;
         }
-        break;
-      case Kind::Heatmap:
-        fx.addExact(-0.5);
-        fx.addExact(s.srcCols - 0.5);
-        fy.addExact(-0.5);
-        fy.addExact(s.srcRows - 0.5);
-        break;
-      case Kind::HLine:
-        fy.add(s.a);
-        break;
-      case Kind::VLine:
-        fx.add(s.a);
-        break;
-      case Kind::VSpan:
-        fx.add(s.a);
-        fx.add(s.b);
-        break;
+        val.add(pos);
+        val.add(neg);
+      }
+      break;
     }
+    case Kind::Spans:
+      if (!s.spanRows.empty()) fy.addExact(-0.5);
+      for (size_t i = 0; i < s.xs.size(); ++i) {
+        fx.add(s.xs[i]);
+        fx.add(s.ys[i]);
+        fy.addExact(s.spanRows[i] - 0.5);
+        fy.addExact(s.spanRows[i] + 0.5);
+      }
+      break;
+    case Kind::Heatmap:
+      fx.addExact(-0.5);
+      fx.addExact(s.srcCols - 0.5);
+      fy.addExact(-0.5);
+      fy.addExact(s.srcRows - 0.5);
+      break;
+    case Kind::HLine:
+      fy.add(s.a);
+      break;
+    case Kind::VLine:
+      fx.add(s.a);
+      break;
+    case Kind::VSpan:
+      fx.add(s.a);
+      fx.add(s.b);
+      break;
+  }
 }
 
 // A pinned run's data widens an axis that this run's data sets only so far: one span of this

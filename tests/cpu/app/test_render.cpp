@@ -224,6 +224,27 @@ TEST_F(Render, StencilWithoutAGpuFiltersTheFrameAgainOnAChange) {
   EXPECT_NE(before->rgba, after->rgba) << "the frame did not change with the blur's radius";
 }
 
+// The reduction's accuracy panel waits for the CPU's sums when the lesson opens, then grows to
+// its table and plot: the panels under it jumped down under the learner's mouse (a click meant
+// for the tree's Play landed on a plot). It now keeps the room its results take.
+TEST_F(Render, PanelsUnderAResultStillComingDoNotJumpWhenItComes) {
+  for (float scale : {1.0f, 2.0f}) {
+    SCOPED_TRACE(scale);
+    Ui ui("reduction");
+    ui.settings.uiScale = scale;
+    ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+    ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 2, 0).ok());
+    ASSERT_TRUE(ui.shell.current().busy()) << "the sums came before the first frame";
+    const auto waiting = ui.shell.panels().rect("tree");
+    ASSERT_TRUE(waiting.has_value());
+    ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 120).ok());
+    ASSERT_FALSE(ui.shell.current().busy());
+    const auto done = ui.shell.panels().rect("tree");
+    ASSERT_TRUE(done.has_value());
+    EXPECT_EQ(done->y, waiting->y);
+  }
+}
+
 // Transfers: results measured before "Kernel calls" moved are said to be the old parameters'
 // (the panel kept "10 calls" with no sign they were stale): a sentence more, with the button.
 TEST_F(Render, TransfersSaysItsResultsAreForTheParametersBeforeAChange) {

@@ -65,7 +65,11 @@ TEST_F(Pins, ARunPinnedShowsBesideTheNextInTheTableAndThePlots) {
   EXPECT_TRUE(found);
   // The accuracy plot draws the pinned run's bars beside today's, as outlines (its legend names
   // it), and so does its SVG.
-  ASSERT_TRUE(renderer.capture(1280, 720, 1, false, "plot:reduction_errors", 3, 10).ok());
+  {
+    // Tall enough that the accuracy panel, under the ladder and the sweep, is in the window.
+    Result<Image> shot = renderer.capture(1280, 1600, 1, false, "plot:reduction_errors", 3, 10);
+    ASSERT_TRUE(shot.ok()) << shot.status().sentence();
+  }
   const std::string svg = plot::LastPlotSvg("reduction_errors");
   ASSERT_FALSE(svg.empty());
   EXPECT_NE(svg.find("A: N 200,003"), std::string::npos) << "the pinned run's legend entry";
