@@ -501,17 +501,17 @@ int main(int argc, char** argv) {
     if (!p.error.empty()) std::cerr << p.error << "\n";
     return p.exitCode;
   }
-  // A fault on purpose, for the tests of the recovery from sticky CUDA errors (hidden option or
-  // CUDALAB_INJECT_FAULT): the first GPU job of the window or the headless run faults.
+  // Drawing in software from the start where NVIDIA's OpenGL is known not to draw beside CUDA on
+  // this machine until the GPU is reset: set before the supervisor, which starts the app again
+  // from there.
   if (p.options.command == Command::Window || p.options.command == Command::Headless ||
       p.options.command == Command::Soak)
-    // Drawing in software from the start where NVIDIA's OpenGL is known not to draw beside CUDA
-    // on this machine until the GPU is reset: set before the supervisor, which starts the app
-    // again from there.
     (void)adoptRecordedDrawing();
   if (p.options.command == Command::Window || p.options.command == Command::Headless) {
     // The app runs in a child of this process, which starts it again after a GPU fault.
     if (const std::optional<int> code = superviseApp()) return *code;
+    // A fault on purpose, for the tests of the recovery from sticky CUDA errors (hidden option or
+    // CUDALAB_INJECT_FAULT): the first GPU job of the window or the headless run faults.
     if (Status s = armFaultFromEnvironment(); !s)
       std::fprintf(stderr, "cudalab: %s\n", s.sentence().c_str());
     if (!p.options.injectFault.empty())

@@ -159,13 +159,13 @@ Next afterBrokenDrawing(bool softwareNow) {
   return softwareNow ? Next::WithoutGpu : Next::SoftwareDrawing;
 }
 
-// Marks the state for `next`; `why` (marked N_()) says why, for the next app's status bar.
 // Where the GPU's drawing (not the software renderer's) failed beside CUDA: later processes on
 // this machine draw in software from their start (platform/drawing_path.hpp).
 void rememberIfGpuDrawing(const std::string& why) {
   if (drawingPath() == DrawingPath::Gpu && !gpuHidden()) rememberBrokenDrawing(why);
 }
 
+// Marks the state for `next`; `why` (marked N_()) says why, for the next app's status bar.
 void markState(nlohmann::json& state, Next next, const char* why) {
   state["software_drawing"] = next == Next::SoftwareDrawing;
   state["without_gpu"] = next == Next::WithoutGpu;
@@ -549,17 +549,18 @@ std::optional<int> checkDrawingBesideCuda(Shell& shell, bool gpu) {
     while (!*done && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (!*done) {
-      rememberBrokenDrawing("the GPU's OpenGL did not answer a small drawing within 10 s");
-      startAgain(state, "the GPU's OpenGL did not answer a small drawing within 10 s");
+      const char* why = "the GPU's OpenGL did not answer a small drawing within 10 s";
+      rememberBrokenDrawing(why);
+      startAgain(state, why);
     }
   }).detach();
   const Status drew = checkDrawing();
   *done = true;
   if (drew) return std::nullopt;
-  std::string why = drew.sentence();
-  if (!why.empty() && why.back() == '.') why.pop_back();  // startAgain ends the sentence
-  rememberBrokenDrawing("the GPU's OpenGL does not draw beside CUDA: " + why);
-  return startAgain(state, "the GPU's OpenGL does not draw beside CUDA: " + why);
+  std::string why = "the GPU's OpenGL does not draw beside CUDA: " + drew.sentence();
+  if (why.back() == '.') why.pop_back();  // startAgain ends the sentence
+  rememberBrokenDrawing(why);
+  return startAgain(state, why);
 }
 
 std::optional<int> softwareDrawingUnavailable(const std::string& restoreFile, const Status& why) {

@@ -22,9 +22,8 @@ bool beginCentred(const char* title, bool* open, float width, float scale) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(display.x * 0.95f, display.y * 0.9f));
   ImGui::SetNextWindowSize(ImVec2(width * scale, 0), ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos(
-      ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
-      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
   const bool shown = ImGui::Begin(title, open, ImGuiWindowFlags_NoSavedSettings);
   // Kept on the screen when the scale grows under it (Ctrl+= with the window open).
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -34,7 +33,7 @@ bool beginCentred(const char* title, bool* open, float width, float scale) {
   return shown;
 }
 
-// The shortcuts, one place for Help's window and About: the key, what it does.
+// The shortcuts Help's window lists (About opens it): the key, what it does.
 struct Shortcut {
   const char* keys;
   const char* what;

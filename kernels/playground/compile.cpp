@@ -164,6 +164,13 @@ CompileCache& cache() {
   return c;
 }
 
+// The 1-based line of `text` where `what` first stands; 0 where it does not.
+int lineOf(const std::string& text, std::string_view what) {
+  const size_t at = text.find(what);
+  if (at == std::string::npos) return 0;
+  return static_cast<int>(std::count(text.begin(), text.begin() + long(at), '\n')) + 1;
+}
+
 Result<CompileResult> compileUncached(std::string_view source,
                                       const std::vector<std::string>& entries,
                                       const CompileOptions& options);
@@ -350,13 +357,8 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
   for (Diagnostic& d : res.diagnostics) {
     if (d.line != 0) continue;
     for (const BuiltInHeader& h : kBuiltInHeaders) {
-      std::string said = h.name, included = "<";
-      said += ": ";
-      included += h.name;
-      included += '>';
-      if (d.message.rfind(said, 0) != 0) continue;
-      if (const size_t at = text.find(included); at != std::string::npos)
-        d.line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+      const std::string name = h.name;
+      if (d.message.rfind(name + ": ", 0) == 0) d.line = lineOf(text, "<" + name + ">");
     }
   }
   res.resources = parsePtxasInfo(res.log);
@@ -402,14 +404,9 @@ Result<CompileResult> compileOnce(std::string_view source, const std::vector<std
                "49152 (48 KiB). Use a smaller array, or `extern __shared__` with its size as the "
                "launch's third number.");
         const std::vector<std::string> values = {k.function, std::to_string(k.sharedBytes)};
-        const size_t at = text.find("__shared__");
-        const int line =
-            at == std::string::npos
-                ? 0
-                : static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
-        res.diagnostics.insert(
-            res.diagnostics.begin(),
-            {line, Severity::Error, fillFormat(format, values), "cudalab", format, values});
+        res.diagnostics.insert(res.diagnostics.begin(),
+                               {lineOf(text, "__shared__"), Severity::Error,
+                                fillFormat(format, values), "cudalab", format, values});
       }
     if (res.diagnostics.empty())
       res.diagnostics.push_back(

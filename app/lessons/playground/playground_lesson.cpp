@@ -480,12 +480,8 @@ class PlaygroundLesson final : public Lesson {
 
   void drawLaunchPanel(LessonContext& ctx) {
     if (beginPanel(ctx, "launch", "The launch in numbers")) {
-      // A failed compile has no registers: the numbers stay those of the last kernel that
-      // compiled, and say so (they changed silently, from 16 registers to the model's default).
-      if (last_ && last_->compiled.ok) {
-        compiledShared_ = 0;
-        compiledRegs_ = kernelRegisters(last_->compiled, *ex_, &compiledShared_);
-      }
+      // After a failed compile the numbers are the last compiled kernel's, and say so (they
+      // changed silently, from 16 registers to the model's default).
       const int regs = compiledRegs_;
       const long long shared = compiledShared_;
       if (last_ && !last_->compiled.ok && regs > 0)
@@ -638,6 +634,11 @@ class PlaygroundLesson final : public Lesson {
       last_ = std::move(**r);
       ptxView_ = last_->compiled.ptx;
       lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
+      // A failed compile has no registers: the launch numbers keep the last compiled kernel's.
+      if (last_->compiled.ok) {
+        compiledShared_ = 0;
+        compiledRegs_ = kernelRegisters(last_->compiled, *ex_, &compiledShared_);
+      }
       settleFrames_ = 3;
       Attempt a;
       a.number = static_cast<int>(attempts_.size()) + 1;

@@ -429,12 +429,11 @@ class ReductionLesson final : public Lesson {
     };
     static const TableColumn kOther[] = {
         kFloat32[0], kFloat32[1], kFloat32[2], {"relative error", "relative", 1}};
-    // A value, or while waiting "..." as wide as a value like `like` will be: the sums of N
-    // numbers around 0 with a spread of 1 are about sqrt(N) in size, so the table's columns, and
-    // which of them fit, are the same when the values come.
+    // While waiting: "..." as wide as a value like `like` will be. The sums of N numbers around
+    // 0 with a spread of 1 are about sqrt(N) in size, so the table's columns, and which of them
+    // fit, are the same when the values come.
     const double typical = -1.2345678 * std::sqrt(static_cast<double>(shown.n));
-    auto cell = [&](const std::string& text, const std::string& like) {
-      if (!waiting) return ImGui::TextUnformatted(text.c_str());
+    auto waitingCell = [](const std::string& like) {
       ImGui::TextUnformatted("...");
       const float pad = ImGui::CalcTextSize(like.c_str()).x - ImGui::CalcTextSize("...").x;
       if (pad > 0) {
@@ -453,11 +452,11 @@ class ReductionLesson final : public Lesson {
         ImGui::TextUnformatted(row.what.c_str());
         ImGui::TableNextColumn();
         if (waiting) {
-          cell("", sumText(typical, t));
+          waitingCell(sumText(typical, t));
           ImGui::TableNextColumn();
-          cell("", t == DataType::Int32 ? "-000" : "-0.0e-00");
+          waitingCell(t == DataType::Int32 ? "-000" : "-0.0e-00");
           ImGui::TableNextColumn();
-          cell("", t == DataType::Float32 ? "000.0" : "0.0e-00");
+          waitingCell(t == DataType::Float32 ? "000.0" : "0.0e-00");
           continue;
         }
         const double err = static_cast<double>(static_cast<long double>(row.value) - cpu->exact);

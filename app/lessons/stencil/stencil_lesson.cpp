@@ -252,7 +252,7 @@ class StencilLesson final : public Lesson {
 
   void drawFrame(LessonContext& ctx) {
     if (!beginPanel(ctx, "frame", "The frame and its budget")) return endPanel(ctx);
-    if (image_.width() > 0 && (gpu_ || shownCpu_)) {
+    if (image_.width() > 0 && (gpu_ || shownSeq_ > 0)) {
       const float aspect = float(width()) / float(height());
       float w = ImGui::GetContentRegionAvail().x;
       float h = w / aspect;
@@ -266,7 +266,7 @@ class StencilLesson final : public Lesson {
       textWrapped("%s",
                   cpu_.running() ? tr("The CPU is filtering the frame...") : tr("No frame yet."));
     }
-    if (!gpu_ && shownCpu_)
+    if (!gpu_ && shownSeq_ > 0)
       mutedText(ctx.theme,
                 "No GPU: the CPU (all cores) filters the frame again after each change of the "
                 "pipeline or the picture, as fast as it can; playing the scene needs a GPU.");
@@ -500,10 +500,7 @@ class StencilLesson final : public Lesson {
     if (!gpu_ && cpu_ && cpu_->seq != shownSeq_) {
       if (image_.width() != cpu_->width || image_.height() != cpu_->height)
         (void)image_.create(cpu_->width, cpu_->height, PixelFormat::RGBA8);
-      if (image_.uploadFromHost(cpu_->rgba.data())) {
-        shownCpu_ = true;
-        shownSeq_ = cpu_->seq;
-      }
+      if (image_.uploadFromHost(cpu_->rgba.data())) shownSeq_ = cpu_->seq;
     }
   }
 
@@ -592,8 +589,7 @@ class StencilLesson final : public Lesson {
   StencilTilePanel tile_;
   double costMs_[2] = {0, 0};
   bool frameError_ = false;
-  bool shownCpu_ = false;
-  int cpuSeq_ = 0, shownSeq_ = 0;  // the CPU frames started, and the one on screen
+  int cpuSeq_ = 0, shownSeq_ = 0;  // the CPU frames started, and the one on screen (0: none)
   // What the last CPU frame was started with (refilterOnTheCpu).
   std::optional<Pipeline> cpuPipe_;
   int cpuStill_ = -1, cpuSize_ = -1;

@@ -274,6 +274,16 @@ TEST(PlaygroundCompile, ToolkitHeadersAreFound) {
   EXPECT_TRUE(r->ok) << r->log;
 }
 
+// Compiles `src` (its kernel named k) where it must fail with a message: the result, in `out`.
+// Call it under ASSERT_NO_FATAL_FAILURE.
+static void compileMustFail(const std::string& src, CompileResult& out) {
+  Result<CompileResult> r = compileKernel(src, {"k"}, {});
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_FALSE(r->ok);
+  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
+  out = std::move(*r);
+}
+
 // The headers learners copy from tutorials compile (NVRTC has none of them); <iostream> says on
 // its line what to use instead of NVRTC's bare "cannot open source file".
 TEST(PlaygroundCompile, TutorialHeadersCompileAndIostreamSaysWhy) {
@@ -295,15 +305,13 @@ TEST(PlaygroundCompile, TutorialHeadersCompileAndIostreamSaysWhy) {
   ASSERT_TRUE(r) << r.status().sentence();
   EXPECT_TRUE(r->ok) << r->log;
 
-  Result<CompileResult> io = compileKernel(
+  CompileResult io;
+  ASSERT_NO_FATAL_FAILURE(compileMustFail(
       "// line 1\n#include <iostream>\nextern \"C\" __global__ void k(float* out) { out[0] = 1; "
       "}\n",
-      {"k"}, {});
-  ASSERT_TRUE(io) << io.status().sentence();
-  EXPECT_FALSE(io->ok);
-  ASSERT_FALSE(io->diagnostics.empty()) << io->log;
-  EXPECT_NE(io->diagnostics[0].message.find("print with printf"), std::string::npos) << io->log;
-  EXPECT_EQ(io->diagnostics[0].line, 2) << "on the line of the #include";
+      io));
+  EXPECT_NE(io.diagnostics[0].message.find("print with printf"), std::string::npos) << io.log;
+  EXPECT_EQ(io.diagnostics[0].line, 2) << "on the line of the #include";
 }
 
 // A static __shared__ array past 48 KiB: NVRTC fails without saying why; the app says it, on the
@@ -317,15 +325,13 @@ TEST(PlaygroundCompile, TooMuchStaticSharedMemoryIsSaid) {
       "    __syncthreads();\n"
       "    out[threadIdx.x] = tile[threadIdx.x ^ 1];\n"
       "}\n";
-  Result<CompileResult> r = compileKernel(src, {"k"}, {});
-  ASSERT_TRUE(r) << r.status().sentence();
-  EXPECT_FALSE(r->ok);
-  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
-  EXPECT_EQ(r->diagnostics[0].line, 3) << r->diagnostics[0].message;
-  EXPECT_NE(r->diagnostics[0].message.find("k declares 65536 bytes of __shared__ memory"),
+  CompileResult r;
+  ASSERT_NO_FATAL_FAILURE(compileMustFail(src, r));
+  EXPECT_EQ(r.diagnostics[0].line, 3) << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[0].message.find("k declares 65536 bytes of __shared__ memory"),
             std::string::npos)
-      << r->diagnostics[0].message;
-  EXPECT_EQ(r->diagnostics[0].message.find("precompiled header"), std::string::npos);
+      << r.diagnostics[0].message;
+  EXPECT_EQ(r.diagnostics[0].message.find("precompiled header"), std::string::npos);
 }
 
 // NVRTC notices a missing ';' on the next line; the app says which line misses it.
@@ -337,14 +343,12 @@ TEST(PlaygroundCompile, AMissingSemicolonIsSaidOnItsLine) {
       "\n"
       "    if (i < n) out[i] = 1.0f;\n"
       "}\n";
-  Result<CompileResult> r = compileKernel(src, {"k"}, {});
-  ASSERT_TRUE(r) << r.status().sentence();
-  EXPECT_FALSE(r->ok);
-  ASSERT_FALSE(r->diagnostics.empty()) << r->log;
-  EXPECT_EQ(r->diagnostics[0].line, 3);
-  EXPECT_EQ(r->diagnostics[0].fromWhom, "cudalab");
-  EXPECT_NE(r->diagnostics[0].message.find("line 3 may be missing its ';'"), std::string::npos)
-      << r->diagnostics[0].message;
+  CompileResult r;
+  ASSERT_NO_FATAL_FAILURE(compileMustFail(src, r));
+  EXPECT_EQ(r.diagnostics[0].line, 3);
+  EXPECT_EQ(r.diagnostics[0].fromWhom, "cudalab");
+  EXPECT_NE(r.diagnostics[0].message.find("line 3 may be missing its ';'"), std::string::npos)
+      << r.diagnostics[0].message;
   // A line that ends as it should gets no such hint.
   Result<CompileResult> fine = compileKernel(
       "extern \"C\" __global__ void k(float* out) {\n  out[0] = 1.0f;\n  out[1] = ;\n}\n", {"k"},
