@@ -1,13 +1,16 @@
 #include "ui/theme.hpp"
 
 #include <fontconfig/fontconfig.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
+#include <vector>
 
 #include "ui/font_file.hpp"
 #include "core/i18n.hpp"
@@ -60,7 +63,54 @@ void matchFont(const char* family, bool bold, What what) {
   FcPatternDestroy(pat);
 }
 
+// The letters askForGlyphs() noted, sorted (the UI thread only), and whether some came since the
+// atlas was last built.
+std::vector<ImWchar>& askedGlyphs() {
+  static std::vector<ImWchar> asked;
+  return asked;
+}
+bool gGlyphsPending = false;
+
+// A face for CJK letters when the language needs none: the first Noto Sans CJK family the
+// languages name that is installed (each covers Hangul, Kana and the common Han characters).
+FontFace anyCjkFace(bool bold, const char** family) {
+  for (const Language& l : languages()) {
+    if (!l.cjkFamily) continue;
+    FontFace face = findFontFace(l.cjkFamily, bold);
+    if (!face.path.empty()) {
+      *family = l.cjkFamily;
+      return face;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+void askForGlyphs(std::string_view utf8) {
+  ImFont* font = ImGui::GetFont();
+  if (!font) return;
+  std::vector<ImWchar>& asked = askedGlyphs();
+  const char* p = utf8.data();
+  const char* const end = p + utf8.size();
+  while (p < end) {
+    if (static_cast<unsigned char>(*p) < 0x80) {  // ASCII: always in the atlas
+      ++p;
+      continue;
+    }
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    p += n > 0 ? n : 1;
+    if (c < 0x80 || c > 0xFFFF || c == IM_UNICODE_CODEPOINT_INVALID) continue;
+    const auto w = static_cast<ImWchar>(c);
+    if (font->FindGlyphNoFallback(w)) continue;
+    const auto it = std::lower_bound(asked.begin(), asked.end(), w);
+    if (it != asked.end() && *it == w) continue;  // asked before: no font here has it
+    if (asked.size() >= static_cast<size_t>(kMaxExtraGlyphs)) return;
+    asked.insert(it, w);
+    gGlyphsPending = true;
+  }
+}
 
 std::string findFontFile(const char* family, bool bold) {
   std::string path;
@@ -97,39 +147,58 @@ void Theme::buildFonts(float scale) {
   const std::string sansBold = findFontFile("DejaVu Sans", true);
   const std::string mono = findFontFile("DejaVu Sans Mono", false);
   fonts_ = {};
-  // Each file is read and checked once per build, and ImGui gets a copy of the checked bytes for
-  // each font made from them (font_file.hpp says why). A file that fails is said once and skipped:
-  // the fallbacks below take its place.
-  std::map<std::pair<std::string, int>, FontBytes> files;
+  gGlyphsPending = false;
+  // The text fonts' ranges: the UI's own, and the letters the learner's text asked for (DejaVu
+  // gives those it has; the CJK face below the rest).
+  const std::vector<ImWchar>& asked = askedGlyphs();
+  {
+    ImFontGlyphRangesBuilder text;
+    text.AddRanges(kRanges);
+    for (ImWchar c : asked)
+      text.AddChar(c);
+    textRanges_.clear();
+    text.BuildRanges(&textRanges_);
+  }
+  // Each file is read and checked once, and its checked bytes kept for the atlas builds to come
+  // (font_file.hpp says why ImGui must get those very bytes): a rebuild for a new scale or a
+  // letter the learner typed then costs no reading (Noto Sans CJK is 19 MB). ImGui borrows them
+  // (the atlas drops its reference in ClearInputData below). A file that fails is said once per
+  // build and skipped, not kept: mended (its package reinstalled), the next build takes it.
+  std::set<std::pair<std::string, int>> said;
   auto add = [&](const std::string& file, float size, ImFontConfig cfg,
                  const ImWchar* ranges) -> ImFont* {
     const int face = cfg.FontNo;  // the face in a collection
     if (file.empty()) return nullptr;
-    const auto [it, fresh] = files.try_emplace({file, face});
-    if (fresh) it->second = readFontFile(file, face);
-    const FontBytes& bytes = it->second;
-    if (!bytes.error.empty()) {
-      if (fresh) {
+    auto it = fontFiles_.find({file, face});
+    FontBytes failed;
+    if (it == fontFiles_.end()) {
+      FontBytes bytes = readFontFile(file, face);
+      if (bytes.error.empty())
+        it = fontFiles_.emplace(std::pair{file, face}, std::move(bytes)).first;
+      else
+        failed = std::move(bytes);
+    }
+    if (it == fontFiles_.end()) {
+      if (said.insert({file, face}).second) {
         if (!fonts_.unusable.empty()) fonts_.unusable += ' ';
         fonts_.unusable.append("The font file ").append(file).append(" cannot be used: ");
-        fonts_.unusable.append(bytes.error)
+        fonts_.unusable.append(failed.error)
             .append(
                 ". Its text draws in another font, or as '?', until the file is mended ("
                 "reinstall its package, or start cudalab again after an upgrade).");
       }
       return nullptr;
     }
-    void* copy = IM_ALLOC(bytes.data.size());
-    std::memcpy(copy, bytes.data.data(), bytes.data.size());
-    cfg.FontDataOwnedByAtlas = true;  // the atlas frees the copy
-    return io.Fonts->AddFontFromMemoryTTF(copy, static_cast<int>(bytes.data.size()), size, &cfg,
+    std::vector<unsigned char>& data = it->second.data;
+    cfg.FontDataOwnedByAtlas = false;  // kept here, in fontFiles_
+    return io.Fonts->AddFontFromMemoryTTF(data.data(), static_cast<int>(data.size()), size, &cfg,
                                           ranges);
   };
   auto load = [&](const std::string& file, float size) -> ImFont* {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.PixelSnapH = false;
-    return add(file, size, cfg, kRanges);
+    return add(file, size, cfg, textRanges_.Data);
   };
   fonts_.regular = load(sans, base);
   if (!fonts_.regular) {
@@ -149,18 +218,25 @@ void Theme::buildFonts(float scale) {
   if (!fonts_.heading) fonts_.heading = fonts_.regular;
   // Korean and Chinese: the CJK face (Noto Sans CJK, through fontconfig) merged into each font,
   // for the characters the catalogue's translations use and CJK punctuation only: the whole
-  // face would make an atlas too large for a projector's scale and slow to build.
+  // face would make an atlas too large for a projector's scale and slow to build. In any
+  // language, the letters the learner's text asked for that DejaVu lacks come from it too.
   const Language* lang = findLanguage(language_);
-  if (lang && lang->cjkFamily) {
+  const bool cjkLanguage = lang && lang->cjkFamily;
+  if (cjkLanguage || !asked.empty()) {
     ImFontGlyphRangesBuilder builder;
-    for (std::uint32_t cp : translationCodepoints())
-      if (cp >= 0x0180 && cp <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(cp));
-    static const ImWchar kPunctuation[] = {0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
-    builder.AddRanges(kPunctuation);
+    if (cjkLanguage) {
+      for (std::uint32_t cp : translationCodepoints())
+        if (cp >= 0x0180 && cp <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(cp));
+      static const ImWchar kPunctuation[] = {0x3000, 0x303F, 0xFF00, 0xFFEF, 0};
+      builder.AddRanges(kPunctuation);
+    }
+    for (ImWchar c : asked)
+      builder.AddChar(c);
     cjkRanges_.clear();
     builder.BuildRanges(&cjkRanges_);
-    const FontFace regular = findFontFace(lang->cjkFamily, false);
-    const FontFace bold = findFontFace(lang->cjkFamily, true);
+    const char* family = cjkLanguage ? lang->cjkFamily : nullptr;
+    const FontFace regular = family ? findFontFace(family, false) : anyCjkFace(false, &family);
+    const FontFace bold = family ? findFontFace(family, true) : FontFace{};
     auto merge = [&](ImFont* into, const FontFace& face, float size) {
       if (face.path.empty() || !into) return;
       ImFontConfig cfg;
@@ -181,10 +257,13 @@ void Theme::buildFonts(float scale) {
     if (fonts_.mono != fonts_.regular) merge(fonts_.mono, regular, base);
     if (fonts_.heading != fonts_.regular)
       merge(fonts_.heading, bold.path.empty() ? regular : bold, std::round(22.0f * scale));
-    fonts_.source += regular.path.empty() ? std::string(" (no ") + lang->cjkFamily +
-                                                ": install fonts-noto-cjk for its script)"
-                                          : ", " + regular.path;
-    if (regular.path.empty())
+    if (cjkLanguage)
+      fonts_.source += regular.path.empty() ? std::string(" (no ") + lang->cjkFamily +
+                                                  ": install fonts-noto-cjk for its script)"
+                                            : ", " + regular.path;
+    else if (!regular.path.empty())
+      fonts_.source += ", " + regular.path + " (for the letters of your own text)";
+    if (cjkLanguage && regular.path.empty())
       fonts_.missingScript = std::string("No font for ") + lang->english + " (" + lang->cjkFamily +
                              ") was found, so its text draws as '?'. Install fonts-noto-cjk (on "
                              "Debian and Ubuntu: sudo apt-get install fonts-noto-cjk), or choose "
@@ -209,7 +288,7 @@ void Theme::buildFonts(float scale) {
 }
 
 bool Theme::apply(const std::string& name, float scale, const std::string& language) {
-  const bool rebuild = std::fabs(scale - scale_) > 1e-4f || language != language_;
+  const bool rebuild = std::fabs(scale - scale_) > 1e-4f || language != language_ || gGlyphsPending;
   if (!rebuild && name == name_) return false;
   name_ = name;
   language_ = language;

@@ -9,7 +9,12 @@
 
 #include <imgui.h>
 
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "ui/font_file.hpp"
 
 namespace cudalab {
 
@@ -40,11 +45,21 @@ struct FontFace {
 };
 FontFace findFontFace(const char* family, bool bold);
 
+// Text the learner brings (their code, a file's name, a preset's name) may hold letters the atlas
+// was not built with: it holds DejaVu's Latin and Greek and only the CJK characters of the
+// chosen language's translations. Pass such text here while it is drawn (inside a frame); letters
+// the atlas lacks are noted, and the next frame's Theme::apply adds them (one rebuild, from
+// DejaVu or a Noto Sans CJK face, whichever has them), up to kMaxExtraGlyphs in a session.
+// Letters no font here has are asked for once and then draw as '?'.
+void askForGlyphs(std::string_view utf8);
+inline constexpr int kMaxExtraGlyphs = 4000;
+
 class Theme {
  public:
   // Applies theme colours and sizes for `scale`; rebuilds the font atlas when the scale or the
-  // language changed (a Korean or Chinese UI adds the CJK glyphs its catalogue uses; the caller
-  // recreates the GL font texture when this returns true).
+  // language changed, or askForGlyphs() noted letters the atlas lacks (a Korean or Chinese UI
+  // adds the CJK glyphs its catalogue uses; the caller recreates the GL font texture when this
+  // returns true).
   bool apply(const std::string& name, float scale, const std::string& language = "en");
   float scale() const { return scale_; }
   bool light() const { return name_ == "light"; }
@@ -59,6 +74,9 @@ class Theme {
   void buildFonts(float scale);
   std::string name_, language_ = "en";
   ImVector<ImWchar> cjkRanges_;  // the CJK glyphs of the catalogue, kept until the atlas is built
+  // The font files read so far, checked, by path and face (buildFonts says why they are kept).
+  std::map<std::pair<std::string, int>, FontBytes> fontFiles_;
+  ImVector<ImWchar> textRanges_;  // DejaVu's ranges and the letters asked for, likewise
   float scale_ = 0.0f;
   Fonts fonts_;
 };

@@ -87,9 +87,14 @@ int editorCallback(ImGuiInputTextCallbackData* data) {
 }
 
 void CodeEditor::refreshLayout() {
-  if (!layoutDirty_ && layoutFontSize_ == ImGui::GetFontSize()) return;
+  // Laid out again when the text, the size or the atlas changed (the letters asked for below
+  // arrive with a rebuilt atlas, wider than the '?' they replace).
+  const int glyphs = ImGui::GetFont()->Glyphs.Size;
+  if (!layoutDirty_ && layoutFontSize_ == ImGui::GetFontSize() && layoutGlyphs_ == glyphs) return;
   layoutDirty_ = false;
   layoutFontSize_ = ImGui::GetFontSize();
+  layoutGlyphs_ = glyphs;
+  askForGlyphs(text_);  // Korean or Chinese in a comment or a string
   tokens_ = playground::tokenize(text_);
   longestLine_ = 0;
   for (size_t b = 0, e; b <= text_.size(); b = e + 1) {

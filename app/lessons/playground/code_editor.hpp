@@ -57,6 +57,7 @@ class CodeEditor {
   void refreshLayout();
   bool layoutDirty_ = true;
   float layoutFontSize_ = 0;
+  int layoutGlyphs_ = 0;   // the atlas it was laid out with (its glyph count)
   float longestLine_ = 0;  // pixels
   std::vector<playground::Token> tokens_;
   friend int editorCallback(struct ImGuiInputTextCallbackData* data);

@@ -21,6 +21,7 @@ bool drawFiles(LessonContext& ctx, const Exercise& e, CodeEditor& editor, std::s
   ImGui::TextUnformatted(tr("File"));
   ImGui::SetNextItemWidth(-1);
   ImGui::InputText("##path", &path);
+  askForGlyphs(path);
   if (button("Save .cu")) status = saveFile(path, editor.text());
   sameLineIfButtonFits(tr("Load .cu"));
   if (button("Load .cu")) {
