@@ -101,8 +101,10 @@ void PlanUi::drawPresets(const Theme& theme, Lesson& lesson) {
   // sentences, and the sidebar is narrow at a projector's scale). Its list is as wide as its
   // longest name (an arrow's width would wrap every name).
   float listW = ImGui::CalcTextSize(tr("Defaults")).x;
-  for (const Preset* p : list)
+  for (const Preset* p : list) {
+    askForGlyphs(tr(p->name.c_str()));  // names a teacher wrote, in any language
     listW = std::max(listW, ImGui::CalcTextSize(tr(p->name.c_str())).x);
+  }
   listW = std::min(listW + 4 * ImGui::GetStyle().WindowPadding.x,
                    ImGui::GetIO().DisplaySize.x - ImGui::GetCursorScreenPos().x);
   ImGui::SetNextWindowSizeConstraints(ImVec2(listW, 0), ImVec2(FLT_MAX, FLT_MAX));
@@ -219,6 +221,8 @@ void PlanUi::drawSavePopup(float scale) {
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##description", tr("What it is for (optional)"), description_,
                            sizeof description_);
+  askForGlyphs(name_);  // a teacher names presets in their own language
+  askForGlyphs(description_);
   bool exists = false;
   if (lesson)
     for (const Preset* p : presets_->of(lesson->info().id))
@@ -511,7 +515,7 @@ void PlanUi::drawFileMenu() {
   if (ImGui::MenuItem(tr("Close lesson plan"), nullptr, false, plan_.has_value())) closePlan();
 }
 
-void PlanUi::handleKeys() {
+void PlanUi::handleKeys(const std::function<bool(int)>& pressed) {
   ImGuiIO& io = ImGui::GetIO();
   // With a plan open, Page Up and Page Down are the plan's: ImGui's keyboard navigation would
   // also scroll the sidebar and move its focus with them.
@@ -519,7 +523,7 @@ void PlanUi::handleKeys() {
   io.KeyMap[ImGuiKey_PageDown] = plan_ ? -1 : GLFW_KEY_PAGE_DOWN;
   if (!plan_ || io.WantTextInput) return;
   const int count = int(plan_->steps.size());
-  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) {
+  if (pressed(GLFW_KEY_PAGE_DOWN)) {
     const LessonPlanStep& s = plan_->steps[size_t(step_)];
     if (!showing(s.lesson))
       goToStep(step_);  // the teacher looked at another lesson: back to the step first
@@ -528,7 +532,7 @@ void PlanUi::handleKeys() {
     else if (step_ + 1 < count)
       goToStep(step_ + 1);
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false) && step_ > 0) goToStep(step_ - 1);
+  if (pressed(GLFW_KEY_PAGE_UP) && step_ > 0) goToStep(step_ - 1);
 }
 
 void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
@@ -546,6 +550,7 @@ void PlanUi::drawOpenPopup(const Theme& theme, float scale) {
   ImGui::SetNextItemWidth(-1);
   const bool enter = ImGui::InputTextWithHint("##path", tr("/path/to/plan.json"), path_,
                                               sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue);
+  askForGlyphs(path_);
   if (button(tr("Open")) || enter) {
     if (openPlan(path_)) ImGui::CloseCurrentPopup();
   }

@@ -7,7 +7,7 @@
 //   ui.setUserDir(configDir);              // the user's presets: configDir/presets
 //   ui.openPlan("course-002");             // --plan, File > Open lesson plan
 //   ... each frame: ui.drawPresets(theme, lesson) in the sidebar, ui.drawPlanBar(...) over the
-//   lesson's view, ui.drawFileMenu() inside File, ui.handleKeys(), ui.drawPopups(theme).
+//   lesson's view, ui.drawFileMenu() inside File, ui.handleKeys(pressed), ui.drawPopups(theme).
 //
 // Stepping with a presenter's clicker: Page Down shows a step (its question asked first), then
 // runs its action, then goes on to the next step; Page Up goes back a step.
@@ -78,7 +78,9 @@ class PlanUi {
   bool covering() const;
   void drawCover(const Theme& theme, float scale, ImVec2 pos, ImVec2 size);
   void drawFileMenu();
-  void handleKeys();
+  // Page Down and Page Up step the plan; `pressed(key)` says whether a key (GLFW_KEY_*) was
+  // pressed this frame, a tap between two frames included (the shell's own shortcuts' test).
+  void handleKeys(const std::function<bool(int)>& pressed);
   void drawPopups(const Theme& theme, float scale);
 
  private:

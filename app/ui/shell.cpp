@@ -641,7 +641,7 @@ void Shell::handleKeys() {
   if (pressed(GLFW_KEY_Q, true)) quit_ = true;
   if (pressed(GLFW_KEY_B, true)) settings_.sidebarCollapsed = !settings_.sidebarCollapsed;
   if (pressed(GLFW_KEY_F5)) presenting_ = !presenting_;
-  planUi_.handleKeys();
+  planUi_.handleKeys([&](int key) { return pressed(key).has_value(); });
   if (pressed(GLFW_KEY_P, true)) pinCurrent();
   if (presenting_ && pressed(GLFW_KEY_ESCAPE)) presenting_ = false;
   // Ctrl+= and Ctrl+- change the scale in effect: the presentation's while presenting.

@@ -159,14 +159,25 @@ class StencilLesson final : public Lesson {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     ImGui::InputTextWithHint("##image", tr("a PNG or JPEG file instead of the scene"), file_,
                              sizeof file_);
-    if (button("Open picture")) loadPicture(ctx);
+    askForGlyphs(file_);  // a folder named in Korean, say
+    if (button("Open picture")) loadPicture();
     ImGui::SameLine();
     if (button("Scene")) {
       still_.clear();
       stillName_.clear();
+      pictureError_ = {};
       ++stillVersion_;
     }
-    if (!stillName_.empty())
+    // A picture that could not be opened is said here, under its field, with what the frame
+    // still shows (the sentence at the top and in the status bar was far from the field).
+    errorText(ctx.theme, pictureError_);
+    if (!pictureError_.ok())
+      mutedText(
+          ctx.theme,
+          stillName_.empty()
+              ? tr("The frame is still the moving scene.")
+              : trf("The frame is still the last picture opened, %s.", stillName_.c_str()).c_str());
+    else if (!stillName_.empty())
       textWrapped("Input: %s (%d x %d, scaled to the frame)", stillName_.c_str(), stillW_, stillH_);
 
     ImGui::Separator();
@@ -475,11 +486,10 @@ class StencilLesson final : public Lesson {
     }
   }
 
-  void loadPicture(LessonContext& ctx) {
+  void loadPicture() {
     Result<Image> img = readPng(file_);
     if (!img) {
-      error_ = img.status();
-      ctx.error(img.status());
+      pictureError_ = img.status();
       return;
     }
     const HostFrame f = fromRgba8(reinterpret_cast<const std::uint32_t*>(img->rgba.data()),
@@ -491,7 +501,7 @@ class StencilLesson final : public Lesson {
     stillName_ = file_;
     stillW_ = img->width;
     stillH_ = img->height;
-    error_ = {};
+    pictureError_ = {};
   }
 
   void poll(LessonContext& ctx) {
@@ -574,6 +584,7 @@ class StencilLesson final : public Lesson {
   char file_[512] = "";
   std::vector<std::uint32_t> still_;
   std::string stillName_;        // the picture's file
+  Status pictureError_;          // why the last picture asked for could not be opened
   int stillW_ = 0, stillH_ = 0;  // its own size, before scaling to the frame
   int stillVersion_ = 0;         // counts the pictures opened (and the returns to the scene)
   int stillLoaded_ = -1;         // the version the runner holds
