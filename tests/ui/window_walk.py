@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from png_read import PngRows, png_size  # noqa: E402
 
 CUDALAB, X_CLOSE = sys.argv[1], sys.argv[2]
+X_GRAB, X_KEYMAP = (os.path.join(os.path.dirname(X_CLOSE), n) for n in ("x_grab", "x_keymap"))
 FAILURE_DIR = sys.argv[3] if len(sys.argv) > 3 else tempfile.gettempdir()
 LESSONS = subprocess.run([CUDALAB, "list", "--ids"], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -46,14 +47,24 @@ def check(what, ok, detail=""):
 
 
 class Picture:
-    """A picture F12 saved: pixels, and where its text is."""
+    """A picture F12 saved (PNG), or the screen as x_grab read it (PPM): pixels, and where its
+    text is."""
 
     def __init__(self, path):
         self.path = path
-        self.w, self.h = png_size(path)
-        self._px = None
+        self._px = self._ppm = None
+        if path.endswith(".ppm"):
+            with open(path, "rb") as f:
+                data = f.read()
+            magic, w, h, _, self._ppm = data.split(maxsplit=4)
+            self.w, self.h = int(w), int(h)
+        else:
+            self.w, self.h = png_size(path)
 
     def rgb(self, x, y):
+        if self._ppm is not None:
+            i = (y * self.w + x) * 3
+            return self._ppm[i], self._ppm[i + 1], self._ppm[i + 2]
         if self._px is None:  # read when first looked at, each row as it is needed
             self._px = PngRows(self.path)
         row, i = self._px.row(y), x * self._px.bpp
@@ -98,6 +109,43 @@ class Picture:
     def region_differs(self, other, x0, x1, y0, y1):
         return any(self.rgb(x, y) != other.rgb(x, y) for y in range(y0, y1, 3)
                    for x in range(x0, x1, 3))
+
+    def boxes(self, colour, x0, x1, y0, y1, unit, min_h=None):
+        """Buttons (or fields) filled with `colour` between x0..x1 and y0..y1: a list of
+        (left, top, right, bottom), top to bottom, then left to right. Found by their rows of
+        colour at least a text line long; a row through the label breaks into pieces, so the rows
+        above and below it join (the same left end) where the button's left padding fills the
+        rows between (between two buttons lies the background)."""
+        done, open_ = [], []
+        for y in range(y0, y1):
+            runs, start = [], None
+            for x in range(x0, x1 + 1):
+                c = x < x1 and self.rgb(x, y) == colour
+                if c and start is None:
+                    start = x
+                elif not c and start is not None:
+                    if x - start >= unit:
+                        runs.append((start, x - 1))
+                    start = None
+            still = []
+            for a, b in runs:
+                for box in open_ + done:
+                    if abs(box[0] - a) <= 3 and b <= box[2] + 3 and all(
+                            self.rgb(max(a, box[0]) + 3, yy) == colour
+                            for yy in range(box[3], y)):
+                        box[0], box[2], box[3] = min(box[0], a), max(box[2], b), y
+                        if any(d is box for d in done):
+                            done = [d for d in done if d is not box]
+                        still.append(box)
+                        break
+                else:
+                    still.append([a, y, b, y])
+            done += [b for b in open_ if not any(b is t for t in still)]
+            open_ = still
+        done += open_
+        min_h = unit // 2 if min_h is None else min_h
+        return sorted((tuple(b) for b in done if b[3] - b[1] >= min_h),
+                      key=lambda b: (b[1] // 4, b[0]))
 
 
 class Session:
@@ -173,10 +221,11 @@ class Session:
         self.xdo("mousemove", str(self.width // 2), str(self.height - 5))
         time.sleep(0.1)
 
-    def key(self, keys):
-        self.pointer_in_window()
+    def key(self, keys, keep_pointer=False):
+        if not keep_pointer:
+            self.pointer_in_window()
         self.xdo("key", keys)
-        time.sleep(0.6)
+        time.sleep(0.3)  # a few frames at the slowest (a picture taken after it waits for its file)
 
     def hold(self, key):
         """A key held for a moment, as a person presses it (ImGui's keyboard navigation, which
@@ -192,17 +241,36 @@ class Session:
         self.xdo("mousedown", button)
         time.sleep(0.15)
         self.xdo("mouseup", button)
-        time.sleep(0.8)
+        time.sleep(0.5)
 
     def pictures(self):
         d = self.env["HOME"] + "/Pictures/cudalab"
         return sorted(os.listdir(d)) if os.path.isdir(d) else []
 
-    def shot(self, keys="F12"):
-        """Presses F12 (or Shift+F12) and returns the new picture, or None."""
+    def grab(self):
+        """The screen as a person sees it now (hover and tooltips included), or None."""
+        path = self.work + "/grab-%d.ppm" % time.monotonic_ns()
+        if subprocess.run([X_GRAB, path], env=self.env).returncode != 0:
+            return None
+        return Picture(path)
+
+    def new_files(self, before, ext, seconds=10):
+        """The files the app saved in its export folder since `before` (a set of names) ending in
+        `ext`, written whole; waits up to `seconds` for one."""
+        for _ in range(int(seconds * 4)):
+            new = [f for f in self.pictures() if f not in before and f.endswith(ext)]
+            if new:
+                time.sleep(0.5)
+                return [self.env["HOME"] + "/Pictures/cudalab/" + f for f in new]
+            time.sleep(0.25)
+        return []
+
+    def shot(self, keys="F12", keep_pointer=False):
+        """Presses F12 (or Shift+F12) and returns the new picture, or None. With keep_pointer the
+        pointer stays where it is (over a tooltip's button, say)."""
         global last_picture
         before = set(self.pictures())
-        self.key(keys)
+        self.key(keys, keep_pointer)
         for _ in range(60):
             new = [p for p in self.pictures() if p not in before]
             if new:
@@ -326,6 +394,360 @@ def plot_menu(s, bar, lines, index):
             check("the plot's PNG has a picture (%dx%d)" % (w, h), w > 100 and h > 50)
 
 
+BUTTON = (40, 76, 119)  # the dark theme's button, enabled, not under the pointer
+BUTTON_OFF = (33, 56, 84)  # the same, greyed out (its lesson at work)
+BUTTON_HELD = (15, 135, 250)  # the same, held down
+FRAME = (33, 52, 80)  # the dark theme's field, slider and radio button
+EDITOR = FRAME  # the playground's editor: a field's colour as its background
+
+
+def rows_of(boxes):
+    """Boxes grouped by the row they stand on."""
+    rows = []
+    for b in boxes:
+        if rows and abs(rows[-1][0][1] - b[1]) <= 3:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    return rows
+
+
+def centre(b):
+    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+
+def radios(p, y0, y1, unit):
+    """The tops of the radio buttons not chosen (a chosen one has a dot in it) at the sidebar's
+    left edge between rows y0 and y1."""
+    return [b[1] for b in p.boxes(FRAME, 0, 3 * unit, y0, y1, unit) if b[2] - b[0] < 2 * unit]
+
+
+def wait_idle(s, box, seconds=40):
+    """The screen once the button `box` is enabled again (the lesson's work is done)."""
+    s.pointer_in_window()
+    p = None
+    for _ in range(int(seconds * 2)):
+        p = s.grab()
+        if not p or p.rgb(box[0] + 3, (box[1] + box[3]) // 2) == BUTTON:
+            return p
+        time.sleep(0.5)
+    return p
+
+
+def changed_box(p, q, x0, x1, y0, y1):
+    """The bounding box of what differs between two pictures in a region, or None."""
+    xs, ys = [], []
+    for y in range(y0, y1, 2):
+        for x in range(x0, x1, 2):
+            if p.rgb(x, y) != q.rgb(x, y):
+                xs.append(x)
+                ys.append(y)
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def use_transfers(s, bar, lines, words):
+    """The transfers lesson used as the README says: a tooltip, every action pressed, the results
+    exported, a control moved, a preset saved, chosen and loaded, a pin kept across a change of
+    lesson, a panel's Save PNG, a lesson plan stepped through. Buttons are found by their colour
+    in the sidebar, in the order the lesson draws them."""
+    unit = bar[1] - bar[0] + 1
+    y0, y1 = lines[1 + LESSONS.index("transfers")]
+    s.click(bar[1] * 3, (y0 + y1) / 2)
+    p = s.shot()
+    if not p:
+        return
+    side = p.w * 17 // 100  # the sidebar: 300 of 1920 pixels
+    below = lines[len(LESSONS)][1] + unit  # under the list of lessons
+    rows = rows_of(p.boxes(BUTTON, 0, side, below, p.h - 2 * unit, unit))
+    if not check("the transfers sidebar shows its buttons (presets, pin, sizes, actions, export)",
+                 len(rows) >= 7 and len(rows[3]) >= 3 and len(rows[-1]) == 2, str(rows)):
+        return
+    presets_button, save_preset, pin = rows[0][0], rows[1][0], rows[2][0]
+    actions, exports = [r[0] for r in rows[4:-1]], rows[-1]
+    kernels = (pin[3], actions[0][1])  # the rows of the parameters
+
+    # A tooltip: the pointer resting on an action says what it does.
+    # (F12 leaves hover out of its pictures, so the screen itself is read.)
+    a = actions[0]
+    s.pointer_in_window()
+    plain = s.grab()
+    s.xdo("mousemove", str(int(centre(a)[0])), str(int(centre(a)[1])))
+    time.sleep(1.5)
+    tip = s.grab()
+    check("resting on an action shows its tooltip", plain and tip and tip.region_differs(
+        plain, int(centre(a)[0]) + unit, min(p.w, a[2] + 25 * unit), a[1],
+        min(p.h, a[3] + 5 * unit)))
+
+    # Every action: held down, its button lights up (it takes the click); let go, it works
+    # (its button off while it does) or the view changes. A model's action run again with the
+    # same parameters (the chain of kernels without a GPU) shows the same figures: one may not.
+    before, ran = p, []
+    for k, a in enumerate(actions):
+        x, y = centre(a)
+        s.xdo("mousemove", str(int(x)), str(int(y)))
+        time.sleep(0.25)
+        s.xdo("mousedown", "1")
+        time.sleep(0.3)
+        held = s.grab()
+        s.xdo("mouseup", "1")
+        time.sleep(0.3)
+        busy = s.grab()
+        lit = held is not None and held.rgb(a[0] + 3, int(y)) == BUTTON_HELD
+        busy = busy is not None and busy.rgb(a[0] + 3, int(y)) == BUTTON_OFF
+        after = wait_idle(s, a)
+        if not after:
+            return
+        ran.append(busy or after.region_differs(before, side, p.w, bar[1] + 2, p.h - 2 * unit))
+        check("action %d of %d lit up when pressed" % (k + 1, len(actions)), lit)
+        before = after
+    check("the actions ran (at work, or the view changed): %s" % ran,
+          sum(ran) >= len(actions) - 1)
+
+    # Export CSV and JSON: files that parse.
+    for box, ext in zip(exports, (".csv", ".json")):
+        known = set(s.pictures())
+        s.click(*centre(box))
+        new = s.new_files(known, ext)
+        if not check("Export %s saved a file" % ext[1:].upper(), bool(new), s.stderr()):
+            continue
+        with open(new[0]) as f:
+            text = f.read()
+        if ext == ".json":
+            try:
+                ok = bool(json.loads(text))
+            except ValueError:
+                ok = False
+        else:
+            ok = len(text.splitlines()) >= 3 and "," in text.splitlines()[0]
+        check("the %s file parses, with the measured rows" % ext[1:].upper(), ok, text[:200])
+
+    # A control moved: another kernel (a radio button), and the lesson runs again at once.
+    chosen_before = radios(before, *kernels, unit)
+    if not check("the kernel's radio buttons are found", len(chosen_before) >= 2,
+                 str(chosen_before)):
+        return
+    s.click(unit, chosen_before[0] + unit / 2)  # the first kernel not chosen
+    moved = wait_idle(s, actions[0])
+    if not moved:
+        return
+    chosen_after = radios(moved, *kernels, unit)
+    check("a click on a radio button chose another kernel", chosen_after != chosen_before,
+          "%s, then %s" % (chosen_before, chosen_after))
+    check("the lesson ran again at once for it",
+          moved.region_differs(before, side, p.w - 20, bar[1] + 2, p.h // 2))
+
+    # Presets: this kernel saved under a name; Defaults chosen; the saved one loaded.
+    preset_dir = s.env["XDG_CONFIG_HOME"] + "/cudalab/presets"
+    s.click(*centre(save_preset))
+    s.xdo("type", "--delay", "40", "walk preset")
+    s.hold("Return")  # the name field has the keys: held, as ImGui reads them
+    saved = [f for f in (os.listdir(preset_dir) if os.path.isdir(preset_dir) else [])]
+    check("Save as preset wrote a preset file", bool(saved), s.stderr())
+    # The list: where the screen changed when it opened (a popup over the sidebar).
+    s.pointer_in_window()
+    plain = s.grab()
+    s.click(*centre(presets_button))
+    listing = s.grab()
+    box = changed_box(plain, listing, 0, side + 6 * unit, presets_button[3] + 1,
+                      p.h - 2 * unit) if plain and listing else None
+    names = listing.text_lines(box[0] + unit // 2, min(box[2], box[0] + 6 * unit), box[1],
+                               box[3]) if box else []
+    s.hold("Escape")
+    if not check("the presets list shows Defaults and the saved preset", len(names) >= 2,
+                 "%s in %s" % (names, box)):
+        return
+    for line, want, what in ((names[0], chosen_before, "Defaults"),
+                             (names[-1], chosen_after, "the saved preset")):
+        s.click(*centre(presets_button))
+        s.click(box[0] + 2 * unit, (line[0] + line[1]) / 2)
+        q = wait_idle(s, actions[0])
+        got = radios(q, *kernels, unit) if q else None
+        check("choosing %s set its kernel" % what, got == want, "%s, not %s" % (got, want))
+
+    # A pin (Ctrl+P), kept while another lesson is shown and drawn when this one is back.
+    unpinned = s.shot()
+    s.key("ctrl+p")
+    pinned = s.shot()
+    if unpinned and pinned:
+        check("Ctrl+P pinned the run (the status bar says so)",
+              pinned.region_differs(unpinned, 0, p.w // 2, p.h - unit - 4, p.h))
+    for lesson in ("reduction", "transfers"):
+        y0, y1 = lines[1 + LESSONS.index(lesson)]
+        s.click(bar[1] * 3, (y0 + y1) / 2)
+    back = s.shot()
+    if back and unpinned:
+        check("back on the lesson, the pinned run is drawn beside this one",
+              back.region_differs(unpinned, side, p.w - 20, bar[1] + 2, p.h // 2))
+
+    # A panel's Save PNG: the panel alone, in a file of its own.
+    s.pointer_in_window()
+    now = s.grab()  # (F12's pictures leave out the buttons of some panels)
+    panel_buttons = now.boxes(BUTTON, p.w * 85 // 100, p.w - 10, bar[1], p.h - 2 * unit, unit,
+                              min_h=unit // 3) if now else []
+    if check("the first panel has its Save PNG button", bool(panel_buttons)):
+        known = set(s.pictures())
+        s.click(*centre(panel_buttons[0]))
+        new = s.new_files(known, ".png")
+        if check("the panel's Save PNG saved a file", bool(new), s.stderr()):
+            w, h = png_size(new[0])
+            k = s.settings().get("export_scale", 1)  # File > Panels' "Save PNG" buttons use
+            check("the panel's picture is the panel, not the window (%dx%d at %dx)" % (w, h, k),
+                  10 * unit * k < w < (p.w - side) * k and 3 * unit * k < h < p.h * k)
+
+    # A lesson plan from the File menu (its fifth bright line opens the course's plans; Close
+    # lesson plan is greyed out), then the next step (Page Down) and back (Page Up).
+    file_x, bar_y = (words[0][0] + words[0][1]) / 2, (bar[0] + bar[1]) / 2
+    s.pointer_in_window()
+    plain = s.grab()
+    s.click(file_x, bar_y)
+    menu = s.grab()
+    box = changed_box(plain, menu, 0, p.w // 2, bar[1] + 1, p.h // 2) if plain and menu else None
+    items = menu.text_lines(box[0] + unit // 2, box[0] + 8 * unit, box[1], box[3]) if box else []
+    if not check("the File menu shows its lines", len(items) >= 6, "%s in %s" % (items, box)):
+        return
+    open_y = (items[4][0] + items[4][1]) / 2
+    s.xdo("mousemove", str(box[0] + 2 * unit), str(int(open_y)))
+    time.sleep(0.8)
+    sub = s.grab()
+    sub_box = changed_box(menu, sub, box[2] + 1, p.w, bar[1] + 1, p.h // 2) if sub else None
+    plans = sub.text_lines(sub_box[0] + unit // 2, min(sub_box[2], sub_box[0] + 10 * unit),
+                           sub_box[1], sub_box[3]) if sub_box else []
+    if not check("Open lesson plan lists the course's plans", len(plans) >= 3,
+                 "%s in %s" % (plans, sub_box)):
+        s.hold("Escape")
+        return
+    # Course 001: its first step (compile in the playground) works without a GPU.
+    s.xdo("mousemove", str(sub_box[0] + 2 * unit), str(int(open_y)))
+    time.sleep(0.3)
+    s.click(sub_box[0] + 2 * unit, (plans[1][0] + plans[1][1]) / 2)
+    first = s.shot()
+    if not first:
+        return
+
+    def plan_title(q):
+        """The plan bar's first line (its step), as rows of pixels, or None."""
+        band = q.text_lines(side + unit, q.w * 6 // 10, bar[1] + 2, bar[1] + 5 * unit)
+        if not band:
+            return None
+        return [[q.rgb(x, y) for x in range(side + unit, q.w * 6 // 10)]
+                for y in range(band[0][0], band[0][1] + 1)]
+
+    start = plan_title(first)
+    check("the plan opened, its step shown above the lesson", start is not None and
+          first.region_differs(back, side, p.w - 20, bar[1] + 2, bar[1] + 5 * unit))
+    step = first
+    for _ in range(3):  # a step with an action runs it first, then goes on
+        s.key("Next")
+        time.sleep(1.0)
+        step = s.shot()
+        if not step or plan_title(step) != start:
+            break
+    check("Page Down went to the plan's next step", step is not None and
+          plan_title(step) not in (None, start))
+    s.key("Prior")
+    again = s.shot()
+    check("Page Up came back to the step before", again is not None and
+          plan_title(again) == start)
+    # Closed from the File menu (its sixth bright line now): the lesson alone again.
+    s.click(file_x, bar_y)
+    menu = s.grab()
+    items = menu.text_lines(box[0] + unit // 2, box[0] + 8 * unit, box[1], box[3]) if menu else []
+    if check("Close lesson plan is no longer greyed out", len(items) >= 7, str(items)):
+        s.click(box[0] + 2 * unit, (items[5][0] + items[5][1]) / 2)
+        closed = s.shot()
+        check("Close lesson plan closed it", closed is not None and plan_title(closed) != start)
+    else:
+        s.hold("Escape")
+    y0, y1 = lines[1 + LESSONS.index("transfers")]
+    s.click(bar[1] * 3, (y0 + y1) / 2)
+
+
+def changed_rows(p, q, x0, x1, y0, y1):
+    """Bands of rows where two pictures differ between x0 and x1, each with the rightmost column
+    that differs: [(top, bottom, right)]."""
+    bands = []
+    for y in range(y0, y1):
+        xs = [x for x in range(x0, x1) if p.rgb(x, y) != q.rgb(x, y)]
+        if not xs:
+            continue
+        if bands and bands[-1][1] >= y - 2:
+            t, _, r = bands[-1]
+            bands[-1] = (t, y, max(r, xs[-1]))
+        else:
+            bands.append((y, y, xs[-1]))
+    return bands
+
+
+def editor_walk():
+    """The playground in a 1440-wide window: its editor as wide as the lesson, and Korean and
+    Chinese typed into it drawn as letters. Ten '?' on one line, ten Korean and Chinese letters
+    on the next: drawn as '?' (a font atlas without them), the two lines would be the same; drawn
+    as letters (each wider than DejaVu Sans Mono's '?'), the second is longer."""
+    s = Session(1440, 900)
+    try:
+        if not s.start("--lesson", "playground"):
+            return
+        s.fit_window()
+        p = s.shot()
+        if not p:
+            return
+        words, bar = menu_bar(p)
+        unit = bar[1] - bar[0] + 1
+        title = centred_window_title(p)
+        if title:  # the first start's Getting started, closed
+            y0, y1, right = title
+            s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
+            p = s.shot()
+        # The editor: the longest run of its background down a column of the lesson; its width
+        # along the middle of that run.
+        x = p.w * 6 // 10
+        best, start = (0, 0), None
+        for y in range(bar[1], p.h + 1):
+            inside = y < p.h and p.rgb(x, y) == EDITOR
+            if inside and start is None:
+                start = y
+            elif not inside and start is not None:
+                best = max(best, (y - start, start))
+                start = None
+        length, top = best
+        mid = top + length // 2
+        left = right = x
+        while left > 0 and p.rgb(left - 1, mid) == EDITOR:
+            left -= 1
+        while right + 1 < p.w and p.rgb(right + 1, mid) == EDITOR:
+            right += 1
+        side = p.w * 21 // 100  # the sidebar: 300 of 1440 pixels
+        if not check("the playground's editor is as wide as the lesson (%d of %d pixels)" %
+                     (right - left, p.w - side), length > 3 * unit and
+                     right - left > 0.8 * (p.w - side)):
+            return
+        text = "// \uc548\ub155\ud558\uc138\uc694\u4e2d\u6587\u6ce8\u91ca\u5b57"  # 안녕하세요中文注释字
+        subprocess.run([X_KEYMAP, text], env=s.env, stdout=subprocess.DEVNULL)
+        # Just under the last line (the field holds two lines more than the text), then the
+        # text's end.
+        s.click((left + right) / 2, top + unit)
+        s.key("ctrl+End")
+        s.hold("Return")
+        s.xdo("type", "--delay", "80", "// ??????????")
+        s.hold("Return")
+        s.xdo("type", "--delay", "150", text)
+        time.sleep(1.0)
+        s.click(p.w * 6 // 10, (bar[0] + bar[1]) / 2)  # the menu bar's empty end: out of it
+        q = s.shot()
+        if not q:
+            return
+        bands = changed_rows(p, q, left, right, max(bar[1] + 1, top - 30 * unit),
+                             min(p.h, top + length))
+        lines = [b for b in bands if b[1] - b[0] >= unit // 3]
+        if not check("the two typed lines show in the editor", len(lines) >= 2, str(bands)):
+            return
+        a, b = lines[-2], lines[-1]
+        check("Korean and Chinese typed in the editor draw as letters, not '?' (the line "
+              "reaches %d, ten '?' %d)" % (b[2], a[2]), b[2] > a[2] + unit // 2)
+    finally:
+        s.close()
+
+
 def walk(width, height, scale_steps):
     s = Session(width, height)
     try:
@@ -409,6 +831,9 @@ def walk(width, height, scale_steps):
         if listed and "reduction" in LESSONS:
             plot_menu(s, bar, first_lines, LESSONS.index("reduction"))
             shown = "reduction"
+        if listed and not scale_steps and "transfers" in LESSONS:
+            use_transfers(s, bar, first_lines, words)
+            shown = "transfers"
 
         # The mouse wheel scrolls the lesson's view.
         before = s.shot()
@@ -487,10 +912,17 @@ def walk(width, height, scale_steps):
         s.close()
 
 
-start = time.monotonic()
-print("--- 1920 x 1080, UI scale 1", flush=True)
-walk(1920, 1080, 0)
-print("--- 1280 x 720, UI scale 2 (Ctrl+= four times)", flush=True)
-walk(1280, 720, 4)
-print("%d failure(s) in %.0f s" % (len(failures), time.monotonic() - start))
-sys.exit(1 if failures else 0)
+def main():
+    start = time.monotonic()
+    print("--- 1920 x 1080, UI scale 1", flush=True)
+    walk(1920, 1080, 0)
+    print("--- 1280 x 720, UI scale 2 (Ctrl+= four times)", flush=True)
+    walk(1280, 720, 4)
+    print("--- 1440 x 900, the playground's editor, Korean and Chinese typed", flush=True)
+    editor_walk()
+    print("%d failure(s) in %.0f s" % (len(failures), time.monotonic() - start))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
