@@ -496,11 +496,20 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   ImGui::PushFont(theme.fonts().heading);
   textWrapped("%s", tr(info.title));  // wraps at a projector's scale
   ImGui::PopFont();
-  mutedText(theme, info.summary);
+  // A short view (a projector's scale on a laptop's 720 lines) has room for about 20 lines of
+  // text: the introduction and the no-GPU sentence in full took 60% of it.
+  const bool shortView = size.y < 22.0f * ImGui::GetTextLineHeightWithSpacing();
+  drawIntroduction(theme, info, shortView);
   if (!runtime_.hasDevice()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
-    textWrapped("%s", runtimeSentence(runtime_).c_str());
-    ImGui::PopStyleColor();
+    if (shortView) {
+      textWrapped("%s", tr("No CUDA device: CPU references and models instead."));
+      ImGui::PopStyleColor();
+      helpTooltip(runtimeSentence(runtime_).c_str());
+    } else {
+      textWrapped("%s", runtimeSentence(runtime_).c_str());
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::Spacing();
   pins_.beginLesson(current());
@@ -522,6 +531,37 @@ void Shell::drawMainView(Theme& theme, LessonContext& ctx, ImVec2 pos, ImVec2 si
   ImGui::End();
   // A plan's step asks its question over the lesson until it runs (not on exported figures).
   if (!ctx.exporting) planUi_.drawCover(theme, scale_, coverPos, coverSize);
+}
+
+void Shell::drawIntroduction(Theme& theme, const LessonInfo& info, bool shortView) {
+  const char* text = tr(info.summary);
+  const bool open = introOpen_.count(info.id) > 0;
+  if (!shortView || open) {
+    mutedText(theme, text);
+    if (shortView && smallButton("less")) introOpen_.erase(info.id);
+    return;
+  }
+  // Its first two lines, cut at a word so that "... more" ends the second.
+  ImFont* font = ImGui::GetFont();
+  const float scale = ImGui::GetFontSize() / font->FontSize;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const char* end = text + std::strlen(text);
+  const float more = ImGui::CalcTextSize(" ... ").x + ImGui::CalcTextSize(tr("more")).x +
+                     2 * ImGui::GetStyle().FramePadding.x;
+  const char* first = font->CalcWordWrapPositionA(scale, text, end, width);
+  const char* second = first;
+  while (second < end && (*second == ' ' || *second == '\n'))
+    ++second;
+  const char* cut =
+      second < end ? font->CalcWordWrapPositionA(scale, second, end, width - more) : end;
+  if (cut >= end) return mutedText(theme, text);  // two lines hold it
+  // Each line an item of its own: "more" then sits after the second line's end.
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.mutedColour());
+  ImGui::TextUnformatted(text, first);
+  ImGui::TextUnformatted((std::string(second, cut) + " ...").c_str());
+  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  if (smallButton("more")) introOpen_.insert(info.id);
 }
 
 void Shell::drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size) {

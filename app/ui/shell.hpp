@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,6 +149,9 @@ class Shell {
   void drawPresentation(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawWindowLayout(Theme& theme, LessonContext& ctx, const FrameTarget& t);
   void drawStatusBar(Theme& theme, const std::string& message, ImVec2 pos, ImVec2 size);
+  // The lesson's introduction; on a short view its first two lines and "more" (or all and
+  // "less", once opened).
+  void drawIntroduction(Theme& theme, const LessonInfo& info, bool shortView);
   // Help's windows (shell_help.cpp): Getting started (shown by itself on a first run), the
   // keyboard shortcuts, About.
   void drawHelpWindows(Theme& theme);
@@ -186,6 +190,7 @@ class Shell {
   PixelRect mainView_;
   bool scrollToTop_ = false;
   float mainScrollY_ = 0;
+  std::set<std::string> introOpen_;  // lessons whose whole introduction a short view shows
   PlanUi planUi_;
   PinBoard pins_;
   std::string panelToShow_;  // a plan's step brings its panel into view over a few frames

@@ -245,6 +245,23 @@ TEST_F(Render, PanelsUnderAResultStillComingDoNotJumpWhenItComes) {
   }
 }
 
+// A short view (1280 x 720 at UI scale 2: a projector on a laptop) shows the introduction's first
+// two lines with "more" and the no-GPU sentence's short form: in full they filled 60% of the
+// height, the stencil's first panel starting 510 pixels down of 720.
+TEST_F(Render, AShortViewLeavesMostOfItToTheLesson) {
+  for (const LessonEntry& e : lessonRegistry()) {
+    SCOPED_TRACE(e.info->id);
+    Ui ui(e.info->id);
+    ui.settings.uiScale = 2.0f;
+    ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+    ASSERT_TRUE(ui.renderer.capture(1280, 720, 1, false, "", 3, 0).ok());
+    int top = 720;
+    for (const std::string& id : ui.shell.panels().ids())
+      if (const auto r = ui.shell.panels().rect(id)) top = std::min(top, r->y);
+    EXPECT_LT(top, 720 * 45 / 100) << "the first panel starts too far down";
+  }
+}
+
 // Transfers: results measured before "Kernel calls" moved are said to be the old parameters'
 // (the panel kept "10 calls" with no sign they were stale): a sentence more, with the button.
 TEST_F(Render, TransfersSaysItsResultsAreForTheParametersBeforeAChange) {
