@@ -827,6 +827,18 @@ def walk(width, height, scale_steps):
             check("every lesson opened at its top (its title's first row within two lines of the "
                   "menu bar)", lowest - bar[1] <= 4 * (bar[1] - bar[0] + 1), str(tops))
 
+        if scale_steps and p:
+            # A short view: the introduction's first two lines and "more", which opens it all.
+            unit = bar[1] - bar[0] + 1
+            # (right of the sidebar: 375 of 1280 pixels at this scale)
+            more = p.boxes(BUTTON, p.w * 3 // 10, p.w - 20, bar[1], p.h // 2, unit,
+                           min_h=unit // 3)
+            if check("a short view cuts the introduction, with 'more'", bool(more)):
+                s.click(*centre(more[0]))
+                opened = s.shot()
+                check("'more' showed the whole introduction", opened is not None and
+                      opened.region_differs(p, p.w // 4, p.w - 20, more[0][3] + 2, p.h * 2 // 3))
+
         shown = LESSONS[-1]
         if listed and "reduction" in LESSONS:
             plot_menu(s, bar, first_lines, LESSONS.index("reduction"))

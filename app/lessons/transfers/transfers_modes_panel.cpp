@@ -264,9 +264,10 @@ void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesRe
   const transfers::TransferParams& was = r.p;
   if (!(was == now)) {
     ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-    textWrapped("%s", trf("These results are for the parameters before your change (N = %s, %d "
-                          "calls). Press \"%s\" to measure with the new ones.",
-                          transfersDescribeN(was.n).c_str(), was.calls, tr("Measure all modes"))
+    textWrapped("%s", trf("These results are for the parameters before your change (%s, N = "
+                          "%s, %d calls). Press \"%s\" to measure with the new ones.",
+                          tr(transferOp(was.op).label), transfersDescribeN(was.n).c_str(),
+                          was.calls, tr("Measure all modes"))
                           .c_str());
     ImGui::PopStyleColor();
   }
