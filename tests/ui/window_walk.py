@@ -736,7 +736,8 @@ def editor_walk():
         q = s.shot()
         if not q:
             return
-        bands = changed_rows(p, q, left, right, max(bar[1] + 1, top - 30 * unit),
+        # Right of the gutter (its line numbers change too: a line more).
+        bands = changed_rows(p, q, left + 4 * unit, right, max(bar[1] + 1, top - 30 * unit),
                              min(p.h, top + length))
         lines = [b for b in bands if b[1] - b[0] >= unit // 3]
         if not check("the two typed lines show in the editor", len(lines) >= 2, str(bands)):
