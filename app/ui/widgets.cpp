@@ -475,6 +475,16 @@ void errorText(const Theme& theme, const Status& s) {
   ImGui::PopStyleColor();
 }
 
+void staleNote(const Theme& theme, bool stale, const char* action) {
+  if (!stale) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, theme.warningColour());
+  wrappedText(trf("These results are for the parameters before your change: press \"%s\" for "
+                  "the new ones.",
+                  tr(action))
+                  .c_str());
+  ImGui::PopStyleColor();
+}
+
 void legendItem(ImU32 colour, const char* text, bool first) {
   const float h = ImGui::GetTextLineHeight();
   const float inner = ImGui::GetStyle().ItemInnerSpacing.x;

@@ -156,6 +156,11 @@ const char* halfWidthLabel(const char* label);
 void mutedText(const Theme& theme, const char* text);
 // A lesson's error as a wrapped sentence in the error colour; nothing when `s` is ok.
 void errorText(const Theme& theme, const Status& s);
+// Results measured with other parameters than the controls show now (the learner moved one
+// since): a sentence in the warning colour saying so, naming the button that measures again
+// (`action`, its label as the action table has it), rather than results passed off as the new
+// ones. Nothing when `stale` is false. Under the sentence that says what was measured.
+void staleNote(const Theme& theme, bool stale, const char* action);
 
 // A ladder's rate per step as bars on a log axis (GB/s of each step), with a reference line
 // (a bandwidth ceiling; not drawn when `reference` <= 0). The axis starts a whole decade below the

@@ -78,6 +78,11 @@ void drawAtomicsLadderPanel(LessonContext& ctx, const HistReport* result, const 
         text += trf("Best hand-written step: %s, %s.", label, gbps(best->gbps).c_str());
     }
     textWrapped("%s", text.c_str());
+    // (The block size shapes only the GPU's steps.)
+    staleNote(ctx.theme,
+              p.n != chosen.n || p.bins != chosen.bins || p.source != chosen.source ||
+                  p.skew != chosen.skew || (!r->device.empty() && p.block != chosen.block),
+              "Measure the ladder");
   } else {
     textWrapped("%s", running ? tr("Measuring...")
                       : gpu   ? tr("Not measured yet: press \"Measure the ladder\".")

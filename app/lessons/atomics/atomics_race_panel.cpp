@@ -61,6 +61,11 @@ void drawAtomicsRacePanel(LessonContext& ctx, const RaceReport* result, const Ra
         "time.",
         thousands(p.blocks).c_str(), p.threads, r->device.c_str(), p.repeats,
         thousands(p.expected()).c_str());
+  if (r)
+    staleNote(
+        ctx.theme,
+        p.blocks != chosen.blocks || p.threads != chosen.threads || p.repeats != chosen.repeats,
+        "Run the race");
   else
     textWrapped("%s", running ? tr("Running...")
                       : gpu   ? tr("Not run yet: press \"Run the race\".")

@@ -163,6 +163,7 @@ class DeviceLesson final : public Lesson {
     measureError_ = Status{};
     const int dev = devices_[static_cast<size_t>(selected_)].index;
     const BandwidthParams p = params_;
+    measuredWith_ = p;
     measure_.start([dev, p](AsyncJob<BandwidthReport>::Control& c) {
       return measureBandwidth(dev, p, c.cancelFlag(),
                               [&c](float f, const char* what) { c.progress(f, what); });
@@ -270,6 +271,11 @@ class DeviceLesson final : public Lesson {
       } else if (!report_ || report_->device != d.index) {
         textWrapped(tr("Press Measure in the parameters to time the copies."));
       } else {
+        const BandwidthParams& m = measuredWith_;
+        staleNote(ctx.theme,
+                  m.deviceCopyMiB != params_.deviceCopyMiB ||
+                      m.hostCopyMiB != params_.hostCopyMiB || m.repetitions != params_.repetitions,
+                  actionLabel("measure"));
         drawBars(ctx, d, *report_);
       }
       mutedText(ctx.theme, kWhyMeasure);
@@ -410,6 +416,7 @@ class DeviceLesson final : public Lesson {
   bool autoMeasure_ = false;
   BandwidthParams params_;
   std::optional<BandwidthReport> report_;
+  BandwidthParams measuredWith_;  // what report_ (or the measurement under way) was asked for
   Status queryError_, measureError_;
 };
 

@@ -317,12 +317,15 @@ class MemoryLesson final : public Lesson {
 
   void drawStrided(LessonContext& ctx) {
     if (!beginPanel(ctx, "strided", "Strided copy: bandwidth against stride")) return endPanel(ctx);
+    // The count the results were measured for (the slider's until there are results).
     textWrapped(
         "out[i * s + o] = in[i * s + o] for %s floats: the same useful bytes at every stride, "
         "spread over more sectors.",
-        thousands(stridedParams_.count).c_str());
+        thousands(strided_ ? strided_->p.count : stridedParams_.count).c_str());
     if (strided_) {
       const StridedReport& r = *strided_;
+      staleNote(ctx.theme, r.p.count != stridedParams_.count || r.p.offset != stridedParams_.offset,
+                actionLabel(kActionStrided));
       std::vector<double> xs, meas, pred;
       for (const StridedPoint& p : r.points) {
         xs.push_back(p.stride);
@@ -406,6 +409,7 @@ class MemoryLesson final : public Lesson {
           "No GPU: the model's columns only, for a %d x %d matrix. Bandwidths "
           "need a GPU.",
           v.rows, v.cols);
+    staleNote(ctx.theme, v.rows != rows_ || v.cols != cols_, actionLabel(kActionTranspose));
     // The numbers keep their width and give way by priority on a projector (the model's columns
     // first). Without a GPU the measured columns are empty and give way before all others; what
     // each step changes is in its name's tooltip.

@@ -257,7 +257,7 @@ class PrecisionLesson final : public Lesson {
     drawPrecisionValues(ctx, expr_, point_ ? &point_->ev : nullptr, x_);
     trap_.draw(ctx, sweep_.get(), point_.get(), gpu_, device_);
     explorer_.draw(ctx);
-    drawPrecisionSummation(ctx, sum_.get(), sum_.running());
+    drawPrecisionSummation(ctx, sum_.get(), sum_.running(), sumN_);
     drawThroughput(ctx);
   }
 

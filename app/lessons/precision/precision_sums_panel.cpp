@@ -69,7 +69,8 @@ void drawSumGrowth(LessonContext& ctx, const std::vector<SumResults>& g) {
 
 // [SECTION] summation
 
-void drawPrecisionSummation(LessonContext& ctx, const PrecisionSumReport* sums, bool summing) {
+void drawPrecisionSummation(LessonContext& ctx, const PrecisionSumReport* sums, bool summing,
+                            size_t n) {
   if (beginPanel(ctx, "summation", "Summing N random normal numbers")) {
     if (!sums) {
       ImGui::TextUnformatted(summing ? tr("Summing...") : tr("Not summed yet."));
@@ -79,6 +80,7 @@ void drawPrecisionSummation(LessonContext& ctx, const PrecisionSumReport* sums, 
                   thousands(static_cast<long long>(s.n)).c_str(),
                   precisionSci(static_cast<double>(s.exact), 12).c_str(),
                   precisionSci(s.absSum, 6).c_str());
+      staleNote(ctx.theme, s.n != n, "Sum N numbers");
       // The method and its error carry the lesson; the sum's digits, then the bound's formula,
       // give way first on a projector.
       static const TableColumn kSums[] = {

@@ -16,7 +16,9 @@ struct PrecisionSumReport {
   precision::TreeShape shape;
 };
 
-// `sums`: nullptr until the job has summed; `summing`: the job is running.
-void drawPrecisionSummation(LessonContext& ctx, const PrecisionSumReport* sums, bool summing);
+// `sums`: nullptr until the job has summed; `summing`: the job is running; `n`: the N the slider
+// shows now (results of another are said to be from before the change).
+void drawPrecisionSummation(LessonContext& ctx, const PrecisionSumReport* sums, bool summing,
+                            size_t n);
 
 }  // namespace cudalab

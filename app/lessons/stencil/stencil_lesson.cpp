@@ -243,7 +243,7 @@ class StencilLesson final : public Lesson {
     errorText(ctx.theme, refusal_);
     drawFrame(ctx);
     drawStages(ctx);
-    drawStencilSweepPanel(ctx, report_.kept(), report_.running(), gpu_);
+    drawStencilSweepPanel(ctx, report_.kept(), report_.running(), gpu_, width(), height());
     tile_.draw(ctx, pipe_, validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024));
     // The host's time for this lesson's widgets and pictures, the GPU frame's work excluded: the
     // UI's share of the budget (ImGui's own rendering comes after and is not counted).

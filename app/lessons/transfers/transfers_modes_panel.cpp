@@ -259,18 +259,9 @@ void drawTransfersModes(LessonContext& ctx, const std::optional<TransfersModesRe
     return;
   }
   const TransfersModesReport& r = *report;
-  // Results of other parameters than the panel's (Kernel calls moved since): said, with the button
-  // that measures again, rather than shown as if they were the new ones.
-  const transfers::TransferParams& was = r.p;
-  if (!(was == now)) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.warningColour());
-    textWrapped("%s", trf("These results are for the parameters before your change (%s, N = "
-                          "%s, %d calls). Press \"%s\" to measure with the new ones.",
-                          tr(transferOp(was.op).label), transfersDescribeN(was.n).c_str(),
-                          was.calls, tr("Measure all modes"))
-                          .c_str());
-    ImGui::PopStyleColor();
-  }
+  // Results of other parameters than the panel's (Kernel calls moved since, say): said, with the
+  // button that measures again (the title names what they were measured for).
+  staleNote(ctx.theme, !(r.p == now), "Measure all modes");
   const auto modes = transferModes();
   // When the CPU takes far longer than every GPU mode (the iterate kernel), its bars would
   // flatten the GPU's to nothing: leave them to the table and the text.

@@ -281,6 +281,27 @@ TEST_F(Render, TransfersSaysItsResultsAreForTheParametersBeforeAChange) {
   EXPECT_EQ(back->height, fresh->height) << "the parameters measured again: nothing to say";
 }
 
+// The matmul course's comparison, run at n = 1000, then n moved: the results say they were
+// measured before the change (they were shown as if for the new n), with the button.
+TEST_F(Render, MatmulSaysItsCourseResultsAreForTheSizeBeforeAChange) {
+  Ui ui("matmul");
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 60).ok());  // its first work done
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 256).ok());
+  ASSERT_TRUE(ui.shell.current().startAction("course"));
+  Result<Image> fresh = ui.renderer.capture(1280, 900, 1, false, "course", 3, 120);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().sentence();
+  ASSERT_FALSE(ui.shell.current().busy());
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 300).ok());
+  Result<Image> stale = ui.renderer.capture(1280, 900, 1, false, "course", 3, 0);
+  ASSERT_TRUE(stale.ok()) << stale.status().sentence();
+  EXPECT_GT(stale->height, fresh->height) << "no sentence about the size before the change";
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 256).ok());
+  Result<Image> back = ui.renderer.capture(1280, 900, 1, false, "course", 3, 0);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->height, fresh->height) << "the size measured again: nothing to say";
+}
+
 // Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own
 // values)" (precision and the playground did: each changed a parameter of its own when shown).
 TEST_F(Render, EveryLessonOpensAtItsDefaults) {
