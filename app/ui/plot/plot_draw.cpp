@@ -164,11 +164,17 @@ static std::string axisName(const AxisState& ax, const char* fallback) {
 }
 
 // "Transfer size: 4 MB", or the category's name when the axis has them.
-static std::string axisValue(const AxisState& ax, const char* fallback, double v) {
+// A value on an axis as the read-out says it: "axis: value", or a category's own name (a bar's
+// "Implicit copies" says itself). `named`: the axis's name before a category too, where
+// categories are numbers (a heat map's rows "0", "1", ... said bare meant nothing).
+static std::string axisValue(const AxisState& ax, const char* fallback, double v,
+                             bool named = false) {
   if (!ax.categories.empty()) {
     const double i = std::round(v);
-    if (std::fabs(v - i) < 1e-9 && i >= 0 && i < static_cast<double>(ax.categories.size()))
-      return ax.categories[static_cast<size_t>(i)];
+    if (std::fabs(v - i) < 1e-9 && i >= 0 && i < static_cast<double>(ax.categories.size())) {
+      const std::string& c = ax.categories[static_cast<size_t>(i)];
+      return named ? axisName(ax, fallback) + ": " + c : c;
+    }
   }
   return axisName(ax, fallback) + ": " + formatValue(v, ax.fmt(), 0);
 }
@@ -280,7 +286,7 @@ static std::optional<Readout> findReadout(const Building& b, const std::vector<H
     Readout r;
     r.colour = std::isfinite(v) ? colormapColour(s.cmap, (v - s.a) / (s.b - s.a)) : 0;
     r.name = seriesName(s.label);
-    r.lines = {axisValue(b.x, "x", c), axisValue(b.y, "y", rr),
+    r.lines = {axisValue(b.x, "x", c, true), axisValue(b.y, "y", rr, true),
                "value: " + (std::isfinite(v) ? formatValue(v, nullptr, 0) : std::string("none"))};
     if (s.blockR * s.blockC > 1)
       r.lines.push_back("(mean of " + std::to_string(s.blockR) + " x " + std::to_string(s.blockC) +

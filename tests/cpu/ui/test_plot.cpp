@@ -851,6 +851,38 @@ TEST_F(PlotFrame, SpanReadoutShowsRowStartEndAndDuration) {
     EXPECT_NE(logged.find(line), std::string::npos) << line << " not in:\n" << logged;
 }
 
+// A heat map's read-out names both axes, its numbered rows too: the memory lesson's map said a
+// bare "2" for its row (a category's name alone, as a bar chart's "Implicit copies" says itself).
+TEST_F(PlotFrame, HeatmapReadoutNamesItsAxes) {
+  static const char* rows[] = {"0", "1", "2", "3"};
+  static const double values[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  auto draw = [] {
+    if (plot::BeginPlot("heat", "", ImVec2(400, 300))) {
+      plot::SetupAxes({"warp", plot::Scale::Linear, -0.5, 3.5, "%.0f"},
+                      {"row of 32 warps", plot::Scale::Linear, -0.5, 3.5, "%.0f"});
+      plot::SetupCategories(rows, 4, plot::AxisId::Y);
+      plot::PlotHeatmap("sectors", values, 4, 4, 1, 32);
+      plot::EndPlot();
+    }
+  };
+  frame(draw);
+  const auto r = plot::LastPlotRect("heat");
+  ASSERT_TRUE(r.has_value());
+  // Somewhere inside the cells (the plot area is the rectangle's middle).
+  ImGui::GetIO().MousePos = ImVec2(static_cast<float>(r->x + r->w / 2),
+                                   static_cast<float>(r->y + r->h / 2));
+  frame(draw);
+  frame([&] {
+    ImGui::LogToClipboard();
+    draw();
+    ImGui::LogFinish();
+  });
+  const char* clip = ImGui::GetClipboardText();
+  const std::string logged = clip ? clip : "";
+  for (const char* line : {"sectors", "warp: ", "row of 32 warps: ", "value: "})
+    EXPECT_NE(logged.find(line), std::string::npos) << line << " not in:\n" << logged;
+}
+
 // An outside legend stays beside a wide plot and goes under a narrow one (a projector's scale),
 // in columns, below the x axis's label; every entry is still drawn.
 TEST_F(PlotFrame, AnOutsideLegendGoesUnderANarrowPlot) {
