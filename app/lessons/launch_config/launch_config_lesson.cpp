@@ -321,6 +321,7 @@ class LaunchConfigLesson final : public Lesson {
           h = std::max(
               h, std::min(64.0f * ctx.scale, 16.0f * ctx.scale * static_cast<float>(L.height)));
           ImGui::Image(ids_.textureId(), ImVec2(w, h));
+          markCanary(ctx, picture_->shape, L, ImGui::GetItemRectMin(), ImVec2(w, h));
           if (ImGui::IsItemHovered()) {
             const ImVec2 mp = ImGui::GetIO().MousePos, p0 = ImGui::GetItemRectMin();
             const long long px =
@@ -340,6 +341,36 @@ class LaunchConfigLesson final : public Lesson {
       }
     }
     endPanel(ctx);
+  }
+
+  // The writes past the end are a few elements after the array's last: on a picture of a large
+  // array they are a pixel or less wide. A ring in the canary's colour, at least a few pixels
+  // across, says where they are.
+  static void markCanary(LessonContext& ctx, const LaunchShape& s, const PictureLayout& L,
+                         ImVec2 p0, ImVec2 size) {
+    if (s.canaryWrites <= 0 || L.rowElements <= 0 || L.width <= 0 || L.height <= 0) return;
+    const long long a = s.n, b = s.n + s.canaryWrites - 1;  // the first and last written
+    const long long rowA = a / L.rowElements, rowB = b / L.rowElements;
+    const long long colA = rowA == rowB ? a % L.rowElements : 0;
+    const long long colB = rowA == rowB ? b % L.rowElements : L.rowElements - 1;
+    const float sx = size.x / static_cast<float>(L.width),
+                sy = size.y / static_cast<float>(L.height);
+    ImVec2 lo(p0.x + static_cast<float>(colA / L.fx) * sx,
+              p0.y + static_cast<float>(rowA / L.fy) * sy);
+    ImVec2 hi(p0.x + static_cast<float>(colB / L.fx + 1) * sx,
+              p0.y + static_cast<float>(rowB / L.fy + 1) * sy);
+    const float least = 8.0f * ctx.scale;
+    auto widen = [least](float& from, float& to) {
+      if (to - from >= least) return;
+      const float mid = 0.5f * (from + to);
+      from = mid - 0.5f * least;
+      to = mid + 0.5f * least;
+    };
+    widen(lo.x, hi.x);
+    widen(lo.y, hi.y);
+    const float t = 2.0f * ctx.scale;
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(lo.x - t, lo.y - t), ImVec2(hi.x + t, hi.y + t),
+                                        IM_COL32(217, 13, 26, 255), 0.0f, 0, t);
   }
 
   // Why there is no picture, in the UI's language.
