@@ -546,8 +546,9 @@ void Shell::drawIntroduction(Theme& theme, const LessonInfo& info, bool shortVie
   const float scale = ImGui::GetFontSize() / font->FontSize;
   const float width = ImGui::GetContentRegionAvail().x;
   const char* end = text + std::strlen(text);
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float more = ImGui::CalcTextSize(" ... ").x + ImGui::CalcTextSize(tr("more")).x +
-                     2 * ImGui::GetStyle().FramePadding.x;
+                     2 * style.FramePadding.x + 2 * style.ItemSpacing.x;
   const char* first = font->CalcWordWrapPositionA(scale, text, end, width);
   const char* second = first;
   while (second < end && (*second == ' ' || *second == '\n'))
