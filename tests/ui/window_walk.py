@@ -40,7 +40,8 @@ def check(what, ok, detail=""):
     if not ok:
         failures.append(what)
         if last_picture and os.path.exists(last_picture):
-            kept = os.path.join(FAILURE_DIR, "window_walk-failure-%d.png" % len(failures))
+            kept = os.path.join(FAILURE_DIR, "window_walk-failure-%d%s" % (
+                len(failures), os.path.splitext(last_picture)[1]))
             shutil.copy(last_picture, kept)
             print("   the window at that moment: " + kept, flush=True)
     return ok
@@ -249,10 +250,19 @@ class Session:
 
     def grab(self):
         """The screen as a person sees it now (hover and tooltips included), or None."""
+        global last_picture
         path = self.work + "/grab-%d.ppm" % time.monotonic_ns()
         if subprocess.run([X_GRAB, path], env=self.env).returncode != 0:
             return None
+        last_picture = path
         return Picture(path)
+
+    def look(self):
+        """The screen a few frames from now, the pointer out of the way (on the status bar): what
+        F12 would save, without the second or so a PNG file takes."""
+        self.pointer_in_window()
+        time.sleep(0.4)
+        return self.grab()
 
     def new_files(self, before, ext, seconds=10):
         """The files the app saved in its export folder since `before` (a set of names) ending in
@@ -565,16 +575,16 @@ def use_transfers(s, bar, lines, words):
         check("choosing %s set its kernel" % what, got == want, "%s, not %s" % (got, want))
 
     # A pin (Ctrl+P), kept while another lesson is shown and drawn when this one is back.
-    unpinned = s.shot()
+    unpinned = s.look()
     s.key("ctrl+p")
-    pinned = s.shot()
+    pinned = s.look()
     if unpinned and pinned:
         check("Ctrl+P pinned the run (the status bar says so)",
               pinned.region_differs(unpinned, 0, p.w // 2, p.h - unit - 4, p.h))
     for lesson in ("reduction", "transfers"):
         y0, y1 = lines[1 + LESSONS.index(lesson)]
         s.click(bar[1] * 3, (y0 + y1) / 2)
-    back = s.shot()
+    back = s.look()
     if back and unpinned:
         check("back on the lesson, the pinned run is drawn beside this one",
               back.region_differs(unpinned, side, p.w - 20, bar[1] + 2, p.h // 2))
@@ -620,7 +630,7 @@ def use_transfers(s, bar, lines, words):
     s.xdo("mousemove", str(sub_box[0] + 2 * unit), str(int(open_y)))
     time.sleep(0.3)
     s.click(sub_box[0] + 2 * unit, (plans[1][0] + plans[1][1]) / 2)
-    first = s.shot()
+    first = s.look()
     if not first:
         return
 
@@ -639,13 +649,13 @@ def use_transfers(s, bar, lines, words):
     for _ in range(3):  # a step with an action runs it first, then goes on
         s.key("Next")
         time.sleep(1.0)
-        step = s.shot()
+        step = s.look()
         if not step or plan_title(step) != start:
             break
     check("Page Down went to the plan's next step", step is not None and
           plan_title(step) not in (None, start))
     s.key("Prior")
-    again = s.shot()
+    again = s.look()
     check("Page Up came back to the step before", again is not None and
           plan_title(again) == start)
     # Closed from the File menu (its sixth bright line now): the lesson alone again.
@@ -654,7 +664,7 @@ def use_transfers(s, bar, lines, words):
     items = menu.text_lines(box[0] + unit // 2, box[0] + 8 * unit, box[1], box[3]) if menu else []
     if check("Close lesson plan is no longer greyed out", len(items) >= 7, str(items)):
         s.click(box[0] + 2 * unit, (items[5][0] + items[5][1]) / 2)
-        closed = s.shot()
+        closed = s.look()
         check("Close lesson plan closed it", closed is not None and plan_title(closed) != start)
     else:
         s.hold("Escape")
@@ -836,7 +846,7 @@ def walk(width, height, scale_steps):
                            min_h=unit // 3)
             if check("a short view cuts the introduction, with 'more'", bool(more)):
                 s.click(*centre(more[0]))
-                opened = s.shot()
+                opened = s.look()
                 check("'more' showed the whole introduction", opened is not None and
                       opened.region_differs(p, p.w // 4, p.w - 20, more[0][3] + 2, p.h * 2 // 3))
 
@@ -849,13 +859,13 @@ def walk(width, height, scale_steps):
             shown = "transfers"
 
         # The mouse wheel scrolls the lesson's view.
-        before = s.shot()
+        before = s.look()
         s.xdo("mousemove", str(width * 2 // 3), str(height // 2))
         for _ in range(6):
             s.xdo("click", "5")
             time.sleep(0.1)
         time.sleep(0.5)
-        scrolled = s.shot()
+        scrolled = s.look()
         if before and scrolled:
             check("the mouse wheel scrolled the lesson", scrolled.region_differs(
                 before, scrolled.w // 3, scrolled.w - 20, bar[1] + 2, scrolled.h // 3))
@@ -868,12 +878,12 @@ def walk(width, height, scale_steps):
 
         # Presentation mode: the lesson alone (no sidebar, no menu bar), Escape to come back.
         s.key("F5")
-        pres = s.shot()
+        pres = s.look()
         if pres:
             check("F5 presents the lesson alone (no menu bar)", len(menu_bar(pres)[0]) != 5 or
                   pres.region_differs(p, 0, pres.w // 4, 0, pres.h // 2))
         s.key("Escape")
-        back = s.shot()
+        back = s.look()
         if back:
             check("Escape left presentation mode (the menu bar is back)",
                   len(menu_bar(back)[0]) == 5)
@@ -888,14 +898,17 @@ def walk(width, height, scale_steps):
             items = menu.text_lines(words[2][0], words[2][0] + (bar[1] - bar[0]) * 8,
                                     bar[1] + 2, menu.h // 2)
             s.hold("Escape")
-            for y0, y1 in items[:6]:
+            # The system's default, English, then Korean: its line is tried first (each line
+            # that is not waits two seconds for settings.json).
+            order = [2] + [i for i in range(min(len(items), 6)) if i != 2]
+            for y0, y1 in (items[i] for i in order if i < len(items)):
                 s.click(lang_x, (bar[0] + bar[1]) / 2)
                 s.click(lang_x, (y0 + y1) / 2)
                 chosen = s.settings(lambda st: st.get("language") == "ko", 2).get("language")
                 if chosen == "ko":
                     break
         check("the language menu chose Korean, saved at once", chosen == "ko", str(chosen))
-        korean = s.shot()
+        korean = s.look()
         if korean:
             check("the menu bar changed language", korean.region_differs(
                 back or p, 0, korean.w // 3, bar[0], bar[1] + 1))
