@@ -71,10 +71,16 @@ std::vector<ImWchar>& askedGlyphs() {
 }
 bool gGlyphsPending = false;
 
-// A face for CJK letters when the language needs none: the first Noto Sans CJK family the
-// languages name that is installed (each covers Hangul, Kana and the common Han characters).
+// A face for CJK letters when the language needs none: Chinese's Noto Sans CJK family first (its
+// Han forms are the Chinese ones; every Noto Sans CJK family has Hangul and Kana too), else
+// the first other installed family the languages name.
 FontFace anyCjkFace(bool bold, const char** family) {
-  for (const Language& l : languages()) {
+  std::vector<const Language*> order;
+  if (const Language* zh = findLanguage("zh_CN")) order.push_back(zh);
+  for (const Language& l : languages())
+    order.push_back(&l);
+  for (const Language* lp : order) {
+    const Language& l = *lp;
     if (!l.cjkFamily) continue;
     FontFace face = findFontFace(l.cjkFamily, bold);
     if (!face.path.empty()) {
@@ -161,9 +167,10 @@ void Theme::buildFonts(float scale) {
   }
   // Each file is read and checked once, and its checked bytes kept for the atlas builds to come
   // (font_file.hpp says why ImGui must get those very bytes): a rebuild for a new scale or a
-  // letter the learner typed then costs no reading (Noto Sans CJK is 19 MB). ImGui borrows them
-  // (the atlas drops its reference in ClearInputData below). A file that fails is said once per
-  // build and skipped, not kept: mended (its package reinstalled), the next build takes it.
+  // letter the learner typed then reads and checks no file again (Noto Sans CJK is 19 MB). ImGui
+  // copies the bytes it is given (FontDataOwnedByAtlas false) and frees its copies in
+  // ClearInputData below. A file that fails is said once per build and not kept: mended (its
+  // package reinstalled), the next build takes it.
   std::set<std::pair<std::string, int>> said;
   auto add = [&](const std::string& file, float size, ImFontConfig cfg,
                  const ImWchar* ranges) -> ImFont* {
@@ -190,7 +197,7 @@ void Theme::buildFonts(float scale) {
       return nullptr;
     }
     std::vector<unsigned char>& data = it->second.data;
-    cfg.FontDataOwnedByAtlas = false;  // kept here, in fontFiles_
+    cfg.FontDataOwnedByAtlas = false;  // ImGui copies them; the checked bytes stay here
     return io.Fonts->AddFontFromMemoryTTF(data.data(), static_cast<int>(data.size()), size, &cfg,
                                           ranges);
   };

@@ -49,10 +49,12 @@ FontFace findFontFace(const char* family, bool bold);
 // was not built with: it holds DejaVu's Latin and Greek and only the CJK characters of the
 // chosen language's translations. Pass such text here while it is drawn (inside a frame); letters
 // the atlas lacks are noted, and the next frame's Theme::apply adds them (one rebuild, from
-// DejaVu or a Noto Sans CJK face, whichever has them), up to kMaxExtraGlyphs in a session.
+// DejaVu or a Noto Sans CJK face, whichever has them), up to kMaxExtraGlyphs in a session (a
+// learner's comments need a few hundred; more, at a projector's scale in four fonts, would
+// outgrow the atlas texture drivers accept).
 // Letters no font here has are asked for once and then draw as '?'.
 void askForGlyphs(std::string_view utf8);
-inline constexpr int kMaxExtraGlyphs = 4000;
+inline constexpr int kMaxExtraGlyphs = 1000;
 
 class Theme {
  public:

@@ -57,8 +57,9 @@ class Picture:
         if path.endswith(".ppm"):
             with open(path, "rb") as f:
                 data = f.read()
-            magic, w, h, _, self._ppm = data.split(maxsplit=4)
+            magic, w, h = data.split(maxsplit=3)[:3]
             self.w, self.h = int(w), int(h)
+            self._ppm = data[len(data) - self.w * self.h * 3:]  # after the header, whatever it is
         else:
             self.w, self.h = png_size(path)
 
@@ -254,7 +255,10 @@ class Session:
         path = self.work + "/grab-%d.ppm" % time.monotonic_ns()
         if subprocess.run([X_GRAB, path], env=self.env).returncode != 0:
             return None
-        last_picture = path
+        # A Picture of a grab holds its pixels: the grab before (6 MB at 1920 x 1080) goes.
+        if getattr(self, "last_grab", None) and os.path.exists(self.last_grab):
+            os.remove(self.last_grab)
+        self.last_grab = last_picture = path
         return Picture(path)
 
     def look(self):
@@ -491,7 +495,7 @@ def use_transfers(s, bar, lines, words):
     # Every action: held down, its button lights up (it takes the click); let go, it works
     # (its button off while it does) or the view changes. A model's action run again with the
     # same parameters (the chain of kernels without a GPU) shows the same figures: one may not.
-    before, ran = p, []
+    before, ran = s.look(), []  # the screen, as the ones after are
     for k, a in enumerate(actions):
         x, y = centre(a)
         s.xdo("mousemove", str(int(x)), str(int(y)))
@@ -845,10 +849,12 @@ def walk(width, height, scale_steps):
             more = p.boxes(BUTTON, p.w * 3 // 10, p.w - 20, bar[1], p.h // 2, unit,
                            min_h=unit // 3)
             if check("a short view cuts the introduction, with 'more'", bool(more)):
+                cut = s.look()  # the screen, as the one after is
                 s.click(*centre(more[0]))
                 opened = s.look()
-                check("'more' showed the whole introduction", opened is not None and
-                      opened.region_differs(p, p.w // 4, p.w - 20, more[0][3] + 2, p.h * 2 // 3))
+                check("'more' showed the whole introduction", cut is not None and
+                      opened is not None and
+                      opened.region_differs(cut, p.w // 4, p.w - 20, more[0][3] + 2, p.h * 2 // 3))
 
         shown = LESSONS[-1]
         if listed and "reduction" in LESSONS:

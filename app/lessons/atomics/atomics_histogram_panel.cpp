@@ -78,11 +78,14 @@ void drawAtomicsLadderPanel(LessonContext& ctx, const HistReport* result, const 
         text += trf("Best hand-written step: %s, %s.", label, gbps(best->gbps).c_str());
     }
     textWrapped("%s", text.c_str());
-    // (The block size shapes only the GPU's steps.)
+    // (The block size shapes only the GPU's steps, the skew only uniform bytes; CPU results are
+    // made again by their own button.)
+    const bool gpuResults = !r->device.empty();
     staleNote(ctx.theme,
               p.n != chosen.n || p.bins != chosen.bins || p.source != chosen.source ||
-                  p.skew != chosen.skew || (!r->device.empty() && p.block != chosen.block),
-              "Measure the ladder");
+                  (p.source == Source::Uniform && p.skew != chosen.skew) ||
+                  (gpuResults && p.block != chosen.block),
+              gpuResults ? "Measure the ladder" : "CPU histograms only");
   } else {
     textWrapped("%s", running ? tr("Measuring...")
                       : gpu   ? tr("Not measured yet: press \"Measure the ladder\".")

@@ -349,8 +349,13 @@ class LaunchConfigLesson final : public Lesson {
   static void markCanary(LessonContext& ctx, const LaunchShape& s, const PictureLayout& L,
                          ImVec2 p0, ImVec2 size) {
     if (s.canaryWrites <= 0 || L.rowElements <= 0 || L.width <= 0 || L.height <= 0) return;
-    const long long a = s.n, b = s.n + s.canaryWrites - 1;  // the first and last written
-    const long long rowA = a / L.rowElements, rowB = b / L.rowElements;
+    // From the array's end to the last index any thread computes (the allocation's last): in 2D
+    // the writes past the end need not be one run, so the ring spans the rows they may touch.
+    const long long a = s.n, b = s.allocationElements - 1;
+    if (b < a) return;
+    const long long rowA = a / L.rowElements,
+                    rowB = std::min(b / L.rowElements, std::max(0LL, L.rows - 1));
+    if (rowB < rowA) return;
     const long long colA = rowA == rowB ? a % L.rowElements : 0;
     const long long colB = rowA == rowB ? b % L.rowElements : L.rowElements - 1;
     const float sx = size.x / static_cast<float>(L.width),

@@ -26,12 +26,12 @@ std::string stencilMsText(double ms) {
 // [SECTION] time against radius
 
 void drawStencilSweepPanel(LessonContext& ctx, const std::optional<KernelReport>& report,
-                           bool measuring, bool gpu, int width, int height) {
+                           bool measuring, bool gpu, bool stale) {
   if (!beginPanel(ctx, "sweep", "The blur's ladder: time against radius")) return endPanel(ctx);
   if (waitingForMeasurement(bool(report), measuring, gpu, N_("Press \"Measure the kernels\".")))
     return endPanel(ctx);
   const KernelReport& r = *report;
-  staleNote(ctx.theme, r.width != width || r.height != height, "Measure the kernels");
+  staleNote(ctx.theme, stale, "Measure the kernels");
   if (plot::BeginPlot("stencil_radius", "##radius", ImVec2(-1, 0))) {
     plot::SetupAxes({N_("radius"), plot::Scale::Linear, 0, 16},
                     {N_("time"), plot::Scale::Log10, NAN, NAN, "s"});

@@ -4,7 +4,7 @@
 // each input pixel coloured by how many blocks load it, and the loads per output pixel of the
 // naive, tiled and separable blurs against the radius.
 //
-//   drawStencilSweepPanel(ctx, report_, measureJob_.running(), gpu_, width, height);
+//   drawStencilSweepPanel(ctx, report_, measureJob_.running(), gpu_, stale);
 //   tile_.draw(ctx, pipe_, validate(pipe_, width, height, sharedLimit));
 #pragma once
 
@@ -22,10 +22,10 @@ namespace cudalab {
 // "0.0123 ms", "1.23 ms", "12.3 ms": the lesson's times, with the digits that matter.
 std::string stencilMsText(double ms);
 
-// The ladder's measurement (nothing until measured; `measuring` and `gpu` choose what to say),
-// said to be of the frame size before a change when it is not `width` x `height`.
+// The ladder's measurement (nothing until measured; `measuring` and `gpu` choose what to say);
+// `stale`: measured with another frame size or tile than the controls show now (said so).
 void drawStencilSweepPanel(LessonContext& ctx, const std::optional<stencil::KernelReport>& report,
-                           bool measuring, bool gpu, int width, int height);
+                           bool measuring, bool gpu, bool stale);
 
 class StencilTilePanel {
  public:
