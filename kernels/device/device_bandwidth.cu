@@ -243,6 +243,7 @@ Result<BandwidthReport> measureBandwidth(int device, const BandwidthParams& para
 
   BandwidthReport report;
   report.device = device;
+  report.params = params;
   const int variantCount = static_cast<int>(copyVariants().size());
   Progress prog{progress, variantCount * (params.repetitions + 1)};
 

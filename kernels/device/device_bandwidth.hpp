@@ -127,6 +127,7 @@ struct CopyResult {
 
 struct BandwidthReport {
   int device = 0;
+  BandwidthParams params;           // what was asked for
   std::vector<CopyResult> results;  // one per copyVariants() entry, in that order
 };
 

@@ -452,6 +452,7 @@ Result<KernelReport> measureKernels(int width, int height, const std::vector<int
   KernelReport rep;
   rep.width = width;
   rep.height = height;
+  rep.tile = tile;
   rep.device = currentDeviceName();
   StreamGuard stream;
   CUDALAB_TRY(stream.create());

@@ -221,6 +221,7 @@ struct KernelPoint {
 };
 struct KernelReport {
   int width = 0, height = 0;
+  int tile = 0;                     // the tiled kernels' tile size, as asked
   double copyMs = 0, copyGBps = 0;  // device-to-device copy of one float4 frame (read + write)
   double sobelMs = 0, thresholdMs = 0, composeMs = 0, sceneMs = 0;
   std::vector<KernelPoint> points;

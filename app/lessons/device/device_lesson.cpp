@@ -163,7 +163,6 @@ class DeviceLesson final : public Lesson {
     measureError_ = Status{};
     const int dev = devices_[static_cast<size_t>(selected_)].index;
     const BandwidthParams p = params_;
-    measuredWith_ = p;
     measure_.start([dev, p](AsyncJob<BandwidthReport>::Control& c) {
       return measureBandwidth(dev, p, c.cancelFlag(),
                               [&c](float f, const char* what) { c.progress(f, what); });
@@ -271,7 +270,7 @@ class DeviceLesson final : public Lesson {
       } else if (!report_ || report_->device != d.index) {
         textWrapped(tr("Press Measure in the parameters to time the copies."));
       } else {
-        const BandwidthParams& m = measuredWith_;
+        const BandwidthParams& m = report_->params;
         staleNote(ctx.theme,
                   m.deviceCopyMiB != params_.deviceCopyMiB ||
                       m.hostCopyMiB != params_.hostCopyMiB || m.repetitions != params_.repetitions,
@@ -416,7 +415,6 @@ class DeviceLesson final : public Lesson {
   bool autoMeasure_ = false;
   BandwidthParams params_;
   std::optional<BandwidthReport> report_;
-  BandwidthParams measuredWith_;  // what report_ (or the measurement under way) was asked for
   Status queryError_, measureError_;
 };
 

@@ -194,7 +194,8 @@ class MatmulLesson final : public Lesson {
             "%d x %d x %d on %s. Best hand-written step: %s, %s. The course's tile size (16): "
             "%s; the course's Numba tiled kernel reached 7.9 TFLOP/s on an H200.",
             r->p.M, r->p.N, r->p.K, r->device.c_str(), bestName, bestRate.c_str(), tiled16.c_str());
-      staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_, "Measure the ladder");
+      staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_,
+                actionLabel(kActionLadder));
     } else {
       textWrapped("%s", ladder_.running() ? tr("Measuring...")
                         : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
@@ -420,7 +421,7 @@ class MatmulLesson final : public Lesson {
         "the compiler, %d threads for \"all cores\"), standing in for NumPy; GPU times are the "
         "kernel alone, as the course timed Numba.",
         c.n, c.n, c.n, c.n, c.cpuThreads);
-    staleNote(ctx.theme, c.n != courseN_, "Run the course's comparison");
+    staleNote(ctx.theme, c.n != courseN_, actionLabel(kActionCourse));
     double oneThread = 0;
     bool gpuRan = false;
     for (const CourseRow& row : c.rows)

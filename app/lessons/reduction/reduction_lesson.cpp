@@ -214,7 +214,7 @@ class ReductionLesson final : public Lesson {
         textWrapped("%s %s numbers (%s) on %s, %d threads per block.", n.c_str(),
                     typeLabel(r->p.type), bytes.c_str(), r->device.c_str(), r->p.block);
       staleNote(ctx.theme, r->p.n != n_ || r->p.type != type_ || r->p.block != block_,
-                "Measure the ladder");
+                actionLabel(kActionLadder));
     } else {
       textWrapped("%s", ladder_.running() ? tr("Measuring...")
                         : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
@@ -335,7 +335,8 @@ class ReductionLesson final : public Lesson {
     if (waitingForMeasurement(bool(sweep_), sweep_.running(), gpu_,
                               N_("Press \"GB/s against N\" to measure N = 2^10 to 2^28.")))
       return endPanel(ctx);
-    staleNote(ctx.theme, sweep_->type != type_ || sweep_->block != block_, "GB/s against N");
+    staleNote(ctx.theme, sweep_->type != type_ || sweep_->block != block_,
+              actionLabel(kActionSweep));
     stepLinesPlot(
         "reduction_sweep", "##sweep", {"N", plot::Scale::Log10}, {"GB/s", plot::Scale::Log10},
         sweepStepIds(), sweep_->points, stepInfo, [](const SweepPoint& p) { return double(p.n); },

@@ -244,9 +244,9 @@ class StencilLesson final : public Lesson {
     drawFrame(ctx);
     drawStages(ctx);
     const std::optional<KernelReport>& kept = report_.kept();
-    drawStencilSweepPanel(ctx, kept, report_.running(), gpu_,
-                          kept && (kept->width != width() || kept->height != height() ||
-                                   measuredTile_ != pipe_.tile));
+    drawStencilSweepPanel(
+        ctx, kept, report_.running(), gpu_,
+        kept && (kept->width != width() || kept->height != height() || kept->tile != pipe_.tile));
     tile_.draw(ctx, pipe_, validate(pipe_, width(), height(), gpu_ ? sharedLimit_ : 48 * 1024));
     // The host's time for this lesson's widgets and pictures, the GPU frame's work excluded: the
     // UI's share of the budget (ImGui's own rendering comes after and is not counted).
@@ -520,7 +520,6 @@ class StencilLesson final : public Lesson {
   bool startMeasure() {
     if (!mayStart(gpu_ && !working())) return false;
     const int w = width(), h = height(), tile = pipe_.tile;
-    measuredTile_ = tile;  // the report keeps its frame size; the tile is kept here
     return report_.start([w, h, tile](AsyncJob<KernelReport>::Control& c) -> Result<KernelReport> {
       return measureKernels(w, h, defaultRadii(), tile, c.cancelFlag(), c.progressFn());
     });
@@ -589,7 +588,6 @@ class StencilLesson final : public Lesson {
   std::vector<std::uint32_t> still_;
   std::string stillName_;        // the picture's file
   Status pictureError_;          // why the last picture asked for could not be opened
-  int measuredTile_ = 0;         // the tile size the kernels were (or are being) measured with
   int stillW_ = 0, stillH_ = 0;  // its own size, before scaling to the frame
   int stillVersion_ = 0;         // counts the pictures opened (and the returns to the scene)
   int stillLoaded_ = -1;         // the version the runner holds

@@ -262,44 +262,40 @@ TEST_F(Render, AShortViewLeavesMostOfItToTheLesson) {
   }
 }
 
+// Runs `action` with `param` at `measured`, then moves it to `moved`: the panel `panel` must grow
+// by the sentence saying its results are of the values before the change, and lose it when the
+// parameter is back where it was measured.
+void expectStaleNoteAfterAChange(const char* lesson, const char* action, const char* panel,
+                                 const char* param, double measured, double moved) {
+  SCOPED_TRACE(lesson);
+  Ui ui(lesson);
+  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
+  ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 60).ok());  // its first work done
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), param, measured).ok());
+  ASSERT_TRUE(ui.shell.current().startAction(action));
+  Result<Image> fresh = ui.renderer.capture(1280, 900, 1, false, panel, 3, 120);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().sentence();
+  ASSERT_FALSE(ui.shell.current().busy());
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), param, moved).ok());
+  Result<Image> stale = ui.renderer.capture(1280, 900, 1, false, panel, 3, 0);
+  ASSERT_TRUE(stale.ok()) << stale.status().sentence();
+  EXPECT_GT(stale->height, fresh->height) << "no sentence about the values before the change";
+  ASSERT_TRUE(restoreParameter(ui.shell.current(), param, measured).ok());
+  Result<Image> back = ui.renderer.capture(1280, 900, 1, false, panel, 3, 0);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->height, fresh->height) << "the values measured again: nothing to say";
+}
+
 // Transfers: results measured before "Kernel calls" moved are said to be the old parameters'
 // (the panel kept "10 calls" with no sign they were stale): a sentence more, with the button.
 TEST_F(Render, TransfersSaysItsResultsAreForTheParametersBeforeAChange) {
-  Ui ui("transfers");
-  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
-  ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 60).ok());
-  ASSERT_TRUE(ui.shell.current().startAction("modes"));
-  Result<Image> fresh = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 120);
-  ASSERT_TRUE(fresh.ok()) << fresh.status().sentence();
-  ASSERT_TRUE(restoreParameter(ui.shell.current(), "calls", 3).ok());
-  Result<Image> stale = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 0);
-  ASSERT_TRUE(stale.ok()) << stale.status().sentence();
-  EXPECT_GT(stale->height, fresh->height) << "no sentence about the old parameters";
-  ASSERT_TRUE(restoreParameter(ui.shell.current(), "calls", 10).ok());
-  Result<Image> back = ui.renderer.capture(1280, 900, 1, false, "transfers_modes", 3, 0);
-  ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->height, fresh->height) << "the parameters measured again: nothing to say";
+  expectStaleNoteAfterAChange("transfers", "modes", "transfers_modes", "calls", 10, 3);
 }
 
-// The matmul course's comparison, run at n = 1000, then n moved: the results say they were
+// The matmul course's comparison, run at n = 256, then n moved: the results say they were
 // measured before the change (they were shown as if for the new n), with the button.
 TEST_F(Render, MatmulSaysItsCourseResultsAreForTheSizeBeforeAChange) {
-  Ui ui("matmul");
-  ASSERT_TRUE(ui.renderer.init(nullptr).ok());
-  ASSERT_TRUE(ui.renderer.capture(1280, 900, 1, false, "", 3, 60).ok());  // its first work done
-  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 256).ok());
-  ASSERT_TRUE(ui.shell.current().startAction("course"));
-  Result<Image> fresh = ui.renderer.capture(1280, 900, 1, false, "course", 3, 120);
-  ASSERT_TRUE(fresh.ok()) << fresh.status().sentence();
-  ASSERT_FALSE(ui.shell.current().busy());
-  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 300).ok());
-  Result<Image> stale = ui.renderer.capture(1280, 900, 1, false, "course", 3, 0);
-  ASSERT_TRUE(stale.ok()) << stale.status().sentence();
-  EXPECT_GT(stale->height, fresh->height) << "no sentence about the size before the change";
-  ASSERT_TRUE(restoreParameter(ui.shell.current(), "course_n", 256).ok());
-  Result<Image> back = ui.renderer.capture(1280, 900, 1, false, "course", 3, 0);
-  ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->height, fresh->height) << "the size measured again: nothing to say";
+  expectStaleNoteAfterAChange("matmul", "course", "course", "course_n", 256, 300);
 }
 
 // Every lesson opens at its Defaults: nothing touched, the preset chooser must not say "(your own

@@ -869,8 +869,8 @@ TEST_F(PlotFrame, HeatmapReadoutNamesItsAxes) {
   const auto r = plot::LastPlotRect("heat");
   ASSERT_TRUE(r.has_value());
   // Somewhere inside the cells (the plot area is the rectangle's middle).
-  ImGui::GetIO().MousePos = ImVec2(static_cast<float>(r->x + r->w / 2),
-                                   static_cast<float>(r->y + r->h / 2));
+  ImGui::GetIO().MousePos =
+      ImVec2(static_cast<float>(r->x + r->w / 2), static_cast<float>(r->y + r->h / 2));
   frame(draw);
   frame([&] {
     ImGui::LogToClipboard();
