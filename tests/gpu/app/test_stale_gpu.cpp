@@ -14,6 +14,7 @@
 #include "platform/headless_egl.hpp"
 #include "platform/image.hpp"
 #include "tests/gpu/drawing.hpp"
+#include "tests/gpu/sanitizing.hpp"
 #include "ui/renderer.hpp"
 #include "ui/settings.hpp"
 #include "ui/shell.hpp"
@@ -31,6 +32,11 @@ struct StaleCase {
 };
 
 TEST(StaleGpu, ResultsOfTheValuesBeforeAChangeSaySo) {
+  // A test of the panels' sentences: six lessons' measurements under racecheck ran past the
+  // sanitizer run's 300 s limit (an H200, 2026-11-28); their kernels are sanitized by their own
+  // suites.
+  if (testing_support::underSanitizer())
+    GTEST_SKIP() << "six lessons' measurements under a sanitizer";
   HeadlessContext gl;
   CUDALAB_TEST_DRAWING(gl, testing_support::NeedsNvidiaGl::No);
   const StaleCase cases[] = {
