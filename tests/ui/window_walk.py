@@ -42,6 +42,7 @@ def check(what, ok, detail=""):
         if last_picture and os.path.exists(last_picture):
             kept = os.path.join(FAILURE_DIR, "window_walk-failure-%d%s" % (
                 len(failures), os.path.splitext(last_picture)[1]))
+            os.makedirs(FAILURE_DIR, exist_ok=True)
             shutil.copy(last_picture, kept)
             print("   the window at that moment: " + kept, flush=True)
     return ok
@@ -676,6 +677,120 @@ def use_transfers(s, bar, lines, words):
     s.click(bar[1] * 3, (y0 + y1) / 2)
 
 
+# What each lesson's sidebar ends with, without a GPU, once it is scrolled to its end: its rows of
+# buttons (not the small ones of presets and sizes), top to bottom, one letter a button. R: an
+# action that runs here (pressed by the walk); S: the same, but its results are the same as those
+# on screen (a CPU evaluation of the same values, instant and exact), so only its lighting up is
+# seen; G: an action that needs a GPU (greyed out); x: another button (not pressed); E: an export
+# button. Then a small button clicked before the actions, so that they run on another value than
+# the lesson opened with (a control moved, and less work for this machine): (its row counted from
+# the last row of small buttons upwards, its place in the row), or None. Last, whether the main
+# view is scrolled to its end first, where the actions' results show. The transfers lesson is
+# walked on its own (use_transfers); Your GPU and the launch configuration have no button that
+# works without a GPU.
+LESSON_BUTTONS = {
+    "precision": ("S R G EE", (0, 1), True),  # "2^20" numbers summed
+    "memory": ("R G EE", None, False),
+    "matmul": ("G G R EE", None, False),
+    "reduction": ("G G R EE", (0, 0), False),  # "1,000,003" numbers
+    "playground": ("RG xxx x x", None, False),
+    "atomics": ("G G R E", None, False),
+    "stencil": ("G R", None, False),
+}
+
+
+def sidebar_buttons(p, side, top, unit):
+    """The sidebar's buttons below `top`: (rows of wide ones, each a list of (box, enabled)),
+    (rows of small ones). Wide: a frame's height (a line and its padding) and at least twice as
+    wide (a combo's arrow is square); small: the presets' and sizes' buttons, about a line."""
+    found = [(b, True) for b in p.boxes(BUTTON, 0, side, top, p.h - 2 * unit, unit)] + \
+        [(b, False) for b in p.boxes(BUTTON_OFF, 0, side, top, p.h - 2 * unit, unit)]
+    found.sort(key=lambda t: (t[0][1] // 4, t[0][0]))
+    wide, small, rows = [], [], []
+    for b, on in found:
+        h, w = b[3] - b[1], b[2] - b[0]
+        if h >= 1.3 * unit and w >= 2 * h:
+            wide.append((b, on))
+        elif h < 1.3 * unit and on:
+            small.append(b)
+    for b, on in wide:
+        if rows and abs(rows[-1][0][0][1] - b[1]) <= 3:
+            rows[-1].append((b, on))
+        else:
+            rows.append([(b, on)])
+    return rows, rows_of(small)
+
+
+def press_actions(s, bar, lesson):
+    """A lesson's buttons as LESSON_BUTTONS says, read after its sidebar is scrolled to its end:
+    the actions that need a GPU greyed out; a small button moved the lesson to another value; each
+    action that runs here, held down, lights up, and let go, works (its button off while it
+    does, or the view changes)."""
+    spec, small_click, to_end = LESSON_BUTTONS[lesson]
+    want = spec.split()
+    unit = bar[1] - bar[0] + 1
+    side = s.width * 17 // 100
+    s.xdo("mousemove", str(side // 2), str(s.height // 2))
+    s.xdo("click", "--repeat", "12", "--delay", "20", "5")  # the sidebar scrolled to its end
+    rows, smalls, p = [], [], None
+    for _ in range(80):  # until the lesson's work since it opened is done (its R buttons lit)
+        p = s.look()
+        if not p:
+            return
+        rows, smalls = sidebar_buttons(p, side, bar[1] + 8 * unit, unit)
+        rows = rows[-len(want):]
+        if len(rows) == len(want) and all(on for row, w in zip(rows, want)
+                                           for (_, on), c in zip(row, w) if c in "RS"):
+            break
+        time.sleep(0.5)
+    got = ["".join((c if on else "G") if c in "RSG" else c for (_, on), c in zip(row, w))
+           for row, w in zip(rows, want)]
+    shape = [len(r) for r in rows] == [len(w) for w in want]
+    if not check("%s: the sidebar ends with its buttons, the GPU's greyed out (%s)" %
+                 (lesson, spec), shape and got == want, "found %s" % got):
+        return
+    if small_click:
+        above = [r for r in smalls if r[0][3] < rows[0][0][0][1]]
+        row, place = small_click
+        if not check("%s: the sizes' small buttons are found" % lesson,
+                     len(above) > row and len(above[-1 - row]) > place, str(above)):
+            return
+        s.click(*centre(above[-1 - row][place]))
+    if to_end:
+        s.xdo("mousemove", str(s.width * 2 // 3), str(s.height // 2))
+        s.xdo("click", "--repeat", "40", "--delay", "10", "5")
+    before = s.look()
+    for row, w in zip(rows, want):
+        for (a, _), c in zip(row, w):
+            if c not in "RS":
+                continue
+            x, y = centre(a)
+            s.xdo("mousemove", str(int(x)), str(int(y)))
+            time.sleep(0.25)
+            s.xdo("mousedown", "1")
+            time.sleep(0.3)
+            held = s.grab()
+            s.xdo("mouseup", "1")
+            time.sleep(0.3)
+            busy = s.grab()
+            lit = held is not None and held.rgb(a[0] + 3, int(y)) == BUTTON_HELD
+            busy = busy is not None and busy.rgb(a[0] + 3, int(y)) == BUTTON_OFF
+            after = wait_idle(s, a)
+            if not after:
+                return
+            ran = busy or after.region_differs(before, side, p.w - 20, bar[1] + 2, p.h - 2 * unit)
+            check("%s: an action lit up when pressed" % lesson, lit)
+            if c == "R":
+                check("%s: the action worked (at work, or the view changed)" % lesson, ran)
+            before = after
+    s.xdo("mousemove", str(side // 2), str(s.height // 2))
+    # The sidebar back at its top, its list of lessons where it was.
+    s.xdo("click", "--repeat", "12", "--delay", "20", "4")
+    if to_end:
+        s.xdo("mousemove", str(s.width * 2 // 3), str(s.height // 2))
+        s.xdo("click", "--repeat", "40", "--delay", "10", "4")
+
+
 def changed_rows(p, q, x0, x1, y0, y1):
     """Bands of rows where two pictures differ between x0 and x1, each with the rightmost column
     that differs: [(top, bottom, right)]."""
@@ -772,8 +887,8 @@ def walk(width, height, scale_steps):
         for _ in range(scale_steps):  # Ctrl+= : a quarter more each
             s.key("ctrl+equal")
         want_scale = 1.0 + 0.25 * scale_steps
-        st = s.settings(lambda st: abs(st.get("ui_scale", 0) - want_scale) < 1e-6)
         if scale_steps:
+            st = s.settings(lambda st: abs(st.get("ui_scale", 0) - want_scale) < 1e-6)
             check("Ctrl+= set the UI scale to %g, saved as it changed" % want_scale,
                   abs(st.get("ui_scale", 0) - want_scale) < 1e-6, str(st))
         p = s.shot()
@@ -837,6 +952,8 @@ def walk(width, height, scale_steps):
                 check("%s looks unlike the lesson before" % lesson,
                       p.region_differs(previous, p.w // 3, p.w - 20, bar[1] + 2, p.h // 3))
             previous = p
+            if listed and not scale_steps and lesson in LESSON_BUTTONS:
+                press_actions(s, bar, lesson)
         if tops:
             lowest = max(tops.values())
             check("every lesson opened at its top (its title's first row within two lines of the "
