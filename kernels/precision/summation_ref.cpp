@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <future>
 #include <iterator>
 #include <limits>
@@ -415,36 +416,123 @@ double errorAgainst(double value, const ExactSum& e) {
   return d + (r - e.lo);
 }
 
+// The methods that add in index order, at once: a prefix's value is the running value where the
+// prefix ends, bit for bit what a pass over the prefix alone gives.
+struct InOrderSums {
+  float sequential = 0;
+  float kahan = 0;
+  double f64 = 0;
+  ExactSum exact;
+  double abs = 0;
+};
+
 // All five methods on x, with the tree's sum from `tree` (which runs on the calling thread while
-// the CPU methods run on their own threads when x is large).
+// the CPU methods run on their own threads when x is large). With `inOrder`, the methods that add
+// in index order are taken from it instead of summed again.
 template <class TreeFn>
-Result<SumResults> evaluate(std::span<const float> x, bool onGpu, const TreeFn& tree) {
+Result<SumResults> evaluate(std::span<const float> x, bool onGpu, const TreeFn& tree,
+                            const InOrderSums* inOrder = nullptr) {
   const auto policy = x.size() >= kParallelMin ? std::launch::async : std::launch::deferred;
-  auto sequential = std::async(policy, [x] { return sumSequential(x); });
   auto pairwise = std::async(policy, [x] { return sumPairwise(x); });
-  auto kahan = std::async(policy, [x] { return sumKahan(x); });
-  auto f64 = std::async(policy, [x] { return sumDouble(x); });
-  auto exact = std::async(policy, [x] { return sumExact(x); });
-  auto absSum = std::async(policy, [x] { return sumAbs(x); });
+  InOrderSums o;
+  if (inOrder) {
+    o = *inOrder;
+  } else {
+    auto sequential = std::async(policy, [x] { return sumSequential(x); });
+    auto kahan = std::async(policy, [x] { return sumKahan(x); });
+    auto f64 = std::async(policy, [x] { return sumDouble(x); });
+    auto exact = std::async(policy, [x] { return sumExact(x); });
+    auto absSum = std::async(policy, [x] { return sumAbs(x); });
+    o = {sequential.get(), kahan.get(), f64.get(), exact.get(), absSum.get()};
+  }
   const Result<float> t = tree();
 
   SumResults r;
   r.n = x.size();
-  const ExactSum e = exact.get();
-  r.exact = e.value();
-  r.absSum = absSum.get();
+  r.exact = o.exact.value();
+  r.absSum = o.abs;
   r.treeOnGpu = onGpu;
   auto set = [&](SumMethod m, double v) {
     r.value[static_cast<int>(m)] = v;
-    r.error[static_cast<int>(m)] = errorAgainst(v, e);
+    r.error[static_cast<int>(m)] = errorAgainst(v, o.exact);
   };
-  set(SumMethod::Sequential, sequential.get());
+  set(SumMethod::Sequential, o.sequential);
   set(SumMethod::Pairwise, pairwise.get());
-  set(SumMethod::Kahan, kahan.get());
-  set(SumMethod::Float64, f64.get());
+  set(SumMethod::Kahan, o.kahan);
+  set(SumMethod::Float64, o.f64);
   if (!t) return t.status();
   set(SumMethod::GpuTree, *t);
   return r;
+}
+
+// The in-order methods at every prefix x[0, sizes[k]) in one pass each (the five passes on their
+// own threads when x is large), where summing each prefix again would read the numbers some six
+// times over (four sizes per octave). The exact sum keeps sumExact's fixed chunks: the prefix's
+// whole chunks folded in index order, then its last, partial one. Empty after a cancel.
+std::vector<InOrderSums> inOrderPrefixes(std::span<const float> x, std::span<const size_t> sizes,
+                                         const std::function<bool()>& cancelled) {
+  std::vector<size_t> order(sizes.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] < sizes[b]; });
+  std::vector<InOrderSums> out(sizes.size());
+  // One running pass: `step(i)` adds x[i]; `keep(k)` stores the running value for prefix k.
+  auto pass = [&](auto step, auto keep) {
+    size_t i = 0;
+    for (size_t k : order) {
+      for (; i < sizes[k]; ++i)
+        step(x[i]);
+      keep(out[k]);
+    }
+  };
+  const auto policy = x.size() >= kParallelMin ? std::launch::async : std::launch::deferred;
+  auto seq = std::async(policy, [&] {
+    float s = 0;
+    pass([&](float v) { s += v; }, [&](InOrderSums& o) { o.sequential = s; });
+  });
+  auto kah = std::async(policy, [&] {
+    float s = 0, c = 0;  // as kahan() above
+    pass(
+        [&](float v) {
+          const float y = v - c;
+          const float t = s + y;
+          c = (t - s) - y;
+          s = t;
+        },
+        [&](InOrderSums& o) { o.kahan = s; });
+  });
+  auto dbl = std::async(policy, [&] {
+    double s = 0, a = 0;
+    pass(
+        [&](float v) {
+          s += static_cast<double>(v);
+          a += std::fabs(static_cast<double>(v));
+        },
+        [&](InOrderSums& o) {
+          o.f64 = s;
+          o.abs = a;
+        });
+  });
+  // The exact sum: every whole chunk of x once, on all cores; then per prefix the fold of its
+  // whole chunks (running, in index order) and its partial chunk.
+  const size_t chunks = x.size() / kExactChunk;
+  std::vector<ExactSum> part(chunks);
+  parallelFor(chunks, workersFor(x.size()), [&](size_t c) {
+    if (!cancelled()) part[c] = exactChunk(x.data() + c * kExactChunk, kExactChunk);
+  });
+  ExactSum folded;
+  size_t c = 0;
+  for (size_t k : order) {
+    for (; c < sizes[k] / kExactChunk; ++c)
+      folded = addExact(folded, part[c]);
+    const size_t rest = sizes[k] - c * kExactChunk;
+    out[k].exact = rest ? addExact(folded, exactChunk(x.data() + c * kExactChunk, rest)) : folded;
+  }
+  seq.get();
+  kah.get();
+  dbl.get();
+  if (cancelled()) return {};
+  return out;
 }
 
 }  // namespace
@@ -493,6 +581,7 @@ Result<std::vector<SumResults>> sumGrowth(std::span<const float> x, std::span<co
     gpuTree = std::move(*g);
   }
 
+  const std::vector<InOrderSums> inOrder = inOrderPrefixes(x, sizes, cancelled);
   std::vector<SumResults> out;
   out.reserve(sizes.size());
   double done = 0;
@@ -500,9 +589,11 @@ Result<std::vector<SumResults>> sumGrowth(std::span<const float> x, std::span<co
     if (cancelled()) return Status::error(N_("Cancelled."));
     const std::span<const float> prefix = x.first(sizes[k]);
     Result<SumResults> r =
-        useGpu ? evaluate(prefix, true, [&] { return Result<float>(gpuTree[k]); })
-               : evaluate(prefix, false,
-                          [&] { return Result<float>(sumTreeOrderCpu(prefix, shape)); });
+        useGpu ? evaluate(
+                     prefix, true, [&] { return Result<float>(gpuTree[k]); }, &inOrder[k])
+               : evaluate(
+                     prefix, false, [&] { return Result<float>(sumTreeOrderCpu(prefix, shape)); },
+                     &inOrder[k]);
     if (!r) return r.status();
     out.push_back(*r);
     done += static_cast<double>(sizes[k]);
