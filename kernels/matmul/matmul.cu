@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/cuda_check.hpp"
+#include "common/cublas_handle.hpp"
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
 #include "common/translatable.hpp"
@@ -145,35 +146,6 @@ BlockLimits deviceBlockLimits() {
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-
-Status cublasStatus(cublasStatus_t s, const char* what) {
-  if (s == CUBLAS_STATUS_SUCCESS) return {};
-  return Status::error(std::string("cuBLAS failed in ") + what + ": " + cublasGetStatusString(s) +
-                       ".");
-}
-
-#define CUDALAB_CUBLAS_TRY(expr) CUDALAB_TRY(cublasStatus((expr), #expr))
-
-class CublasHandle {
- public:
-  CublasHandle() = default;
-  ~CublasHandle() {
-    if (h_) cublasDestroy(h_);
-  }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  Status create(cudaStream_t stream) {
-    CUDALAB_CUBLAS_TRY(cublasCreate(&h_));
-    CUDALAB_CUBLAS_TRY(cublasSetStream(h_, stream));
-    // Plain float32 SGEMM unless a step asks for TF32 explicitly.
-    CUDALAB_CUBLAS_TRY(cublasSetMathMode(h_, CUBLAS_DEFAULT_MATH));
-    return {};
-  }
-  cublasHandle_t get() const { return h_; }
-
- private:
-  cublasHandle_t h_ = nullptr;
-};
 
 // cuBLAS is column-major. A row-major M x N matrix is a column-major N x M one, so row-major
 // C = A B is column-major C^T = B^T A^T: pass B first, with the dimensions swapped.

@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/gemm_check.hpp"
 #include "common/sweep.hpp"
 #include "common/table.hpp"
 #include "common/measurement.hpp"
@@ -232,21 +233,10 @@ inline int warpOf(int thread) {
 // [SECTION] Reference
 // ---------------------------------------------------------------------------------------------
 
-// Rows of C the reference checks: all rows when M x N <= 1024 x 1024, otherwise a sample (the
-// first, the last and evenly spread rows between, 64 in all), so a 16384-square check stays fast.
-std::vector<int> checkedRows(int M, int N);
-
-// The float64 product of the chosen rows, and beside each element the sum of |A[i,k] B[k,j]|,
-// which bounds how far any order of float sums can stray. `threads` 0: all cores.
-struct Reference {
-  std::vector<int> rows;
-  int N = 0;
-  std::vector<double> c;       // rows.size() x N
-  std::vector<double> absSum;  // rows.size() x N
-};
-template <class T>
-Reference referenceProduct(const T* A, const T* B, int M, int N, int K, std::vector<int> rows,
-                           int threads = 0);
+// The rows checked, the float64 reference and the comparison are common/gemm_check.hpp's.
+using cudalab::checkedRows;
+using cudalab::referenceProduct;
+using Reference = GemmReference;
 
 // The most a correct result of precision `p` may differ from the exact product, per unit of
 // absSum: K rounding errors of the accumulation (unit roundoff u = 2^-24 or 2^-53) plus, for TF32,

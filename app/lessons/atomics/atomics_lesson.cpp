@@ -72,6 +72,7 @@ class AtomicsLesson final : public Lesson {
                   ladder_, [this] { return !working() && startLadder(false); }),
         jobAction(
             kActionSkew, N_("Time against skew"),
+            // xgettext:no-c-format
             N_("Uniform bytes with 0% to 100% of them in one bin, every GPU step at each (5 runs): "
                "where atomics on one counter collapse and privatised histograms hold."),
             skew_, [this] { return !working() && startSkew(); }),
