@@ -9,6 +9,7 @@
 #include "lessons/precision/precision_lesson.hpp"
 #include "lessons/reduction/reduction_lesson.hpp"
 #include "lessons/stencil/stencil_lesson.hpp"
+#include "lessons/tensor_cores/tensor_cores_lesson.hpp"
 #include "lessons/transfers/transfers_lesson.hpp"
 
 namespace cudalab {
@@ -22,6 +23,7 @@ std::span<const LessonEntry> lessonRegistry() {
       kPrecisionLesson,     // float32, float64 and cancellation
       kMemoryLesson,        // access patterns, shared memory, the transpose
       kMatmulLesson,        // tiling, from naive to cuBLAS
+      kTensorCoresLesson,   // the tensor cores: WMMA, mma.sync, swizzle, pipelines
       kReductionLesson,     // the reduction ladder
       kPlaygroundLesson,    // the learner's own kernels
       kAtomicsLesson,       // races, atomics, the histogram

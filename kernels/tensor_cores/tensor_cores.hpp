@@ -158,6 +158,17 @@ inline constexpr ParamSpec kSizeK{
         "a multiple of 32, which adds nothing to the sums).",
     .logScale = true};
 
+inline constexpr ParamSpec kFormatChoice{
+    .id = "format",
+    .label = "Inputs",
+    .min = 0,
+    .max = 1,
+    .defaultValue = 0,
+    .help =
+        "The 16-bit format of A and B in the hand-written steps: BF16 (8 exponent bits, "
+        "float32's range, 8 significant bits) or FP16 (5 exponent bits, 11 significant bits). "
+        "The tensor cores multiply both at the same speed; the cuBLAS rows run in both."};
+
 struct TensorParams {
   int M = 4096, N = 4096, K = 4096;
   InputFormat format = InputFormat::BFloat16;
@@ -266,6 +277,6 @@ Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId
                                    const Progress& progress = {});
 
 // The lesson's parameter table: every number its panel edits.
-inline constexpr ParamSpec kTensorParams[] = {kSizeM, kSizeN, kSizeK};
+inline constexpr ParamSpec kTensorParams[] = {kSizeM, kSizeN, kSizeK, kFormatChoice};
 
 }  // namespace cudalab::tensor_cores

@@ -692,6 +692,7 @@ LESSON_BUTTONS = {
     "precision": ("S R G EE", (0, 1), True),  # "2^20" numbers summed
     "memory": ("R G EE", None, False),
     "matmul": ("G G R EE", None, False),
+    "tensor-cores": ("G EE", None, False),
     "reduction": ("G G R EE", (0, 0), False),  # "1,000,003" numbers
     "playground": ("RG xxx x x", None, False),
     "atomics": ("G G R E", None, False),

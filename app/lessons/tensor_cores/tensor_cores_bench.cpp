@@ -1,0 +1,99 @@
+// The tensor-cores lesson's benchmark (`cudalab bench tensor-cores`), registered through its line
+// in lessons/registry.cpp. The helpers (tables, dates, output files) are in core/bench.hpp.
+#include "core/bench.hpp"
+#include "lessons/tensor_cores/tensor_cores_lesson.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "tensor_cores/tensor_cores.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// [SECTION] bench tensor-cores: the ladder at 4096^3 and 8192^3 in BF16 beside cuBLAS BF16, FP16,
+// TF32 and SGEMM, and an odd size
+
+// One ladder as a Markdown table; `best` is the best hand-written step's share of cuBLAS in the
+// ladder's format.
+Status ladderTable(int M, int N, int K, tensor_cores::InputFormat f, bool quick, std::string& md,
+                   nlohmann::json& j, double& best) {
+  using namespace tensor_cores;
+  std::fprintf(stderr, "tensor-cores: ladder %d x %d x %d %s...\n", M, N, K, formatLabel(f));
+  TensorParams p{
+      .M = M, .N = N, .K = K, .format = f, .warmup = quick ? 1 : 2, .runs = quick ? 2 : 10};
+  Result<LadderReport> r = measureLadder(p, allStepIds());
+  if (!r) return r.status();
+  const Padded pad = r->pad;
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
+  md += fmt("\n#### C = A B, M = %d, N = %d, K = %d, %s inputs, float32 accumulation", M, N, K,
+            formatLabel(f));
+  if (pad.M != M || pad.N != N || pad.K != K)
+    md += fmt(", our steps padded to %d x %d x %d", pad.M, pad.N, pad.K);
+  md += " (median of up to 10 runs)\n\n| step | needs | tile | ms | TFLOP/s | of cuBLAS ";
+  md += formatLabel(f);
+  md += " | max abs error | correct |\n| --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+  best = 0;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const StepResult& t : r->steps) {
+    const StepInfo& s = stepInfo(t.step);
+    if (handWritten(s)) best = std::max(best, t.ofLibrary);
+    const int need = minArch(s, f);
+    md += fmt("| %s | %s | %s | %.3f | %.1f | %.1f%% | %.2e | %s |\n", s.label,
+              need ? fmt("sm_%d", need).c_str() : "-",
+              handWritten(s) ? fmt("%d x %d x %d", s.tileM, s.tileN, s.tileK).c_str() : "cuBLAS",
+              t.m.kernel().medianMs, t.tflops, 100 * t.ofLibrary, t.error.maxAbsError,
+              t.error.ok() ? "yes" : "**NO**");
+    rows.push_back({{"step", s.key},
+                    {"median_ms", t.m.kernel().medianMs},
+                    {"runs", t.m.runs},
+                    {"tflops", t.tflops},
+                    {"of_cublas", t.ofLibrary},
+                    {"max_abs_error", t.error.maxAbsError},
+                    {"checked", t.error.checked},
+                    {"correct", t.error.ok()}});
+  }
+  for (const Skipped& k : r->skipped)
+    md += fmt("| %s | not run: %s | | | | | | |\n", stepInfo(k.step).label,
+              phraseEnglish(k.why).c_str());
+  j["ladders"].push_back(
+      {{"M", M}, {"N", N}, {"K", K}, {"format", formatLabel(f)}, {"steps", rows}});
+  return {};
+}
+
+// `cudalab bench tensor-cores`: the ladder in BF16 at 4096^3 and 8192^3, in FP16 at 4096^3, and
+// at 4097 x 4095 x 4093, each beside cuBLAS BF16, FP16, TF32 and SGEMM measured in the same run.
+int benchTensorCores(const BenchOptions& opt) {
+  using namespace tensor_cores;
+  BenchDoc doc = startBench(opt, "Tensor cores");
+  auto& [rt, md, j] = doc;
+  double best4096 = 0, best8192 = 0, other = 0;
+  const int a = opt.quick ? 256 : 4096, b = opt.quick ? 512 : 8192;
+  if (Status s = ladderTable(a, a, a, InputFormat::BFloat16, opt.quick, md, j, best4096); !s)
+    return fail(s);
+  if (Status s = ladderTable(b, b, b, InputFormat::BFloat16, opt.quick, md, j, best8192); !s)
+    return fail(s);
+  if (Status s = ladderTable(a, a, a, InputFormat::Half, opt.quick, md, j, other); !s)
+    return fail(s);
+  if (Status s = opt.quick
+                     ? ladderTable(97, 95, 93, InputFormat::BFloat16, true, md, j, other)
+                     : ladderTable(4097, 4095, 4093, InputFormat::BFloat16, false, md, j, other);
+      !s)
+    return fail(s);
+  md +=
+      fmt("\nTargets: the best hand-written step at least 90%% of cuBLAS BF16 at %d^3: "
+          "**%.1f%%**; at least 85%% at %d^3: **%.1f%%**.\n",
+          b, 100 * best8192, a, 100 * best4096);
+  j["best_of_cublas_bf16"] = {{std::to_string(a), best4096}, {std::to_string(b), best8192}};
+  return doc.write(opt, "tensor-cores");
+}
+
+}  // namespace
+
+// The benchmarks, registered through the lesson's line in lessons/registry.cpp.
+constexpr BenchEntry kBenches[] = {{"tensor-cores", &benchTensorCores}};
+const std::span<const BenchEntry> kTensorCoresBenches = kBenches;
+
+}  // namespace cudalab

@@ -1,0 +1,334 @@
+// Lesson "tensor-cores": the matmul story continued where the CUDA cores stop, on the units that
+// hold most of a modern GPU's arithmetic: WMMA, mma.sync with ldmatrix, a swizzled shared layout
+// and a cp.async pipeline, each measured and checked against float64, beside cuBLAS in BF16, FP16,
+// TF32 and float32.
+//
+// [SECTION] index
+//   lesson text and the action table
+//   parameters panel: sizes, the inputs' format, the measurement, export
+//   the ladder: TFLOP/s, share of cuBLAS, what each step needs, correctness
+//   (the fragment and bank pictures: tensor_cores_pictures.cpp)
+//   work on the worker thread; pins and export
+#include "lessons/tensor_cores/tensor_cores_lesson.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "common/format.hpp"
+#include "common/measurement_export.hpp"
+#include "core/i18n.hpp"
+#include "core/kept_job.hpp"
+#include "lessons/tensor_cores/tensor_cores_pictures.hpp"
+#include "tensor_cores/tensor_cores.hpp"
+#include "ui/data_table.hpp"
+#include "ui/plot/plot.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab {
+
+// [SECTION] lesson text and the action table
+
+const LessonInfo kTensorCoresLessonInfo{
+    "tensor-cores", N_("Tensor cores: where the arithmetic is"),
+    N_("after course file 001's matrix product: the units that do most of a modern GPU's "
+       "arithmetic, which the course's float32 kernels never reach"),
+    N_("The matmul lesson's ladder ends near cuBLAS SGEMM on the CUDA cores, about 50 TFLOP/s on "
+       "an H100. The same chip multiplies BF16 and FP16 matrices about twenty times faster on its "
+       "tensor cores. C = A B through five steps of our own, from WMMA to a pipelined mma.sync, "
+       "each checked against float64 and timed beside cuBLAS in four formats; pictures of which "
+       "lane holds which element and of the banks an ldmatrix meets.")};
+
+namespace {
+
+using namespace tensor_cores;
+
+constexpr const char* kActionLadder = "ladder";
+
+// "337 TFLOP/s", "27.9 TFLOP/s".
+std::string rate(double tflops) {
+  return trimmedFixed(tflops, tflops >= 100 ? 0 : 1) + " TFLOP/s";
+}
+
+std::string percent(double f) {
+  return trimmedFixed(100 * f, 100 * f < 10 ? 1 : 0) + "%";
+}
+
+// "128 x 128 x 32" for a hand-written step's block tile; "cuBLAS" for a library row.
+std::string tileText(const StepInfo& s) {
+  if (!handWritten(s)) return "cuBLAS";
+  return std::to_string(s.tileM) + " x " + std::to_string(s.tileN) + " x " +
+         std::to_string(s.tileK);
+}
+
+// "sm_80": what the step's instructions need with the chosen format.
+std::string needsText(const StepInfo& s, InputFormat f) {
+  const int a = minArch(s, f);
+  return a ? "sm_" + std::to_string(a) : "-";
+}
+
+class TensorCoresLesson final : public Lesson {
+ public:
+  TensorCoresLesson()
+      : Lesson(kTensorCoresLessonInfo, kTensorParams, variantRows(steps(), &StepInfo::key)) {
+    declareActions({jobAction(
+        kActionLadder, N_("Measure the ladder"),
+        N_("Every step and every cuBLAS row on fresh random M x K and K x N matrices: C poisoned, "
+           "checked against the float64 CPU product, then timed (median of 10 runs; slow steps at "
+           "large sizes get fewer)."),
+        ladder_, [this] { return !working() && startLadder(); })});
+  }
+  std::vector<ParamBinding> bindings() override {
+    return {bindParam(kSizeM, M_), bindParam(kSizeN, N_), bindParam(kSizeK, K_),
+            bindChoice(kFormatChoice, format_,
+                       {{"BF16", InputFormat::BFloat16}, {"FP16", InputFormat::Half}})};
+  }
+
+  void onShow(LessonContext& ctx) override {
+    gpu_ = ctx.runtime.hasDevice();
+    if (gpu_) queueActions({kActionLadder});
+  }
+
+  // [SECTION] parameters panel
+
+  void drawParameters(LessonContext& ctx) override {
+    ctx.errors(error_, {ladder_.collect()});
+    ImGui::TextUnformatted("C (M x N) = A (M x K) B (K x N)");
+    paramSlider(kSizeM, M_);
+    paramSlider(kSizeN, N_);
+    paramSlider(kSizeK, K_);
+    const struct {
+      const char* label;
+      int m, n, k;
+    } presets[] = {{"4096^3", 4096, 4096, 4096},
+                   {"8192^3", 8192, 8192, 8192},
+                   {"1024^3", 1024, 1024, 1024},
+                   {"4097x4095x4093", 4097, 4095, 4093}};
+    for (size_t i = 0; i < std::size(presets); ++i) {
+      if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
+      if (smallButton(presets[i].label)) M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
+    }
+    const Padded pad = padded(M_, N_, K_);
+    if (pad.M != M_ || pad.N != N_ || pad.K != K_)
+      mutedText(ctx.theme, trf("Our steps compute %d x %d x %d: A, B and C padded with zeros to "
+                               "whole tiles (TFLOP/s count only M x N x K).",
+                               pad.M, pad.N, pad.K)
+                               .c_str());
+    ImGui::TextUnformatted(tr("Inputs of our steps"));
+    helpTooltip(kFormatChoice.help);
+    if (radioButton("BF16", format_ == InputFormat::BFloat16)) format_ = InputFormat::BFloat16;
+    sameLineIfFits(ImGui::GetFrameHeight(), "FP16");
+    if (radioButton("FP16", format_ == InputFormat::Half)) format_ = InputFormat::Half;
+    runButtons(ctx, *this, {{kActionLadder, true}},
+               N_("No GPU: nothing is measured. The fragment and bank pictures are computed on "
+                  "the CPU from the same layouts the kernels use."));
+    exportButtons(ctx, *this, {.enabled = bool(ladder_), .spaced = true});
+  }
+
+  void drawMain(LessonContext& ctx) override {
+    drawLadder(ctx);
+    pictures_.drawFragments(ctx);
+    pictures_.drawBanks(ctx);
+  }
+
+ private:
+  // [SECTION] the ladder: TFLOP/s, share of cuBLAS, what each step needs, correctness
+
+  void drawLadder(LessonContext& ctx) {
+    if (!beginPanel(ctx, "ladder", "The ladder: every step measured")) return endPanel(ctx);
+    const LadderReport* r = ladder_ ? &*ladder_ : nullptr;
+    const InputFormat f = r ? r->p.format : format_;
+    if (r) {
+      const StepResult* lib = r->find(libraryFor(f));
+      const StepResult* sgemm = r->find(StepId::CublasSgemm);
+      const StepResult* best = nullptr;
+      for (const StepResult& s : r->steps)
+        if (handWritten(stepInfo(s.step)) && (!best || s.tflops > best->tflops)) best = &s;
+      if (best && lib && sgemm)
+        textWrapped(
+            "%d x %d x %d, %s inputs, on %s. Best step of ours: %s, %s = %s of cuBLAS in %s "
+            "(%s), %s times cuBLAS SGEMM on the CUDA cores (%s).",
+            r->p.M, r->p.N, r->p.K, formatLabel(f), r->device.c_str(),
+            tr(stepInfo(best->step).label), rate(best->tflops).c_str(),
+            percent(best->ofLibrary).c_str(), formatLabel(f), rate(lib->tflops).c_str(),
+            trimmedFixed(best->tflops / std::max(sgemm->tflops, 1e-9), 1).c_str(),
+            rate(sgemm->tflops).c_str());
+      else
+        textWrapped("%d x %d x %d, %s inputs, on %s.", r->p.M, r->p.N, r->p.K, formatLabel(f),
+                    r->device.c_str());
+      staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_ || r->p.format != format_,
+                actionLabel(kActionLadder));
+    } else {
+      textWrapped("%s", ladder_.running() ? tr("Measuring...")
+                        : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
+                                          : tr("No GPU: nothing is measured. The table shows what "
+                                                          "each step needs and the tile it works on."));
+    }
+    // On a projector the step, its speed and whether it is right matter most; what it needs and
+    // its tile give way first.
+    static const TableColumn kColumns[] = {
+        {"step"},
+        {"needs", nullptr, 3, "The GPU architecture the step's instructions need."},
+        {"block tile (M x N x K)", "tile", 4,
+         "The piece of C one block computes (M x N), and the step it takes through K."},
+        {"kernel time, median (ms)", "ms", 1, nullptr, true},
+        {"TFLOP/s", nullptr, 0, "2 M N K operations over the kernel time.", true},
+        {"of cuBLAS", nullptr, 1,
+         "This step's TFLOP/s over cuBLAS's in the same format, measured in the same run.", true},
+        {"max |error|", nullptr, 2, nullptr, true},
+        {"checked against float64", "checked", 0, nullptr, true},
+    };
+    if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()), r != nullptr)) {
+      for (const StepInfo& s : steps()) {
+        const StepResult* m = r ? r->find(s.id) : nullptr;
+        swatchRow(s.colour);
+        ImGui::TextUnformatted(tr(s.label));
+        helpTooltip(s.help);  // marked N_() in the step table
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(needsText(s, f).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(tileText(s).c_str());
+        ImGui::TableNextColumn();
+        if (!m) {
+          // Skipped here: why, where the time would be.
+          if (r)
+            for (const Skipped& k : r->skipped)
+              if (k.step == s.id) {
+                ImGui::TextDisabled("%s", tr("not run"));
+                helpTooltip(tr(k.why).c_str());
+              }
+          for (int c = 0; c < 4; ++c)
+            ImGui::TableNextColumn();
+          continue;
+        }
+        ImGui::TextUnformatted(trimmedFixed(m->m.kernel().medianMs, 3).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(rate(m->tflops).c_str());
+        ImGui::TableNextColumn();
+        if (m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
+        helpTooltip("The largest |C - C_float64| over the elements checked.");
+        ImGui::TableNextColumn();
+        ImGui::PushStyleColor(ImGuiCol_Text, m->error.ok()
+                                                 ? ImGui::ColorConvertU32ToFloat4(paletteColour(2))
+                                                 : ctx.theme.errorColour());
+        ImGui::TextUnformatted(
+            m->error.ok()
+                ? tr("correct")
+                : trf("%s wrong", thousands(static_cast<long long>(m->error.wrong)).c_str())
+                      .c_str());
+        ImGui::PopStyleColor();
+        helpTooltip(
+            trf("Compared with the float64 CPU product on %s elements (all of C up to 1024 x "
+                "1024, 64 sampled rows beyond); tolerance (2 K + 3) x 2^-24 x sum |A[i,k] B[k,j]|: "
+                "the tensor cores add in float32 and may truncate each addition.",
+                thousands(static_cast<long long>(m->error.checked)).c_str())
+                .c_str());
+      }
+      endDataTable();
+    }
+    if (r && !r->steps.empty()) drawBars(*r);
+    if (r && !r->skipped.empty())
+      mutedText(ctx.theme, tr("Steps marked \"not run\" cannot run on this GPU or with this "
+                              "build: their tooltip says why."));
+    mutedText(ctx.theme,
+              tr("The inputs are random numbers on a grid of 1/256 in [-1, 1], which BF16, FP16, "
+                 "TF32 and float32 all hold exactly: every row multiplies the same numbers, so "
+                 "the errors compare the additions alone."));
+    endPanel(ctx);
+  }
+
+  void drawBars(const LadderReport& r) {
+    if (!plot::BeginPlot("tensor_ladder", "TFLOP/s per step##tcplot", ImVec2(-1, 0))) return;
+    std::vector<const char*> names;
+    std::vector<double> t;
+    double sgemm = 0;
+    for (const StepResult& s : r.steps) {
+      names.push_back(stepInfo(s.step).key);
+      t.push_back(std::max(s.tflops, 1e-3));
+      if (s.step == StepId::CublasSgemm) sgemm = s.tflops;
+    }
+    plot::SetupAxes({N_("step")}, {"TFLOP/s", plot::Scale::Log10});
+    plot::SetupCategories(names.data(), int(names.size()));  // the steps' keys: ids
+    plot::SetupLegend(plot::Legend::Outside);
+    plot::SetNextColour(0);
+    plot::PlotBars("TFLOP/s", t.data(), int(t.size()));
+    if (sgemm > 0) {
+      plot::SetNextColour(5);
+      plot::PlotHLine("cuBLAS SGEMM (CUDA cores)", sgemm);
+    }
+    plot::EndPlot();
+  }
+
+  // [SECTION] work on the worker thread; pins and export
+
+  bool startLadder() {
+    if (!mayStart(gpu_ && !ladder_.running())) return false;
+    TensorParams p{.M = M_, .N = N_, .K = K_, .format = format_};
+    if (Status v = validate(p); !v) {
+      error_ = v;
+      return false;
+    }
+    return ladder_.start([p](AsyncJob<LadderReport>::Control& c) -> Result<LadderReport> {
+      return measureLadder(p, allStepIds(), c.cancelFlag(), c.progressFn());
+    });
+  }
+
+  std::vector<ComparedRow> comparable() const override {
+    std::vector<ComparedRow> rows;
+    if (!ladder_) return rows;
+    for (const StepResult& s : ladder_->steps)
+      rows.push_back(
+          {stepInfo(s.step).key,
+           stepInfo(s.step).label,
+           {{"TFLOP/s", s.tflops, "TFLOP/s", true}, {"ms", s.m.kernel().medianMs, "ms", false}}});
+    return rows;
+  }
+
+  LessonResults results() const override {
+    std::vector<MeasuredRow> rows;
+    nlohmann::json j;
+    if (ladder_) {
+      const LadderReport& r = *ladder_;
+      for (const StepResult& s : r.steps)
+        rows.push_back({stepInfo(s.step).key,
+                        {{"M", r.p.M},
+                         {"N", r.p.N},
+                         {"K", r.p.K},
+                         {"tflops", s.tflops},
+                         {"of_cublas", s.ofLibrary},
+                         {"max_abs_error", s.error.maxAbsError},
+                         {"correct", s.error.ok() ? 1.0 : 0.0}},
+                        s.m});
+      j["device"] = r.device;
+      j["format"] = formatLabel(r.p.format);
+      j["padded"] = {{"M", r.pad.M}, {"N", r.pad.N}, {"K", r.pad.K}};
+      j["ladder"] = toJson(rows);
+      for (const Skipped& k : r.skipped)
+        j["skipped"].push_back({{"step", stepInfo(k.step).key}, {"why", phraseEnglish(k.why)}});
+    }
+    return ladderResults(std::move(j), rows,
+                         N_("The CSV holds the measured ladder, and nothing is measured yet (it "
+                            "needs a GPU)."));
+  }
+
+  bool gpu_ = false;
+  int M_ = int(kSizeM.defaultValue), N_ = int(kSizeN.defaultValue), K_ = int(kSizeK.defaultValue);
+  InputFormat format_ = InputFormat::BFloat16;
+  KeptJob<LadderReport> ladder_;
+  TensorCoresPictures pictures_;
+};
+
+}  // namespace
+
+const LessonEntry kTensorCoresLesson{&kTensorCoresLessonInfo, &makeLesson<TensorCoresLesson>,
+                                     kTensorCoresBenches};
+
+}  // namespace cudalab
