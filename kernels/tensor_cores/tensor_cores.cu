@@ -18,6 +18,7 @@
 #include "common/runtime_info.hpp"
 #include "common/translatable.hpp"
 #include "tensor_cores/tensor_cores.hpp"
+#include "tensor_cores/tensor_cores_hopper.hpp"
 #include "tensor_cores/tensor_cores_kernels.cuh"
 
 namespace cudalab::tensor_cores {
@@ -69,6 +70,16 @@ Status available(StepId s, InputFormat f) {
   const int cc = major * 10 + minor;
   const StepInfo& info = stepInfo(s);
   const int need = minArch(info, f);
+  if (info.family == Family::Wgmma) {
+    // sm_90a code runs on compute capability 9.0 alone (later GPUs have their own instructions).
+    if (cc != 90)
+      return Status::errorf(N_("%s needs sm_90a code, which runs only on compute capability 9.0 "
+                               "(H100, H200, GH200); this GPU has %s.%s."),
+                            {info.label, std::to_string(major), std::to_string(minor)});
+    if (!hopperCodeBuilt())
+      return Status::errorf(N_("This build of cudalab has no sm_90a code for %s."), {info.label});
+    return {};
+  }
   if (cc < need)
     return Status::errorf(N_("%s needs compute capability %s.%s or newer; this GPU has %s.%s."),
                           {info.label, std::to_string(need / 10), std::to_string(need % 10),
@@ -97,6 +108,8 @@ Status launchTyped(StepId s, const T* A, const T* B, float* C, int M, int N, int
                    cudaStream_t stream) {
   const StepInfo& info = stepInfo(s);
   if (!handWritten(info)) return Status::error("Not a hand-written step.");
+  if (info.family == Family::Wgmma)
+    return Status::error("The Hopper steps read B transposed: launchHopperStep.");
   if (M % kBM || N % kBN || K % kBK || M <= 0 || N <= 0 || K <= 0)
     return Status::error("The tensor-core kernels take M and N in multiples of 128, K of 32.");
   const dim3 grid(N / info.tileN, M / info.tileM), block(info.threads);
@@ -203,8 +216,8 @@ class LadderWorkload final : public Workload {
       std::copy_n(a_.begin() + std::size_t(i) * p_.K, p_.K, a32.begin() + std::size_t(i) * pad_.K);
     for (int k = 0; k < p_.K; ++k)
       std::copy_n(b_.begin() + std::size_t(k) * p_.N, p_.N, b32.begin() + std::size_t(k) * pad_.N);
-    std::vector<__nv_bfloat16> aBf(na), bBf(nb);
-    std::vector<__half> aH(na), bH(nb);
+    std::vector<__nv_bfloat16> aBf(na), bBf(nb), btBf(nb);
+    std::vector<__half> aH(na), bH(nb), btH(nb);
     for (std::size_t e = 0; e < na; ++e) {
       aBf[e] = __float2bfloat16_rn(a32[e]);
       aH[e] = __float2half_rn(a32[e]);
@@ -213,12 +226,20 @@ class LadderWorkload final : public Workload {
       bBf[e] = __float2bfloat16_rn(b32[e]);
       bH[e] = __float2half_rn(b32[e]);
     }
+    // B transposed (N' x K'), for the steps that read both operands K-major.
+    for (std::size_t k = 0; k < std::size_t(pad_.K); ++k)
+      for (std::size_t n = 0; n < std::size_t(pad_.N); ++n) {
+        btBf[n * pad_.K + k] = bBf[k * pad_.N + n];
+        btH[n * pad_.K + k] = bH[k * pad_.N + n];
+      }
     CUDALAB_TRY(dA32_.allocate(na));
     CUDALAB_TRY(dB32_.allocate(nb));
     CUDALAB_TRY(dABf_.allocate(na));
     CUDALAB_TRY(dBBf_.allocate(nb));
     CUDALAB_TRY(dAH_.allocate(na));
     CUDALAB_TRY(dBH_.allocate(nb));
+    CUDALAB_TRY(dBtBf_.allocate(nb));
+    CUDALAB_TRY(dBtH_.allocate(nb));
     CUDALAB_TRY(dC_.allocate(nc));
     CUDALAB_TRY(hC_.allocate(nc));
     auto up = [&](void* dst, const void* src, std::size_t bytes) -> Status {
@@ -231,6 +252,8 @@ class LadderWorkload final : public Workload {
     CUDALAB_TRY(up(dBBf_.get(), bBf.data(), nb * 2));
     CUDALAB_TRY(up(dAH_.get(), aH.data(), na * 2));
     CUDALAB_TRY(up(dBH_.get(), bH.data(), nb * 2));
+    CUDALAB_TRY(up(dBtBf_.get(), btBf.data(), nb * 2));
+    CUDALAB_TRY(up(dBtH_.get(), btH.data(), nb * 2));
     CUDALAB_CUDA_TRY(cudaStreamSynchronize(stream));  // before the host vectors go
     ref_ = referenceProduct(a_.data(), b_.data(), p_.M, p_.N, p_.K, checkedRows(p_.M, p_.N));
     return {};
@@ -248,6 +271,10 @@ class LadderWorkload final : public Workload {
       return runLibrary(step_, handle_, o, dC_.get(), p_.M, p_.N, p_.K);
     }
     const bool half = p_.format == InputFormat::Half;
+    if (s.family == Family::Wgmma)
+      return launchHopperStep(step_, p_.format, half ? (const void*)dAH_.get() : dABf_.get(),
+                              half ? (const void*)dBtH_.get() : dBtBf_.get(), dC_.get(), pad_.M,
+                              pad_.N, pad_.K, stream);
     return launchStep(step_, p_.format, half ? (const void*)dAH_.get() : dABf_.get(),
                       half ? (const void*)dBH_.get() : dBBf_.get(), dC_.get(), pad_.M, pad_.N,
                       pad_.K, stream);
@@ -277,8 +304,8 @@ class LadderWorkload final : public Workload {
   StepId step_ = StepId::WmmaGlobal;
   cublasHandle_t handle_ = nullptr;
   DeviceArray<float> dA32_, dB32_, dC_;
-  DeviceArray<__nv_bfloat16> dABf_, dBBf_;
-  DeviceArray<__half> dAH_, dBH_;
+  DeviceArray<__nv_bfloat16> dABf_, dBBf_, dBtBf_;
+  DeviceArray<__half> dAH_, dBH_, dBtH_;
   PinnedArray<float> hC_;
 };
 

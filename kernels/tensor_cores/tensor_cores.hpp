@@ -5,8 +5,9 @@
 //
 // Matrices are row-major as in the matmul lesson: A is M x K, B is K x N (both BF16 or FP16), C is
 // M x N in float32 (the tensor cores multiply 16-bit inputs exactly and accumulate in float32).
-// The hand-written steps work on whole 128 x 128 x 32 tiles: other sizes are padded with zeros to
-// the next multiple (stated beside the results; the padded work is not counted in TFLOP/s).
+// The hand-written steps work on whole tiles of 128 x 128 x 64 (or parts of them): other sizes are
+// padded with zeros to the next multiple (stated beside the results; the padded work is not counted
+// in TFLOP/s).
 //
 // [SECTION] Ladder         the table of steps: drives the UI rows, the benchmark rows and the
 //                          tests; what each step needs of the GPU and of the build
@@ -63,13 +64,15 @@ enum class StepId {
   MmaLdmatrix,   // mma.sync m16n8k16 fed by ldmatrix: the fragment layout made explicit
   MmaSwizzled,   // the same with an XOR-swizzled shared layout: no bank conflicts
   MmaPipelined,  // swizzled, with a 3-stage cp.async pipeline
+  WgmmaTma,      // Hopper: TMA into swizzled shared memory, mbarriers, wgmma (sm_90a)
+  WgmmaWs,       // warp-specialised: a producer warpgroup loads, two consumers multiply 128 x 256
   CublasBf16,    // cublasGemmEx, BF16 inputs, float32 accumulation
   CublasHalf,    // cublasGemmEx, FP16 inputs, float32 accumulation
   CublasTf32,    // cublasGemmEx on float32 inputs rounded to TF32 by the tensor cores
   CublasSgemm,   // cublasSgemm: float32 on the CUDA cores, the matmul lesson's ceiling
 };
 
-enum class Family { Wmma, Mma, Library };
+enum class Family { Wmma, Mma, Wgmma, Library };
 
 // What the step's inputs are: the chosen 16-bit format, or one fixed by a library row.
 enum class Inputs { Chosen, BFloat16, Half, Float32 };
@@ -82,7 +85,8 @@ struct StepInfo {
   Inputs inputs;
   bool tensorCores;  // runs on the tensor cores (all but SGEMM)
   // The compute capability the step's instructions need (x10: 80 = sm_80), for the chosen
-  // format where it matters (WMMA in FP16 runs from sm_70, in BF16 from sm_80).
+  // format where it matters (WMMA in FP16 runs from sm_70, in BF16 from sm_80). wgmma needs
+  // sm_90a, code that runs on compute capability 9.0 alone.
   int minArchHalf, minArchBf16;
   // The block's tile of C (tileM x tileN), the K step (tileK), threads per block, pipeline stages
   // (1: load, then compute), and whether the shared layout is swizzled. Library rows: 0.
@@ -109,10 +113,12 @@ bool handWritten(const StepInfo& s);   // not a library call
 StepId libraryFor(InputFormat f);
 // The compute capability (x10) step s needs with format f.
 int minArch(const StepInfo& s, InputFormat f);
+// What step s needs, as the CUDA architecture's name: "sm_80", "sm_90a"; "-" for none.
+std::string archNeeded(const StepInfo& s, InputFormat f);
 // The inputs' format of step s when the hand-written steps use f.
 Inputs inputsOf(const StepInfo& s, InputFormat f);
 
-// The padded extents the hand-written steps work on: M and N up to multiples of 128, K of 32.
+// The padded extents the hand-written steps work on: M up to a multiple of 128, N of 256, K of 64.
 struct Padded {
   int M = 0, N = 0, K = 0;
 };
@@ -145,7 +151,7 @@ inline constexpr ParamSpec kSizeN{.id = "n",
                                   .min = 1,
                                   .max = 16384,
                                   .defaultValue = 4096,
-                                  .help = "N: columns of B and of C (padded to a multiple of 128).",
+                                  .help = "N: columns of B and of C (padded to a multiple of 256).",
                                   .logScale = true};
 inline constexpr ParamSpec kSizeK{
     .id = "k",
@@ -155,7 +161,7 @@ inline constexpr ParamSpec kSizeK{
     .defaultValue = 4096,
     .help =
         "K: columns of A and rows of B, the length of each dot product (padded with zeros to "
-        "a multiple of 32, which adds nothing to the sums).",
+        "a multiple of 64, which adds nothing to the sums).",
     .logScale = true};
 
 inline constexpr ParamSpec kFormatChoice{
@@ -242,8 +248,9 @@ std::vector<float> randomInputs(std::size_t n, std::uint64_t seed);
 // instructions). An error Status says which, for the UI; ok means it runs.
 Status available(StepId s, InputFormat f);
 
-// Launches one hand-written step on padded device buffers (M, N multiples of 128, K of 32): A and
-// B are __nv_bfloat16 or __half as `f` says, C float32. Checked, not synchronised.
+// Launches one hand-written step of the WMMA and mma.sync families on padded device buffers (M, N
+// multiples of 128, K of 32): A and B are __nv_bfloat16 or __half as `f` says, C float32. Checked,
+// not synchronised. The Hopper steps read B transposed: tensor_cores_hopper.hpp.
 Status launchStep(StepId s, InputFormat f, const void* A, const void* B, float* C, int M, int N,
                   int K, cudaStream_t stream);
 

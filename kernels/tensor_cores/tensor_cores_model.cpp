@@ -19,21 +19,21 @@ namespace {
 
 // clang-format off
 constexpr StepInfo kSteps[] = {
-    {StepId::WmmaGlobal, "wmma_global", N_("1. WMMA, operands from global memory"), Family::Wmma,
+    {StepId::WmmaGlobal, "wmma_global", N_("1. WMMA, global memory"), Family::Wmma,
      Inputs::Chosen, true, 70, 80, 32, 32, 16, 128, 1, false, 5,
      N_("The matmul lesson ended on the CUDA cores, one multiply-add per thread per cycle. A tensor "
         "core multiplies whole 16 x 16 tiles: WMMA (nvcuda::wmma) lets one warp load a tile of A "
         "and one of B into opaque 'fragments' and multiply them in one call. Each warp computes a "
         "16 x 16 tile of C, reading its operands straight from global memory: every tile of A is "
         "read again by every warp that needs it, so memory, not arithmetic, sets the pace.")},
-    {StepId::WmmaShared, "wmma_shared", N_("2. WMMA, tiles in shared memory"), Family::Wmma,
+    {StepId::WmmaShared, "wmma_shared", N_("2. WMMA, shared tiles"), Family::Wmma,
      Inputs::Chosen, true, 70, 80, 128, 128, 32, 256, 1, false, 6,
      N_("Step 1 read each element of A and B from global memory many times. Now a block of 8 "
         "warps copies a 128 x 32 tile of A and a 32 x 128 tile of B into shared memory once, and "
         "each warp multiplies its 64 x 32 part of C from there: 8 fragments of C per warp, each "
         "fragment of A reused twice and of B four times. The rows are padded by 8 elements to "
         "spread them over the banks.")},
-    {StepId::MmaLdmatrix, "mma_ldmatrix", N_("3. mma.sync with ldmatrix"), Family::Mma,
+    {StepId::MmaLdmatrix, "mma_ldmatrix", N_("3. mma.sync + ldmatrix"), Family::Mma,
      Inputs::Chosen, true, 80, 80, 128, 128, 32, 256, 1, false, 2,
      N_("WMMA hides which lane holds which element. The PTX instruction mma.sync.m16n8k16 states "
         "it (see the fragment picture), and ldmatrix loads a warp's fragments from shared memory "
@@ -45,19 +45,36 @@ constexpr StepInfo kSteps[] = {
      N_("Step 3's ldmatrix reads hit the same banks 4 times (A) and 8 times (B). Storing each "
         "16-byte chunk at its column XOR a few bits of its row (the swizzle) puts the eight rows "
         "of every read on different banks, with no padding: one pass per read instead of 4 or 8.")},
-    {StepId::MmaPipelined, "mma_pipelined", N_("5. cp.async pipeline, 3 stages"), Family::Mma,
+    {StepId::MmaPipelined, "mma_pipelined", N_("5. cp.async, 3 stages"), Family::Mma,
      Inputs::Chosen, true, 80, 80, 128, 128, 32, 256, 3, true, 0,
      N_("Until now every tile was loaded, then waited for, then multiplied: the tensor cores sat "
         "idle during each load. cp.async copies global memory to shared memory without passing "
         "through registers and without waiting; with three buffers, the next two tiles load while "
         "the current one is multiplied.")},
+    {StepId::WgmmaTma, "wgmma_tma", N_("6. Hopper: TMA and wgmma"), Family::Wgmma,
+     Inputs::Chosen, true, 90, 90, 128, 128, 64, 256, 4, true, 4,
+     N_("Step 5 still moved every tile through the threads' own instructions and fed the tensor "
+        "cores one warp at a time. Hopper adds the Tensor Memory Accelerator: one thread asks it "
+        "for a whole tile, which it copies into shared memory in the swizzled layout, telling an "
+        "mbarrier when the bytes have arrived; and wgmma, where four warps together (a "
+        "warpgroup) multiply 64 x 128 x 16 at once, reading both operands from shared memory "
+        "without ldmatrix. This step reads B transposed (N x K), so both operands are K-major.")},
+    {StepId::WgmmaWs, "wgmma_ws", N_("7. Warp specialisation"),
+     Family::Wgmma, Inputs::Chosen, true, 90, 90, 128, 256, 64, 384, 4, true, 1,
+     N_("In step 6 every warp waited for each tile and for the other warpgroup before the next "
+        "load could start. Now one warpgroup only loads: it waits until a stage is free, asks "
+        "TMA for its tiles and goes on; two warpgroups only multiply, each 64 x 256 of a "
+        "128 x 256 tile of C, and hand each stage back when done. setmaxnreg moves registers "
+        "from the loader, which needs few, to the multipliers, which hold 128 accumulators "
+        "per thread. And the blocks run in groups of 16 tile rows, so that those on the GPU at the "
+        "same time read a few rows of A and columns of B, which stay in the L2 cache.")},
     {StepId::CublasBf16, "cublas_bf16", N_("cuBLAS, BF16"), Family::Library, Inputs::BFloat16,
-     true, 80, 80, 0, 0, 0, 0, 0, false, 1,
+     true, 80, 80, 0, 0, 0, 0, 0, false, 7,
      N_("cublasGemmEx with BF16 inputs and float32 accumulation: NVIDIA's library, which on Hopper "
         "uses the warpgroup instructions (wgmma) and the Tensor Memory Accelerator this lesson's "
         "later steps introduce. The bar to measure against.")},
     {StepId::CublasHalf, "cublas_fp16", N_("cuBLAS, FP16"), Family::Library, Inputs::Half, true,
-     70, 70, 0, 0, 0, 0, 0, false, 1,
+     70, 70, 0, 0, 0, 0, 0, false, 7,
      N_("The same with FP16 inputs: as fast as BF16 on the tensor cores; FP16 has three more bits "
         "of mantissa and a far smaller range.")},
     {StepId::CublasTf32, "cublas_tf32", N_("cuBLAS, TF32"), Family::Library, Inputs::Float32,
@@ -65,7 +82,7 @@ constexpr StepInfo kSteps[] = {
      N_("float32 inputs rounded to TF32 (10 mantissa bits) by the tensor cores: half the speed of "
         "BF16, as each input is twice as wide, and no change to a float32 program's data.")},
     {StepId::CublasSgemm, "cublas_sgemm", N_("cuBLAS SGEMM, float32"), Family::Library,
-     Inputs::Float32, false, 0, 0, 0, 0, 0, 0, 0, false, 4,
+     Inputs::Float32, false, 0, 0, 0, 0, 0, 0, 0, false, 7,
      N_("cublasSgemm on the CUDA cores, the ceiling of the matmul lesson's ladder: how far the "
         "tensor cores are above it.")},
 };
@@ -96,6 +113,12 @@ int minArch(const StepInfo& s, InputFormat f) {
   return inputsOf(s, f) == Inputs::Half ? s.minArchHalf : s.minArchBf16;
 }
 
+std::string archNeeded(const StepInfo& s, InputFormat f) {
+  const int a = minArch(s, f);
+  if (!a) return "-";
+  return "sm_" + std::to_string(a) + (s.family == Family::Wgmma ? "a" : "");
+}
+
 Inputs inputsOf(const StepInfo& s, InputFormat f) {
   if (s.inputs != Inputs::Chosen) return s.inputs;
   return f == InputFormat::Half ? Inputs::Half : Inputs::BFloat16;
@@ -103,7 +126,7 @@ Inputs inputsOf(const StepInfo& s, InputFormat f) {
 
 Padded padded(int M, int N, int K) {
   auto up = [](int v, int m) { return (std::max(v, 1) + m - 1) / m * m; };
-  return {up(M, 128), up(N, 128), up(K, 32)};
+  return {up(M, 128), up(N, 256), up(K, 64)};
 }
 
 double flops(int M, int N, int K) {
@@ -131,16 +154,17 @@ Status validate(const TensorParams& p) {
 std::size_t deviceBytesNeeded(const TensorParams& p) {
   const Padded q = padded(p.M, p.N, p.K);
   const double a = double(q.M) * q.K, b = double(q.K) * q.N, c = double(q.M) * q.N;
-  // A and B in 16 bits and in float32, C in float32, 64 MiB for cuBLAS's workspace.
-  return static_cast<std::size_t>((a + b) * (2 + 4) + c * 4 + 64.0 * 1024 * 1024);
+  // A and B in BF16, FP16 and float32, B transposed in BF16 and FP16, C in float32, 64 MiB for
+  // cuBLAS's workspace.
+  return static_cast<std::size_t>((a + b) * (2 + 2 + 4) + b * (2 + 2) + c * 4 + 64.0 * 1024 * 1024);
 }
 
 Status checkMemory(const TensorParams& p, std::size_t freeDeviceBytes) {
   const double need = double(deviceBytesNeeded(p));
   if (need <= double(freeDeviceBytes)) return {};
-  return Status::errorf(N_("A and B in 16 bits and in float32 and C in float32 at %s x %s x %s "
-                           "need %s of device memory with cuBLAS's workspace; %s is free. Choose "
-                           "smaller sizes."),
+  return Status::errorf(N_("A and B in BF16, FP16 and float32 (B also transposed in 16 bits) and C "
+                           "in float32 at %s x %s x %s need %s of device memory with cuBLAS's "
+                           "workspace; %s is free. Choose smaller sizes."),
                         {std::to_string(p.M), std::to_string(p.N), std::to_string(p.K), mib(need),
                          mib(double(freeDeviceBytes))});
 }

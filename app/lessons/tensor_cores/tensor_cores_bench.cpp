@@ -40,9 +40,8 @@ Status ladderTable(int M, int N, int K, tensor_cores::InputFormat f, bool quick,
   for (const StepResult& t : r->steps) {
     const StepInfo& s = stepInfo(t.step);
     if (handWritten(s)) best = std::max(best, t.ofLibrary);
-    const int need = minArch(s, f);
     md += fmt("| %s | %s | %s | %.3f | %.1f | %.1f%% | %.2e | %s |\n", s.label,
-              need ? fmt("sm_%d", need).c_str() : "-",
+              archNeeded(s, f).c_str(),
               handWritten(s) ? fmt("%d x %d x %d", s.tileM, s.tileN, s.tileK).c_str() : "cuBLAS",
               t.m.kernel().medianMs, t.tflops, 100 * t.ofLibrary, t.error.maxAbsError,
               t.error.ok() ? "yes" : "**NO**");

@@ -26,9 +26,10 @@ TEST(TensorCoresTable, EveryStepOnceWithItsNeeds) {
       EXPECT_EQ(s.tileK % 16, 0) << s.key;
       EXPECT_GT(s.threads, 0) << s.key;
       EXPECT_GE(s.stages, 1) << s.key;
-      // The host pads to 128 x 128 x 32: every tile must divide that.
+      // The host pads to 128 x 256 x 64: every tile must divide that.
       EXPECT_EQ(128 % s.tileM, 0) << s.key;
-      EXPECT_EQ(32 % s.tileK, 0) << s.key;
+      EXPECT_EQ(256 % s.tileN, 0) << s.key;
+      EXPECT_EQ(64 % s.tileK, 0) << s.key;
     }
   }
   EXPECT_EQ(allStepIds().size(), steps().size());
@@ -39,6 +40,10 @@ TEST(TensorCoresTable, EveryStepOnceWithItsNeeds) {
   EXPECT_EQ(minArch(stepInfo(StepId::WmmaGlobal), InputFormat::BFloat16), 80);
   EXPECT_EQ(minArch(stepInfo(StepId::MmaLdmatrix), InputFormat::Half), 80);
   EXPECT_EQ(inputsOf(stepInfo(StepId::CublasTf32), InputFormat::Half), Inputs::Float32);
+  // wgmma: code for sm_90a, whatever the format.
+  EXPECT_EQ(archNeeded(stepInfo(StepId::WgmmaTma), InputFormat::Half), "sm_90a");
+  EXPECT_EQ(archNeeded(stepInfo(StepId::MmaSwizzled), InputFormat::BFloat16), "sm_80");
+  EXPECT_EQ(archNeeded(stepInfo(StepId::CublasSgemm), InputFormat::BFloat16), "-");
   EXPECT_EQ(inputsOf(stepInfo(StepId::MmaPipelined), InputFormat::Half), Inputs::Half);
 }
 
@@ -131,13 +136,13 @@ TEST(TensorCoresBanks, TheSwizzleRemovesTheConflictsLdmatrixMeets) {
 TEST(TensorCoresSizes, PaddedToWholeTiles) {
   const Padded one = padded(1, 1, 1);
   EXPECT_EQ(one.M, 128);
-  EXPECT_EQ(one.N, 128);
-  EXPECT_EQ(one.K, 32);
+  EXPECT_EQ(one.N, 256);
+  EXPECT_EQ(one.K, 64);
   const Padded odd = padded(4097, 4095, 4093);
   EXPECT_EQ(odd.M, 4224);
   EXPECT_EQ(odd.N, 4096);
   EXPECT_EQ(odd.K, 4096);
-  const Padded whole = padded(4096, 256, 64);
+  const Padded whole = padded(4096, 256, 64);  // whole tiles already
   EXPECT_EQ(whole.M, 4096);
   EXPECT_EQ(whole.N, 256);
   EXPECT_EQ(whole.K, 64);

@@ -15,6 +15,7 @@
 
 #include "common/cuda_raii.hpp"
 #include "tensor_cores/tensor_cores.hpp"
+#include "tensor_cores/tensor_cores_hopper.hpp"
 #include "tests/gpu/sanitizing.hpp"
 
 namespace cudalab::tensor_cores {
@@ -80,10 +81,10 @@ TEST(TensorCoresGpu, ALargeOddProductIsRightOnSampledRows) {
   checkLadder(4096, 4096, 4096, InputFormat::Half, true);
 }
 
-// A hand-written step launched alone on exact tiles: C's 256 x 128 elements written, the guard
-// after them (poisoned like C) untouched.
+// A hand-written step launched alone on exact tiles (N = 256 and K = 64, the Hopper steps'
+// tiles): C's 256 x 256 elements written, the guard after them (poisoned like C) untouched.
 TEST(TensorCoresGpu, NothingIsWrittenPastC) {
-  constexpr int M = 256, N = 128, K = 64;
+  constexpr int M = 256, N = 256, K = 64;
   constexpr std::size_t kGuard = 4096;
   DeviceArray<std::uint16_t> a, b;
   DeviceArray<float> c;
@@ -100,7 +101,12 @@ TEST(TensorCoresGpu, NothingIsWrittenPastC) {
       if (!handWritten(stepInfo(s)) || !available(s, f).ok()) continue;
       SCOPED_TRACE(std::string(stepInfo(s).key) + " " + formatLabel(f));
       ASSERT_EQ(cudaMemset(c.get(), 0xff, c.bytes()), cudaSuccess);
-      ASSERT_TRUE(launchStep(s, f, a.get(), b.get(), c.get(), M, N, K, nullptr).ok());
+      // B is all ones, so B transposed (the Hopper steps' operand) is the same buffer.
+      const Status launched =
+          stepInfo(s).family == Family::Wgmma
+              ? launchHopperStep(s, f, a.get(), b.get(), c.get(), M, N, K, nullptr)
+              : launchStep(s, f, a.get(), b.get(), c.get(), M, N, K, nullptr);
+      ASSERT_TRUE(launched.ok()) << launched.sentence();
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       std::vector<float> out(c.size());
       ASSERT_EQ(cudaMemcpy(out.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
