@@ -541,6 +541,36 @@ bool paramSlider(const ParamSpec& p, double& value) {
   return changed;
 }
 
+void productSizeControls(const ParamSpec& specM, const ParamSpec& specN, const ParamSpec& specK,
+                         int& M, int& N, int& K, std::initializer_list<ProductSize> presets) {
+  ImGui::TextUnformatted("C (M x N) = A (M x K) B (K x N)");
+  paramSlider(specM, M);
+  paramSlider(specN, N);
+  paramSlider(specK, K);
+  bool first = true;
+  for (const ProductSize& p : presets) {
+    if (!first) sameLineIfFits(smallButtonWidth(p.label));
+    first = false;
+    if (smallButton(p.label)) M = p.m, N = p.n, K = p.k;
+  }
+}
+
+void ladderNotMeasured(bool running, bool gpu, const char* noGpu) {
+  textWrapped("%s", running ? tr("Measuring...")
+                    : gpu   ? tr("Not measured yet: press \"Measure the ladder\".")
+                            : tr(noGpu));
+}
+
+void correctnessCell(const Theme& theme, const Correctness& c, const std::string& tooltip) {
+  ImGui::PushStyleColor(ImGuiCol_Text, c.ok() ? ImGui::ColorConvertU32ToFloat4(paletteColour(2))
+                                              : theme.errorColour());
+  ImGui::TextUnformatted(
+      c.ok() ? tr("correct")
+             : trf("%s wrong", thousands(static_cast<long long>(c.wrong)).c_str()).c_str());
+  ImGui::PopStyleColor();
+  helpTooltip(tooltip.c_str());
+}
+
 void ladderBarsPlot(const char* plotId, const char* title, const std::vector<const char*>& names,
                     const std::vector<double>& values, const char* referenceLabel,
                     double reference) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/measurement.hpp"
 #include "common/params.hpp"
 #include "core/lesson.hpp"
 #include "platform/image.hpp"
@@ -161,6 +162,23 @@ void errorText(const Theme& theme, const Status& s);
 // (`action`, its label as the action table has it), rather than results passed off as the new
 // ones. Nothing when `stale` is false. Under the sentence that says what was measured.
 void staleNote(const Theme& theme, bool stale, const char* action);
+
+// A matrix product's sizes, C (M x N) = A (M x K) B (K x N): the heading, the three sliders and
+// a row of preset buttons, each setting all three (the matmul and tensor-cores lessons).
+struct ProductSize {
+  const char* label;  // "4096^3": the button's text, as it is
+  int m, n, k;
+};
+void productSizeControls(const ParamSpec& specM, const ParamSpec& specN, const ParamSpec& specK,
+                         int& M, int& N, int& K, std::initializer_list<ProductSize> presets);
+
+// A ladder panel's sentence before its first measurement: measuring now, the button to press
+// ("Measure the ladder"), or, without a GPU, `noGpu` (marked N_()): what the panel shows instead.
+void ladderNotMeasured(bool running, bool gpu, const char* noGpu);
+
+// A ladder table's "checked" cell: "correct" in green or "N wrong" in the error colour, with
+// `tooltip` (translated already) saying against what and with which tolerance.
+void correctnessCell(const Theme& theme, const Correctness& c, const std::string& tooltip);
 
 // A ladder's rate per step as bars on a log axis (GB/s of each step), with a reference line
 // (a bandwidth ceiling; not drawn when `reference` <= 0). The axis starts a whole decade below the

@@ -45,6 +45,24 @@ void summarize(PhaseStats& s) {
   s.maxMs = v.back();
 }
 
+Result<MeasureOptions> fitRuns(Workload& w, MeasureOptions opt, double budgetMs,
+                               cudaStream_t stream) {
+  Event start, stop;
+  CUDALAB_TRY(start.create());
+  CUDALAB_TRY(stop.create());
+  CUDALAB_CUDA_TRY(cudaEventRecord(start.get(), stream));
+  CUDALAB_TRY(w.launch(stream));
+  CUDALAB_CUDA_TRY(cudaEventRecord(stop.get(), stream));
+  CUDALAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
+  float ms = 0;
+  CUDALAB_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  if (double(ms) * (opt.warmup + opt.runs) > budgetMs) {
+    opt.warmup = 0;  // the trial launch warmed it up
+    opt.runs = std::clamp(static_cast<int>(budgetMs / std::max(double(ms), 1e-3)), 1, opt.runs);
+  }
+  return opt;
+}
+
 Result<Measurement> measure(Workload& w, const MeasureOptions& opt, const std::atomic<bool>* cancel,
                             cudaStream_t stream) {
   if (opt.runs < 1 || opt.warmup < 0)

@@ -89,6 +89,12 @@ struct MeasureOptions {
   bool verifyEveryRun = true;  // false: verify only the last run (for very large inputs)
 };
 
+// One launch of `w` timed alone (events around launch()), to fit the runs to a time budget: when
+// warm-up and runs would take longer than `budgetMs`, the trial counts as the warm-up and the runs
+// are as many as fit (at least 1), so a slow step at a large size costs seconds, not minutes.
+Result<MeasureOptions> fitRuns(Workload& w, MeasureOptions opt, double budgetMs,
+                               cudaStream_t stream);
+
 Result<Measurement> measure(Workload& w, const MeasureOptions& opt, const std::atomic<bool>* cancel,
                             cudaStream_t stream);
 

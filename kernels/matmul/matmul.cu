@@ -294,20 +294,6 @@ std::vector<float> randomMatrix(std::size_t n, std::mt19937& rng) {
 // (at least 1) rather than minutes of waiting.
 constexpr double kStepBudgetMs = 3000;
 
-// One launch timed alone, to choose how many runs fit the budget.
-Result<double> trialMs(LadderWorkload& w, cudaStream_t stream) {
-  Event start, stop;
-  CUDALAB_TRY(start.create());
-  CUDALAB_TRY(stop.create());
-  CUDALAB_CUDA_TRY(cudaEventRecord(start.get(), stream));
-  CUDALAB_TRY(w.launch(stream));
-  CUDALAB_CUDA_TRY(cudaEventRecord(stop.get(), stream));
-  CUDALAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  float ms = 0;
-  CUDALAB_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return double(ms);
-}
-
 struct LadderRun {
   LadderReport report;
   std::vector<double> maxAbsVsCpu;  // per step, when a CPU result was given
@@ -340,14 +326,10 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
     if (progress) progress(float(i) / float(which.size()), s.label);
     w.setStep(s.id);
     if (s.precision == Precision::Float64) CUDALAB_TRY(w.prepareWide(stream.get()));
-    Result<double> trial = trialMs(w, stream.get());
-    if (!trial) return trial.status();
-    MeasureOptions opt{p.warmup, p.runs, everyRun};
-    if (*trial * (p.warmup + p.runs) > kStepBudgetMs) {
-      opt.warmup = 0;  // the trial launch warmed it up
-      opt.runs = std::clamp(static_cast<int>(kStepBudgetMs / std::max(*trial, 1e-3)), 1, p.runs);
-    }
-    Result<Measurement> m = measure(w, opt, cancel, stream.get());
+    Result<MeasureOptions> opt =
+        fitRuns(w, MeasureOptions{p.warmup, p.runs, everyRun}, kStepBudgetMs, stream.get());
+    if (!opt) return opt.status();
+    Result<Measurement> m = measure(w, *opt, cancel, stream.get());
     if (!m) return m.status();
     StepResult r;
     r.step = s.id;

@@ -27,21 +27,14 @@ constexpr double pow2(int n) {
 constexpr double kLog10Of2 = 0.30102999566398119521;
 
 constexpr FormatInfo makeFormat(Format format, const char* id, const char* name, int bits,
-                                int exponentBits, int mantissaBits) {
+                                int exponentBits, int mantissaBits, bool finiteOnly = false) {
   const int bias = (1 << (exponentBits - 1)) - 1;
   const double epsilon = pow2(-mantissaBits);
-  return {format,
-          id,
-          name,
-          bits,
-          exponentBits,
-          mantissaBits,
-          bias,
-          epsilon,
-          pow2(1 - bias),
+  return {format, id, name, bits, exponentBits, mantissaBits, bias, epsilon, pow2(1 - bias),
           pow2(1 - bias - mantissaBits),
-          (2.0 - epsilon) * pow2(bias),
-          (mantissaBits + 1) * kLog10Of2};
+          // Without infinities the top binade holds numbers too, all but its NaN pattern.
+          finiteOnly ? (2.0 - 2 * epsilon) * pow2(bias + 1) : (2.0 - epsilon) * pow2(bias),
+          (mantissaBits + 1) * kLog10Of2, finiteOnly};
 }
 
 constexpr FormatInfo kFormats[] = {
@@ -49,7 +42,10 @@ constexpr FormatInfo kFormats[] = {
     makeFormat(Format::BFloat16, "bf16", "bfloat16", 16, 8, 7),
     makeFormat(Format::Float32, "f32", "float32", 32, 8, 23),
     makeFormat(Format::Float64, "f64", "float64", 64, 11, 52),
+    makeFormat(Format::TF32, "tf32", "TF32", 19, 8, 10),
+    makeFormat(Format::FP8E4M3, "e4m3", "FP8 E4M3", 8, 4, 3, true),
 };
+constexpr std::size_t kScalarFormats = 4;
 
 // The masks every bit-level routine needs, derived once from the two field widths so that no
 // format is special-cased.
@@ -61,7 +57,10 @@ struct Layout {
   uint64_t sign;      // the sign bit
   uint64_t mantissa;  // the fraction field
   uint64_t infinity;  // exponent field all ones, fraction zero: also the largest non-NaN magnitude
+                      // (finite-only formats: the largest finite magnitude)
+  uint64_t nan;       // the canonical quiet NaN's magnitude
   uint32_t maxExponentField;
+  bool finiteOnly;
 };
 
 Layout layout(Format f) {
@@ -74,12 +73,17 @@ Layout layout(Format f) {
   l.sign = uint64_t{1} << (fi.bits - 1);
   l.mantissa = (uint64_t{1} << fi.mantissaBits) - 1;
   l.maxExponentField = (uint32_t{1} << fi.exponentBits) - 1;
-  l.infinity = uint64_t{l.maxExponentField} << fi.mantissaBits;
+  l.finiteOnly = fi.finiteOnly;
+  const uint64_t top = uint64_t{l.maxExponentField} << fi.mantissaBits;
+  // Without infinities the all-ones pattern is the NaN and the one below it the largest number.
+  l.nan = l.finiteOnly ? top | l.mantissa : top | (uint64_t{1} << (fi.mantissaBits - 1));
+  l.infinity = l.finiteOnly ? l.nan - 1 : top;
   return l;
 }
 
 bool isNaNBits(const Layout& l, uint64_t bits) {
-  return (bits & ~l.sign & l.all) > l.infinity;
+  const uint64_t magnitude = bits & ~l.sign & l.all;
+  return l.finiteOnly ? magnitude == l.nan : magnitude > l.infinity;
 }
 
 // sig / 2^shift rounded to nearest, ties to even. shift > 0; past 64 every bit of sig is below
@@ -104,6 +108,10 @@ int64_t orderedInt(const Layout& l, uint64_t bits) {
 }  // namespace
 
 std::span<const FormatInfo> formats() {
+  return std::span<const FormatInfo>(kFormats, kScalarFormats);
+}
+
+std::span<const FormatInfo> allFormats() {
   return kFormats;
 }
 
@@ -118,8 +126,9 @@ const FormatInfo& formatInfo(Format f) {
 uint64_t encode(Format f, long double v) {
   const Layout l = layout(f);
   const int m = l.mantissaBits;
-  if (std::isnan(v)) return l.infinity | (uint64_t{1} << (m - 1));
+  if (std::isnan(v)) return l.nan;
   const uint64_t sign = std::signbit(v) ? l.sign : 0;
+  // (A finite-only format saturates: infinity and overflow become its largest number.)
   if (std::isinf(v)) return sign | l.infinity;
   if (v == 0) return sign;
 
@@ -133,7 +142,7 @@ uint64_t encode(Format f, long double v) {
   if (scaled != static_cast<long double>(sig)) sig |= 1;
 
   const int power = exp2 - 1;  // floor(log2 |v|)
-  if (power > l.bias) return sign | l.infinity;
+  if (power > l.bias + (l.finiteOnly ? 1 : 0)) return sign | l.infinity;
   // The spacing of the format at |v|: fixed at the subnormal spacing below the normal range,
   // which is what makes underflow gradual.
   const int quantum = std::max(power, 1 - l.bias) - m;
@@ -187,6 +196,8 @@ Fields fields(Format f, uint64_t bits) {
     fs.power = static_cast<int>(fs.exponent) - l.bias;
     if (fs.exponent < l.maxExponentField) {
       fs.kind = Kind::Normal;
+    } else if (l.finiteOnly) {
+      fs.kind = fs.mantissa == l.mantissa ? Kind::NaN : Kind::Normal;
     } else {
       fs.kind = fs.mantissa == 0 ? Kind::Infinite : Kind::NaN;
     }
@@ -207,7 +218,7 @@ std::string bitString(Format f, uint64_t bits) {
 
 std::string hexString(Format f, uint64_t bits) {
   static constexpr char kDigits[] = "0123456789abcdef";
-  const int digits = formatInfo(f).bits / 4;
+  const int digits = (formatInfo(f).bits + 3) / 4;  // TF32's 19 bits: 5 digits
   std::string s = "0x";
   for (int i = digits - 1; i >= 0; --i)
     s += kDigits[(bits >> (4 * i)) & 0xf];
@@ -308,7 +319,9 @@ Neighbourhood explore(Format f, long double input) {
   }
   const Kind kind = fields(f, n.bits).kind;
   const bool finiteInput = std::isfinite(input);
-  n.overflow = finiteInput && kind == Kind::Infinite;
+  n.overflow = finiteInput &&
+               (kind == Kind::Infinite || (formatInfo(f).finiteOnly && std::fabs(input) > n.value &&
+                                           std::fabs(n.value) == formatInfo(f).maxFinite));
   n.underflow = finiteInput && input != 0 && (kind == Kind::Zero || kind == Kind::Subnormal);
   return n;
 }

@@ -29,25 +29,33 @@ namespace cudalab::floats {
 // [SECTION] Formats
 // ---------------------------------------------------------------------------------------------
 
-enum class Format { Half, BFloat16, Float32, Float64 };
+// The first four are the formats a GPU computes scalar arithmetic in (formats()); TF32 and FP8
+// E4M3 are inputs of the tensor cores (allFormats()). TF32 is float32's range with half's 10
+// mantissa bits (19 bits, held in a 32-bit register). FP8 E4M3 (OCP's "E4M3FN") has no
+// infinities: its top binade holds numbers up to 448, and 0x7f / 0xff are its only NaNs; rounding
+// to it saturates at +-448, as CUDA's __NV_SATFINITE conversions do.
+enum class Format { Half, BFloat16, Float32, Float64, TF32, FP8E4M3 };
 
 struct FormatInfo {
   Format format;
-  const char* id;        // "half", "bf16", "f32", "f64": command line, exports, tests
-  const char* name;      // "half (FP16)", "bfloat16", "float32", "float64"
-  int bits;              // 16, 16, 32, 64
-  int exponentBits;      // 5, 8, 8, 11
-  int mantissaBits;      // stored fraction bits: 10, 7, 23, 52 (precision p = mantissaBits + 1)
-  int bias;              // 15, 127, 127, 1023
-  double epsilon;        // 2^-mantissaBits: the gap between 1 and the next number
-  double minNormal;      // 2^(1 - bias)
-  double minSubnormal;   // 2^(1 - bias - mantissaBits)
-  double maxFinite;      // (2 - epsilon) * 2^bias
-  double decimalDigits;  // p * log10(2): about 3.3, 2.4, 7.2, 16.0
+  const char* id;           // "half", "bf16", "f32", "f64": command line, exports, tests
+  const char* name;         // "half (FP16)", "bfloat16", "float32", "float64"
+  int bits;                 // 16, 16, 32, 64
+  int exponentBits;         // 5, 8, 8, 11
+  int mantissaBits;         // stored fraction bits: 10, 7, 23, 52 (precision p = mantissaBits + 1)
+  int bias;                 // 15, 127, 127, 1023
+  double epsilon;           // 2^-mantissaBits: the gap between 1 and the next number
+  double minNormal;         // 2^(1 - bias)
+  double minSubnormal;      // 2^(1 - bias - mantissaBits)
+  double maxFinite;         // (2 - epsilon) * 2^bias
+  double decimalDigits;     // p * log10(2): about 3.3, 2.4, 7.2, 16.0
+  bool finiteOnly = false;  // no infinities (FP8 E4M3): maxFinite = (2 - 2 epsilon) * 2^(bias + 1)
 };
 
-// The four formats in the order of the enum.
+// The four formats of scalar arithmetic (half, bfloat16, float32, float64), in enum order.
 std::span<const FormatInfo> formats();
+// All six, in enum order: the four, then the tensor cores' TF32 and FP8 E4M3.
+std::span<const FormatInfo> allFormats();
 const FormatInfo& formatInfo(Format f);
 
 // ---------------------------------------------------------------------------------------------

@@ -312,19 +312,6 @@ class LadderWorkload final : public Workload {
 // About this long at most for one step's timed runs: slow steps at large sizes get fewer runs.
 constexpr double kStepBudgetMs = 3000;
 
-Result<double> trialMs(LadderWorkload& w, cudaStream_t stream) {
-  Event start, stop;
-  CUDALAB_TRY(start.create());
-  CUDALAB_TRY(stop.create());
-  CUDALAB_CUDA_TRY(cudaEventRecord(start.get(), stream));
-  CUDALAB_TRY(w.launch(stream));
-  CUDALAB_CUDA_TRY(cudaEventRecord(stop.get(), stream));
-  CUDALAB_CUDA_TRY(cudaEventSynchronize(stop.get()));
-  float ms = 0;
-  CUDALAB_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return double(ms);
-}
-
 }  // namespace
 
 const StepResult* LadderReport::find(StepId id) const {
@@ -372,14 +359,10 @@ Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId
     const StepInfo& s = stepInfo(run[i]);
     if (progress) progress(float(i) / float(run.size()), s.label);
     w.setStep(s.id);
-    Result<double> trial = trialMs(w, stream.get());
-    if (!trial) return trial.status();
-    MeasureOptions opt{p.warmup, p.runs, everyRun};
-    if (*trial * (p.warmup + p.runs) > kStepBudgetMs) {
-      opt.warmup = 0;  // the trial launch warmed it up
-      opt.runs = std::clamp(static_cast<int>(kStepBudgetMs / std::max(*trial, 1e-3)), 1, p.runs);
-    }
-    Result<Measurement> m = measure(w, opt, cancel, stream.get());
+    Result<MeasureOptions> opt =
+        fitRuns(w, MeasureOptions{p.warmup, p.runs, everyRun}, kStepBudgetMs, stream.get());
+    if (!opt) return opt.status();
+    Result<Measurement> m = measure(w, *opt, cancel, stream.get());
     if (!m) return m.status();
     StepResult r;
     r.step = s.id;

@@ -15,6 +15,8 @@
 // [SECTION] Models         the m16n8k16 fragment layout (which lane holds which element) and the
 //                          shared-memory banks an ldmatrix meets with and without the swizzle
 //                          (pure C++: the pictures work without a GPU)
+// [SECTION] Precision      the error of mixed-precision dot products against K, emulated on the
+//                          CPU for every tensor-core format
 // [SECTION] Inputs         random matrices every format holds exactly
 // [SECTION] Measurement    availability of a step here, one launch, the measured ladder
 //
@@ -229,6 +231,49 @@ int firstBank(Tile t, int row, int chunk, bool swizzled);
 // The most rows of one 8-row ldmatrix read (rows row0 .. row0+7, one chunk) that share banks: 1
 // without conflicts, 8 when all eight rows queue on the same banks.
 int ldmatrixWays(Tile t, int row0, int chunk, bool swizzled);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Precision
+// ---------------------------------------------------------------------------------------------
+// How far a dot product of K terms strays when its inputs are rounded to a tensor-core format and
+// its sum is kept in float32 (or, the cautionary case, in FP16): on the CPU, each format emulated
+// bit for bit (models/floats.hpp), against the exact dot product of the same float32 inputs. The
+// error is |sum - exact| / sum |a_i b_i|, the quantity rounding bounds speak of.
+//
+//   std::vector<MixedCurve> c = productErrors(defaultPrecisionKs(), 32, seed);
+//   for (const MixedCurve& m : c) plot(mixedInfo(m.id).key, m.points);
+
+enum class Mixed { Float32, Tf32, Half, BFloat16, Fp8E4M3, HalfSums };
+
+struct MixedInfo {
+  Mixed id;
+  const char* key;    // "bf16", "fp16_sums": exports and tests
+  const char* label;  // what the UI shows
+  int inputFormat;    // floats::Format of the inputs, as an int (floats.hpp stays out of here)
+  bool halfSums;      // the sum rounded to FP16 after every addition (else float32)
+  int colour;
+  const char* help;
+};
+extern const KeyedTable<MixedInfo> kMixedTable;
+inline std::span<const MixedInfo> mixedFormats() {
+  return kMixedTable.rows();
+}
+inline const MixedInfo& mixedInfo(Mixed id) {
+  return kMixedTable.row(id);
+}
+
+struct MixedPoint {
+  int K = 0;
+  double median = 0, max = 0;  // over the samples: |sum - exact| / sum |a_i b_i|
+};
+struct MixedCurve {
+  Mixed id;
+  std::vector<MixedPoint> points;  // one per K
+};
+std::span<const int> defaultPrecisionKs();  // 16, 64, ..., 16384
+// `samples` dot products of each length K, inputs uniform in [-1, 1] drawn from `seed` (FP8 E4M3
+// inputs scaled by 2^8 into its range first, as FP8 work scales each matrix, and back after).
+std::vector<MixedCurve> productErrors(std::span<const int> Ks, int samples, std::uint64_t seed);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Inputs

@@ -87,9 +87,7 @@ void drawAtomicsLadderPanel(LessonContext& ctx, const HistReport* result, const 
                   (gpuResults && p.block != chosen.block),
               gpuResults ? "Measure the ladder" : "CPU histograms only");
   } else {
-    textWrapped("%s", running ? tr("Measuring...")
-                      : gpu   ? tr("Not measured yet: press \"Measure the ladder\".")
-                              : tr("Computing the CPU's histograms..."));
+    ladderNotMeasured(running, gpu, N_("Computing the CPU's histograms..."));
   }
   // On a projector the step, its speed, its atomics and whether every bin is right carry the
   // lesson; the copy ratio and the grid give way first (the tooltips and the text still give

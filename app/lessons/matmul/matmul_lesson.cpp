@@ -128,21 +128,11 @@ class MatmulLesson final : public Lesson {
 
   void drawParameters(LessonContext& ctx) override {
     poll(ctx);
-    ImGui::TextUnformatted("C (M x N) = A (M x K) B (K x N)");
-    paramSlider(kSizeM, M_);
-    paramSlider(kSizeN, N_);
-    paramSlider(kSizeK, K_);
-    const struct {
-      const char* label;
-      int m, n, k;
-    } presets[] = {{"1024^3", 1024, 1024, 1024},
-                   {"4096^3", 4096, 4096, 4096},
-                   {"17x33x9", 17, 33, 9},
-                   {"257x129x511", 257, 129, 511}};
-    for (size_t i = 0; i < std::size(presets); ++i) {
-      if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
-      if (smallButton(presets[i].label)) M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
-    }
+    productSizeControls(kSizeM, kSizeN, kSizeK, M_, N_, K_,
+                        {{"1024^3", 1024, 1024, 1024},
+                         {"4096^3", 4096, 4096, 4096},
+                         {"17x33x9", 17, 33, 9},
+                         {"257x129x511", 257, 129, 511}});
     runButtons(
         ctx, *this, {{kActionLadder, true}, {kActionSweep, true}},
         N_("No GPU: the tiling pictures and the sector view are computed on the CPU, and the "
@@ -197,10 +187,9 @@ class MatmulLesson final : public Lesson {
       staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_,
                 actionLabel(kActionLadder));
     } else {
-      textWrapped("%s", ladder_.running() ? tr("Measuring...")
-                        : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
-                               : tr("No GPU: nothing is measured. The table shows each step's "
-                                    "launch for the chosen sizes."));
+      ladderNotMeasured(ladder_.running(), gpu_,
+                        N_("No GPU: nothing is measured. The table shows each step's "
+                           "launch for the chosen sizes."));
     }
     const int M = r ? r->p.M : M_, N = r ? r->p.N : N_, K = r ? r->p.K : K_;
     // On a projector the step, its speed and whether it is right matter most; the launch shape
@@ -253,22 +242,12 @@ class MatmulLesson final : public Lesson {
             "The largest error over the largest |C_float64|: relative to the size of the "
             "results, without blowing up where an element happens to be near 0.");
         ImGui::TableNextColumn();
-        if (m) {
-          ImGui::PushStyleColor(ImGuiCol_Text,
-                                m->error.ok() ? ImGui::ColorConvertU32ToFloat4(paletteColour(2))
-                                              : ctx.theme.errorColour());
-          ImGui::TextUnformatted(
-              m->error.ok()
-                  ? tr("correct")
-                  : trf("%s wrong", thousands(static_cast<long long>(m->error.wrong)).c_str())
-                        .c_str());
-          ImGui::PopStyleColor();
-          helpTooltip(trf("Compared with the float64 CPU product on %s elements (all of C up to "
-                          "1024 x 1024, 64 sampled rows beyond); tolerance K x 2^-24 x sum "
-                          "|A[i,k] B[k,j]| for float32.",
-                          thousands(static_cast<long long>(m->error.checked)).c_str())
-                          .c_str());
-        }
+        if (m)
+          correctnessCell(ctx.theme, m->error,
+                          trf("Compared with the float64 CPU product on %s elements (all of C up "
+                              "to 1024 x 1024, 64 sampled rows beyond); tolerance K x 2^-24 x sum "
+                              "|A[i,k] B[k,j]| for float32.",
+                              thousands(static_cast<long long>(m->error.checked)).c_str()));
       }
       endDataTable();
     }

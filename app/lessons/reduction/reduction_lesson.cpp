@@ -216,10 +216,9 @@ class ReductionLesson final : public Lesson {
       staleNote(ctx.theme, r->p.n != n_ || r->p.type != type_ || r->p.block != block_,
                 actionLabel(kActionLadder));
     } else {
-      textWrapped("%s", ladder_.running() ? tr("Measuring...")
-                        : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
-                               : tr("No GPU: nothing is measured. The table shows how many "
-                                    "passes each step makes for the chosen N."));
+      ladderNotMeasured(ladder_.running(), gpu_,
+                        N_("No GPU: nothing is measured. The table shows how many "
+                           "passes each step makes for the chosen N."));
     }
     // On a projector the step, its speed and whether it is right matter most; the launch plan
     // and the speedups give way first.

@@ -7,7 +7,8 @@
 //   lesson text and the action table
 //   parameters panel: sizes, the inputs' format, the measurement, export
 //   the ladder: TFLOP/s, share of cuBLAS, what each step needs, correctness
-//   (the fragment and bank pictures: tensor_cores_pictures.cpp)
+//   (the fragment and bank pictures: tensor_cores_pictures.cpp; the formats' precision:
+//   tensor_cores_precision_panel.cpp)
 //   work on the worker thread; pins and export
 #include "lessons/tensor_cores/tensor_cores_lesson.hpp"
 
@@ -25,6 +26,7 @@
 #include "core/i18n.hpp"
 #include "core/kept_job.hpp"
 #include "lessons/tensor_cores/tensor_cores_pictures.hpp"
+#include "lessons/tensor_cores/tensor_cores_precision_panel.hpp"
 #include "tensor_cores/tensor_cores.hpp"
 #include "ui/data_table.hpp"
 #include "ui/plot/plot.hpp"
@@ -86,28 +88,21 @@ class TensorCoresLesson final : public Lesson {
 
   void onShow(LessonContext& ctx) override {
     gpu_ = ctx.runtime.hasDevice();
+    precision_.start();  // on the CPU, with or without a GPU
     if (gpu_) queueActions({kActionLadder});
   }
+  bool otherWorkPending() const override { return precision_.pending(); }
+  void cancelOtherWork() override { precision_.cancel(); }
 
   // [SECTION] parameters panel
 
   void drawParameters(LessonContext& ctx) override {
     ctx.errors(error_, {ladder_.collect()});
-    ImGui::TextUnformatted("C (M x N) = A (M x K) B (K x N)");
-    paramSlider(kSizeM, M_);
-    paramSlider(kSizeN, N_);
-    paramSlider(kSizeK, K_);
-    const struct {
-      const char* label;
-      int m, n, k;
-    } presets[] = {{"4096^3", 4096, 4096, 4096},
-                   {"8192^3", 8192, 8192, 8192},
-                   {"1024^3", 1024, 1024, 1024},
-                   {"4097x4095x4093", 4097, 4095, 4093}};
-    for (size_t i = 0; i < std::size(presets); ++i) {
-      if (i) sameLineIfFits(smallButtonWidth(presets[i].label));
-      if (smallButton(presets[i].label)) M_ = presets[i].m, N_ = presets[i].n, K_ = presets[i].k;
-    }
+    productSizeControls(kSizeM, kSizeN, kSizeK, M_, N_, K_,
+                        {{"4096^3", 4096, 4096, 4096},
+                         {"8192^3", 8192, 8192, 8192},
+                         {"1024^3", 1024, 1024, 1024},
+                         {"4097x4095x4093", 4097, 4095, 4093}});
     const Padded pad = padded(M_, N_, K_);
     if (pad.M != M_ || pad.N != N_ || pad.K != K_)
       mutedText(ctx.theme, trf("Our steps compute %d x %d x %d: A, B and C padded with zeros to "
@@ -129,6 +124,7 @@ class TensorCoresLesson final : public Lesson {
     drawLadder(ctx);
     pictures_.drawFragments(ctx);
     pictures_.drawBanks(ctx);
+    precision_.draw(ctx);
   }
 
  private:
@@ -159,10 +155,9 @@ class TensorCoresLesson final : public Lesson {
       staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_ || r->p.format != format_,
                 actionLabel(kActionLadder));
     } else {
-      textWrapped("%s", ladder_.running() ? tr("Measuring...")
-                        : gpu_            ? tr("Not measured yet: press \"Measure the ladder\".")
-                                          : tr("No GPU: nothing is measured. The table shows what "
-                                                          "each step needs and the tile it works on."));
+      ladderNotMeasured(ladder_.running(), gpu_,
+                        N_("No GPU: nothing is measured. The table shows what "
+                           "each step needs and the tile it works on."));
     }
     // On a projector the step, its speed and whether it is right matter most; what it needs and
     // its tile give way first.
@@ -211,21 +206,12 @@ class TensorCoresLesson final : public Lesson {
         ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
         helpTooltip("The largest |C - C_float64| over the elements checked.");
         ImGui::TableNextColumn();
-        ImGui::PushStyleColor(ImGuiCol_Text, m->error.ok()
-                                                 ? ImGui::ColorConvertU32ToFloat4(paletteColour(2))
-                                                 : ctx.theme.errorColour());
-        ImGui::TextUnformatted(
-            m->error.ok()
-                ? tr("correct")
-                : trf("%s wrong", thousands(static_cast<long long>(m->error.wrong)).c_str())
-                      .c_str());
-        ImGui::PopStyleColor();
-        helpTooltip(
+        correctnessCell(
+            ctx.theme, m->error,
             trf("Compared with the float64 CPU product on %s elements (all of C up to 1024 x "
                 "1024, 64 sampled rows beyond); tolerance (2 K + 3) x 2^-24 x sum |A[i,k] B[k,j]|: "
                 "the tensor cores add in float32 and may truncate each addition.",
-                thousands(static_cast<long long>(m->error.checked)).c_str())
-                .c_str());
+                thousands(static_cast<long long>(m->error.checked)).c_str()));
       }
       endDataTable();
     }
@@ -319,6 +305,7 @@ class TensorCoresLesson final : public Lesson {
   InputFormat format_ = InputFormat::BFloat16;
   KeptJob<LadderReport> ladder_;
   TensorCoresPictures pictures_;
+  TensorCoresPrecisionPanel precision_;
 };
 
 }  // namespace

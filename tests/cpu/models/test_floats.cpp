@@ -786,3 +786,101 @@ TEST(FloatsExplore, Float64AndBFloat16Flags) {
 
 }  // namespace
 }  // namespace cudalab::floats
+
+// ---------------------------------------------------------------------------------------------
+// The tensor cores' input formats: TF32 and FP8 E4M3
+// ---------------------------------------------------------------------------------------------
+
+namespace cudalab::floats {
+namespace {
+
+TEST(FloatsTensorFormats, AllFormatsAddTf32AndE4m3AfterTheFour) {
+  const auto all = allFormats();
+  ASSERT_EQ(all.size(), 6u);
+  EXPECT_EQ(formats().size(), 4u);
+  EXPECT_EQ(all[4].format, Format::TF32);
+  EXPECT_EQ(all[5].format, Format::FP8E4M3);
+  EXPECT_EQ(&formatInfo(Format::TF32), &all[4]);
+  const FormatInfo& t = formatInfo(Format::TF32);
+  EXPECT_EQ(t.bits, 19);
+  EXPECT_EQ(t.mantissaBits, 10);
+  EXPECT_EQ(t.bias, 127);
+  EXPECT_FALSE(t.finiteOnly);
+  const FormatInfo& e = formatInfo(Format::FP8E4M3);
+  EXPECT_EQ(e.bits, 8);
+  EXPECT_EQ(e.bias, 7);
+  EXPECT_TRUE(e.finiteOnly);
+  EXPECT_EQ(e.maxFinite, 448.0);
+  EXPECT_EQ(e.minNormal, 1.0 / 64);
+  EXPECT_EQ(e.minSubnormal, 1.0 / 512);
+}
+
+// TF32 is float32's sign and exponent with 10 mantissa bits: 1.0 is 0x1fc00 (127 << 10).
+TEST(FloatsTensorFormats, Tf32RoundsToTenMantissaBits) {
+  EXPECT_EQ(encode(Format::TF32, 1.0L), 0x1fc00u);
+  EXPECT_EQ(encode(Format::TF32, 1.0L + 0x1p-10L), 0x1fc01u);
+  EXPECT_EQ(encode(Format::TF32, 1.0L + 0x1p-11L), 0x1fc00u);     // a tie: to even
+  EXPECT_EQ(encode(Format::TF32, 1.0L + 0x3p-11L), 0x1fc02u);     // a tie: to even, up
+  EXPECT_EQ(encode(Format::TF32, -2.0L), 0x40000u | 0x20000u);    // sign, exponent 128
+  EXPECT_EQ(roundTo(Format::TF32, 0.1L), 0.0999755859375 * 1.0);  // as half's mantissa, 2^-4
+  EXPECT_EQ(hexString(Format::TF32, 0x1fc00u), "0x1fc00");
+  EXPECT_EQ(bitString(Format::TF32, 0x1fc00u), "0 01111111 0000000000");
+  // float32's range: 2^127 stays finite, 2^128 is infinite.
+  EXPECT_EQ(fields(Format::TF32, encode(Format::TF32, 0x1p127L)).kind, Kind::Normal);
+  EXPECT_EQ(fields(Format::TF32, encode(Format::TF32, 0x1p128L)).kind, Kind::Infinite);
+}
+
+// E4M3: 1.0 is 0x38 (exponent 7 = bias); the top binade reaches 448 (0x7e); 0x7f is NaN; larger
+// values saturate to 448; subnormals down to 2^-9.
+TEST(FloatsTensorFormats, E4m3HasNoInfinityAndSaturates) {
+  const Format f = Format::FP8E4M3;
+  EXPECT_EQ(encode(f, 1.0L), 0x38u);
+  EXPECT_EQ(encode(f, 0.5L), 0x30u);
+  EXPECT_EQ(encode(f, -2.0L), 0xc0u);
+  EXPECT_EQ(encode(f, 448.0L), 0x7eu);
+  EXPECT_EQ(encode(f, 256.0L), 0x78u);  // exponent field 15 is a binade of numbers
+  EXPECT_EQ(fields(f, 0x78).kind, Kind::Normal);
+  EXPECT_EQ(decode(f, 0x78), 256.0);
+  EXPECT_EQ(decode(f, 0x7e), 448.0);
+  EXPECT_EQ(encode(f, 460.0L), 0x7eu);  // rounds down to 448
+  EXPECT_EQ(encode(f, 500.0L), 0x7eu);  // would round to 480: saturates
+  EXPECT_EQ(encode(f, 1e30L), 0x7eu);
+  EXPECT_EQ(encode(f, -1e30L), 0xfeu);
+  EXPECT_EQ(encode(f, std::numeric_limits<long double>::infinity()), 0x7eu);
+  EXPECT_EQ(encode(f, std::numeric_limits<long double>::quiet_NaN()), 0x7fu);
+  EXPECT_EQ(fields(f, 0x7f).kind, Kind::NaN);
+  EXPECT_EQ(fields(f, 0xff).kind, Kind::NaN);
+  EXPECT_TRUE(std::isnan(decode(f, 0xff)));
+  EXPECT_EQ(encode(f, 1.0625L), 0x38u);   // 1 + 1/16, a tie: to even (1.0)
+  EXPECT_EQ(encode(f, 1.1875L), 0x3au);   // 1 + 3/16, a tie: to even (1.25)
+  EXPECT_EQ(encode(f, 0x1p-9L), 0x01u);   // the smallest subnormal
+  EXPECT_EQ(encode(f, 0x7p-9L), 0x07u);   // the largest
+  EXPECT_EQ(encode(f, 0x1p-6L), 0x08u);   // the smallest normal
+  EXPECT_EQ(encode(f, 0x1p-11L), 0x00u);  // a quarter of the smallest subnormal: 0
+  EXPECT_EQ(nextUp(f, 0x7e), 0x7eu);      // nothing above 448
+  EXPECT_EQ(nextUp(f, 0x38), 0x39u);
+  EXPECT_EQ(decode(f, 0x39), 1.125);
+  EXPECT_EQ(ulp(f, 300.0L), 32.0);
+  EXPECT_EQ(hexString(f, 0x7e), "0x7e");
+  EXPECT_EQ(bitString(f, 0x7e), "0 1111 110");
+  const Neighbourhood n = explore(f, 1000.0L);
+  EXPECT_TRUE(n.overflow);
+  EXPECT_EQ(n.value, 448.0);
+  EXPECT_FALSE(explore(f, 448.0L).overflow);
+  // Every one of the 256 patterns decodes to a number or NaN, and numbers encode back to
+  // themselves.
+  int nans = 0;
+  for (uint64_t b = 0; b < 256; ++b) {
+    const double v = decode(f, b);
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    EXPECT_FALSE(std::isinf(v)) << b;
+    EXPECT_EQ(encode(f, v), b) << b;  // -0 (0x80) encodes as -0 too
+  }
+  EXPECT_EQ(nans, 2);
+}
+
+}  // namespace
+}  // namespace cudalab::floats

@@ -3,6 +3,7 @@
 // every format holds, the error bound, refusals, and the comparison catching a wrong element.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -200,6 +201,50 @@ TEST(TensorCoresRefusals, SizesAndMemorySaySo) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.sentence().find("16384 x 16384 x 16384"), std::string::npos) << s.sentence();
   EXPECT_TRUE(checkMemory(p, deviceBytesNeeded(p)).ok());
+}
+
+}  // namespace
+}  // namespace cudalab::tensor_cores
+
+namespace cudalab::tensor_cores {
+namespace {
+
+// Mixed precision: fewer mantissa bits in the inputs, larger errors (E4M3's 3, BF16's 7, FP16's
+// and TF32's 10, float32's 23); the rounding of the inputs averages out as K grows while FP16
+// sums lose more and more; the same seed gives the same figures.
+TEST(TensorCoresPrecision, ErrorsFollowTheFormatsAndFp16SumsGrow) {
+  const int Ks[] = {64, 1024, 16384};
+  const std::vector<MixedCurve> c = productErrors(Ks, 16, 11);
+  ASSERT_EQ(c.size(), mixedFormats().size());
+  auto at = [&](Mixed id, int k) {
+    for (const MixedCurve& m : c)
+      if (m.id == id) return m.points[static_cast<std::size_t>(k)].median;
+    return -1.0;
+  };
+  for (const MixedCurve& m : c) {
+    ASSERT_EQ(m.points.size(), 3u);
+    for (const MixedPoint& p : m.points) {
+      EXPECT_TRUE(std::isfinite(p.median)) << mixedInfo(m.id).key;
+      EXPECT_GE(p.max, p.median);
+      EXPECT_GE(p.median, 0.0);
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_GT(at(Mixed::Fp8E4M3, k), at(Mixed::BFloat16, k)) << k;
+    EXPECT_GT(at(Mixed::BFloat16, k), at(Mixed::Half, k)) << k;
+    EXPECT_GT(at(Mixed::Half, k), at(Mixed::Float32, k)) << k;
+    EXPECT_GT(at(Mixed::Tf32, k), at(Mixed::Float32, k)) << k;
+    // BF16's inputs are rounded at 2^-9 relative at most: the products' error, averaged.
+    EXPECT_LT(at(Mixed::BFloat16, k), 0x1p-8) << k;
+  }
+  // FP16 sums: worse than float32 sums of the same inputs, and more so at large K.
+  EXPECT_GT(at(Mixed::HalfSums, 2), 4 * at(Mixed::Half, 2));
+  EXPECT_GT(at(Mixed::HalfSums, 2) / at(Mixed::Half, 2),
+            at(Mixed::HalfSums, 0) / at(Mixed::Half, 0));
+  const std::vector<MixedCurve> again = productErrors(Ks, 16, 11);
+  EXPECT_EQ(again[3].points[1].median, c[3].points[1].median);
+  EXPECT_EQ(defaultPrecisionKs().front(), 16);
+  EXPECT_EQ(defaultPrecisionKs().back(), 16384);
 }
 
 }  // namespace
