@@ -161,6 +161,21 @@ Peak fp64Peak(int sms, int fp64PerSM, double clockKHz) {
   return flopsPeak(sms, fp64PerSM, clockKHz, "FP64 units");
 }
 
+int tensorFmaPerSM(int major, int minor) {
+  // 8 tensor cores x 64 FMAs on Volta; 4 x 256 on the A100; 4 x 512 on Hopper.
+  struct Row {
+    int major, minor, fma;
+  };
+  constexpr Row kRows[] = {{7, 0, 512}, {8, 0, 1024}, {9, 0, 2048}};
+  for (const Row& r : kRows)
+    if (r.major == major && r.minor == minor) return r.fma;
+  return 0;
+}
+
+Peak tensorPeak(int sms, int fmaPerSM, double clockKHz) {
+  return flopsPeak(sms, fmaPerSM, clockKHz, "tensor-core FMAs (dense FP16)");
+}
+
 FlopsPeaks flopsPeaks(int major, int minor, int sms, double clockKHz) {
   const std::optional<ArchInfo> a = archInfo(major, minor);
   return {fp32Peak(sms, a ? a->fp32CoresPerSM : 0, clockKHz),

@@ -86,6 +86,14 @@ Peak fp16Peak(int sms, int resultsPerSM, double clockKHz);
 // not included: this is what ordinary double arithmetic in a kernel can reach.
 Peak fp64Peak(int sms, int fp64PerSM, double clockKHz);
 
+// Dense FP16 / BF16 tensor-core multiply-adds per clock per SM with float32 accumulation, from
+// NVIDIA's data-centre datasheets (V100 125, A100 312, H100 SXM 989 TFLOP/s at their boost clocks),
+// or 0 where not checked (the consumer parts halve their float32-accumulating rate, Blackwell is
+// not in this table): never guessed.
+int tensorFmaPerSM(int major, int minor);
+// Tensor peak: SMs x FMAs per SM x 2 (FMA) x clock; unknown when fmaPerSM is 0.
+Peak tensorPeak(int sms, int fmaPerSM, double clockKHz);
+
 // The three arithmetic peaks of a device from its compute capability, SM count and clock (the
 // table's unit counts; unknown where the table does not know them).
 struct FlopsPeaks {

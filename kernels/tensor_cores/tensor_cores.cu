@@ -17,6 +17,7 @@
 #include "common/cuda_raii.hpp"
 #include "common/runtime_info.hpp"
 #include "common/translatable.hpp"
+#include "models/arch.hpp"
 #include "tensor_cores/tensor_cores.hpp"
 #include "tensor_cores/tensor_cores_hopper.hpp"
 #include "tensor_cores/tensor_cores_kernels.cuh"
@@ -341,6 +342,26 @@ Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId
   CUDALAB_TRY(freeDeviceBytes(free));
   CUDALAB_TRY(checkMemory(p, free));
   report.device = currentDeviceName();
+  {
+    int dev = 0, major = 0, minor = 0, sms = 0, clock = 0, memClock = 0, bus = 0;
+    CUDALAB_CUDA_TRY(cudaGetDevice(&dev));
+    const auto attr = [dev](int& v, cudaDeviceAttr a) {
+      if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) v = 0;
+    };
+    attr(major, cudaDevAttrComputeCapabilityMajor);
+    attr(minor, cudaDevAttrComputeCapabilityMinor);
+    attr(sms, cudaDevAttrMultiProcessorCount);
+    attr(clock, cudaDevAttrClockRate);
+    attr(memClock, cudaDevAttrMemoryClockRate);
+    attr(bus, cudaDevAttrGlobalMemoryBusWidth);
+    (void)cudaGetLastError();
+    const Peak mem = memoryBandwidthPeak(memClock, bus);
+    const Peak tensor = tensorPeak(sms, tensorFmaPerSM(major, minor), clock);
+    report.memoryPeakGBps = mem.value;
+    report.tensorPeakGflops = tensor.value;
+    report.memoryFormula = mem.formula;
+    report.tensorFormula = tensor.formula;
+  }
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   StreamDrain drain(stream.get());

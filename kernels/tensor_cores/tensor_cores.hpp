@@ -127,6 +127,11 @@ struct Padded {
 Padded padded(int M, int N, int K);
 
 double flops(int M, int N, int K);  // 2 M N K
+// Bytes step s asks global memory for at M x N x K (the roofline's intensity is flops over them):
+// a tiled step reads each tile of A once per block column and each tile of B once per block row
+// (caches may serve some of those reads; this is what the kernel asks for), in the inputs'
+// format, and writes C once in float32; a library row the least any kernel can move, A and B once.
+double globalBytes(const StepInfo& s, InputFormat f, int M, int N, int K);
 
 // The most a correct result may differ from the exact product of the inputs (as stored), per
 // unit of sum |a b|. The products of 16-bit inputs are exact in float32; the tensor cores add them
@@ -317,6 +322,10 @@ struct LadderReport {
   TensorParams p;
   Padded pad;  // what the hand-written steps computed
   std::string device;
+  // The roofline's ceilings, from the device's properties: DRAM bandwidth (GB/s) and dense
+  // FP16 / BF16 tensor peak (GFLOP/s); NaN where not known (their formulas say why).
+  double memoryPeakGBps = 0, tensorPeakGflops = 0;
+  std::string memoryFormula, tensorFormula;
   std::vector<StepResult> steps;  // in the order asked
   std::vector<Skipped> skipped;
   const StepResult* find(StepId id) const;

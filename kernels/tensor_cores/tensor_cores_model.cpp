@@ -133,6 +133,17 @@ double flops(int M, int N, int K) {
   return 2.0 * M * N * K;
 }
 
+double globalBytes(const StepInfo& s, InputFormat f, int M, int N, int K) {
+  const double in = inputsOf(s, f) == Inputs::Float32 ? 4 : 2;
+  const double a = double(M) * K * in, b = double(K) * N * in, c = double(M) * N * 4;
+  if (!handWritten(s)) return a + b + c;
+  // Every block of a row of blocks reads the same band of A, every block of a column of blocks
+  // the same band of B.
+  const double blockCols = std::ceil(double(N) / s.tileN),
+               blockRows = std::ceil(double(M) / s.tileM);
+  return a * blockCols + b * blockRows + c;
+}
+
 double errorBound(int K) {
   // 2 u per addition (truncation), K of them, plus 3 u of headroom for the reference itself.
   return (2.0 * std::max(1, K) + 3) * std::ldexp(1.0, -24);

@@ -6,7 +6,8 @@
 // [SECTION] index
 //   lesson text and the action table
 //   parameters panel: sizes, the inputs' format, the measurement, export
-//   the ladder: TFLOP/s, share of cuBLAS, what each step needs, correctness
+//   the ladder: TFLOP/s, share of cuBLAS and of the tensor peak, what each step needs, correctness
+//   the roofline: each step's intensity against the tensor and memory ceilings
 //   (the fragment and bank pictures: tensor_cores_pictures.cpp; the formats' precision:
 //   tensor_cores_precision_panel.cpp)
 //   work on the worker thread; pins and export
@@ -122,6 +123,7 @@ class TensorCoresLesson final : public Lesson {
 
   void drawMain(LessonContext& ctx) override {
     drawLadder(ctx);
+    drawRoofline(ctx);
     pictures_.drawFragments(ctx);
     pictures_.drawBanks(ctx);
     precision_.draw(ctx);
@@ -170,6 +172,10 @@ class TensorCoresLesson final : public Lesson {
         {"TFLOP/s", nullptr, 0, "2 M N K operations over the kernel time.", true},
         {"of cuBLAS", nullptr, 1,
          "This step's TFLOP/s over cuBLAS's in the same format, measured in the same run.", true},
+        {"of the tensor peak", "of peak", 2,
+         "This step's TFLOP/s over the GPU's dense FP16 / BF16 tensor-core peak (the roofline "
+         "panel gives its formula).",
+         true},
         {"max |error|", nullptr, 2, nullptr, true},
         {"checked against float64", "checked", 0, nullptr, true},
     };
@@ -192,7 +198,7 @@ class TensorCoresLesson final : public Lesson {
                 ImGui::TextDisabled("%s", tr("not run"));
                 helpTooltip(tr(k.why).c_str());
               }
-          for (int c = 0; c < 4; ++c)
+          for (int c = 0; c < 5; ++c)
             ImGui::TableNextColumn();
           continue;
         }
@@ -202,6 +208,9 @@ class TensorCoresLesson final : public Lesson {
         ImGui::TextUnformatted(trimmedFixed(m->tflops, m->tflops >= 100 ? 0 : 1).c_str());
         ImGui::TableNextColumn();
         if (m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
+        ImGui::TableNextColumn();
+        if (r->tensorPeakGflops > 0 && stepInfo(m->step).tensorCores)
+          ImGui::TextUnformatted(percent(m->tflops * 1000 / r->tensorPeakGflops).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
         helpTooltip("The largest |C - C_float64| over the elements checked.");
@@ -223,6 +232,62 @@ class TensorCoresLesson final : public Lesson {
               tr("The inputs are random numbers on a grid of 1/256 in [-1, 1], which BF16, FP16, "
                  "TF32 and float32 all hold exactly: every row multiplies the same numbers, so "
                  "the errors compare the additions alone."));
+    endPanel(ctx);
+  }
+
+  // [SECTION] the roofline: each step's intensity against the tensor and memory ceilings
+
+  void drawRoofline(LessonContext& ctx) {
+    if (!beginPanel(ctx, "roofline", "Roofline: arithmetic intensity against TFLOP/s"))
+      return endPanel(ctx);
+    const LadderReport* r = ladder_ ? &*ladder_ : nullptr;
+    if (!r || r->steps.empty()) {
+      ladderNotMeasured(ladder_.running(), gpu_,
+                        N_("No GPU: nothing is measured. The roofline places each measured step "
+                           "under the GPU's memory and tensor-core ceilings."));
+      return endPanel(ctx);
+    }
+    const double bw = r->memoryPeakGBps, peak = r->tensorPeakGflops;
+    textWrapped(
+        "Each step at its arithmetic intensity: the operations of C = A B over the bytes it asks "
+        "global memory for, a tile of A or B counted every time a block reads it (the cuBLAS rows "
+        "at the least possible: A and B once). Under the sloped roof a step that got all its "
+        "bytes from DRAM would be limited by DRAM's bandwidth; the later steps sit above it "
+        "because the L2 cache serves many of their re-reads, which larger tiles and grouped "
+        "blocks make more likely. The flat roof is the tensor cores' theoretical peak at the "
+        "GPU's top clock, which it does not hold under this load.");
+    if (plot::BeginPlot("tensor_roofline", "Roofline##tcroof", ImVec2(-1, 0))) {
+      plot::SetupAxes({N_("FLOP per byte"), plot::Scale::Log10}, {"TFLOP/s", plot::Scale::Log10});
+      plot::SetupLegend(plot::Legend::Outside);
+      double lo = 1e9, hi = 0;
+      for (const StepResult& m : r->steps) {
+        const StepInfo& s = stepInfo(m.step);
+        const double x =
+            flops(r->p.M, r->p.N, r->p.K) / globalBytes(s, r->p.format, r->p.M, r->p.N, r->p.K);
+        const double y = std::max(m.tflops, 1e-3);
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        plot::SetNextColour(s.colour);
+        plot::PlotScatter(s.key, &x, &y, 1);
+      }
+      if (bw > 0 && peak > 0) {
+        // The roof from a decade left of the lowest step to a decade right of the highest.
+        std::vector<double> xs, ys;
+        const double a = std::log10(lo) - 1, b = std::log10(hi) + 1;
+        for (int i = 0; i <= 60; ++i) {
+          const double x = std::pow(10.0, a + (b - a) * i / 60);
+          xs.push_back(x);
+          ys.push_back(std::min(peak, x * bw) / 1000);
+        }
+        plot::SetNextColour(7);
+        plot::PlotLine(N_("roof: min(tensor peak, DRAM x intensity)"), xs.data(), ys.data(),
+                       int(xs.size()));
+      }
+      plot::EndPlot();
+    }
+    mutedText(ctx.theme, trf("DRAM: %s. Tensor cores (dense FP16 and BF16, float32 sums): %s.",
+                             r->memoryFormula.c_str(), r->tensorFormula.c_str())
+                             .c_str());
     endPanel(ctx);
   }
 
@@ -290,6 +355,8 @@ class TensorCoresLesson final : public Lesson {
                         s.m});
       j["device"] = r.device;
       j["format"] = formatLabel(r.p.format);
+      j["memory_peak_gbps"] = r.memoryPeakGBps;
+      j["tensor_peak_gflops"] = r.tensorPeakGflops;
       j["padded"] = {{"M", r.pad.M}, {"N", r.pad.N}, {"K", r.pad.K}};
       j["ladder"] = toJson(rows);
       for (const Skipped& k : r.skipped)

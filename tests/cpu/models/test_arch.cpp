@@ -168,5 +168,19 @@ TEST(ArchTable, ComputeCapabilityString) {
   EXPECT_EQ(computeCapabilityString(12, 1), "12.1");
 }
 
+// Dense FP16 tensor peaks of the datasheets: V100 SXM2 80 SMs x 512 FMAs x 2 x 1.53 GHz = 125.3
+// TFLOP/s; A100 108 x 1024 x 2 x 1.41 GHz = 311.9; H100 SXM 132 x 2048 x 2 x 1.83 GHz = 989.4.
+// Parts the table was not checked against stay unknown.
+TEST(ArchPeaks, TensorPeaksOfTheDataCentreParts) {
+  EXPECT_NEAR(tensorPeak(80, tensorFmaPerSM(7, 0), 1530000.0).value, 125337.6, 0.1);
+  EXPECT_NEAR(tensorPeak(108, tensorFmaPerSM(8, 0), 1410000.0).value, 311869.4, 0.1);
+  const Peak h = tensorPeak(132, tensorFmaPerSM(9, 0), 1830000.0);
+  ASSERT_TRUE(h.known);
+  EXPECT_NEAR(h.value, 989429.8, 0.1);
+  EXPECT_NE(h.formula.find("989.4 TFLOP/s"), std::string::npos) << h.formula;
+  EXPECT_EQ(tensorFmaPerSM(8, 9), 0);
+  EXPECT_FALSE(tensorPeak(84, tensorFmaPerSM(8, 9), 2520000.0).known);
+}
+
 }  // namespace
 }  // namespace cudalab

@@ -249,3 +249,26 @@ TEST(TensorCoresPrecision, ErrorsFollowTheFormatsAndFp16SumsGrow) {
 
 }  // namespace
 }  // namespace cudalab::tensor_cores
+
+namespace cudalab::tensor_cores {
+namespace {
+
+// The roofline's bytes: a tiled step re-reads A once per block column and B once per block row; a
+// library row moves A, B and C once.
+TEST(TensorCoresRoofline, BytesCountEveryTilesReread) {
+  const int M = 4096, N = 4096, K = 4096;
+  const double a = 4096.0 * 4096 * 2, c = 4096.0 * 4096 * 4;
+  EXPECT_DOUBLE_EQ(globalBytes(stepInfo(StepId::CublasBf16), InputFormat::BFloat16, M, N, K),
+                   2 * a + c);
+  EXPECT_DOUBLE_EQ(globalBytes(stepInfo(StepId::CublasTf32), InputFormat::BFloat16, M, N, K),
+                   4 * a + c);  // float32 inputs
+  // 128 x 256 tiles: 16 block columns re-read A, 32 block rows re-read B.
+  EXPECT_DOUBLE_EQ(globalBytes(stepInfo(StepId::WgmmaWs), InputFormat::BFloat16, M, N, K),
+                   16 * a + 32 * a + c);
+  // 32 x 32 tiles: 128 of each.
+  EXPECT_DOUBLE_EQ(globalBytes(stepInfo(StepId::WmmaGlobal), InputFormat::Half, M, N, K),
+                   128 * a + 128 * a + c);
+}
+
+}  // namespace
+}  // namespace cudalab::tensor_cores
