@@ -17,6 +17,7 @@
 //                          (pure C++: the pictures work without a GPU)
 // [SECTION] Precision      the error of mixed-precision dot products against K, emulated on the
 //                          CPU for every tensor-core format
+// [SECTION] Pipeline model one block's loads and multiplies over time, with 1 to 4 stages
 // [SECTION] Inputs         random matrices every format holds exactly
 // [SECTION] Measurement    availability of a step here, one launch, the measured ladder
 //
@@ -279,6 +280,31 @@ std::span<const int> defaultPrecisionKs();  // 16, 64, ..., 16384
 // `samples` dot products of each length K, inputs uniform in [-1, 1] drawn from `seed` (FP8 E4M3
 // inputs scaled by 2^8 into its range first, as FP8 work scales each matrix, and back after).
 std::vector<MixedCurve> productErrors(std::span<const int> Ks, int samples, std::uint64_t seed);
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Pipeline model
+// ---------------------------------------------------------------------------------------------
+// One block's tiles over time, as a model (not a measurement): each tile is loaded (loadTime)
+// and then multiplied (mmaTime), in any unit. With one stage (steps 2 to 4) a load waits for the
+// multiply before it (the buffer is in use) and the multiply waits for its load. With S stages
+// (step 5: 3, steps 6 and 7: 4) a load waits only until its buffer is free (the multiply S tiles
+// earlier has finished), so up to S - 1 loads are in flight while the tensor cores work; the
+// memory's bandwidth is not modelled, only its latency.
+//
+//   PipelineRun r = pipelineModel(8, 3, 4.0, 1.0);
+//   for (const PipelineEvent& e : r.events) draw(e.load ? "load" : "mma", e.tile, e.start, e.end);
+
+struct PipelineEvent {
+  int tile = 0;
+  bool load = false;  // a load; else a multiply
+  double start = 0, end = 0;
+};
+struct PipelineRun {
+  std::vector<PipelineEvent> events;  // for each tile its load, then its multiply
+  double total = 0;                   // when the last multiply ends
+  double mmaBusy = 0;                 // the share of `total` the tensor cores work
+};
+PipelineRun pipelineModel(int tiles, int stages, double loadTime, double mmaTime);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Inputs

@@ -241,6 +241,30 @@ int ldmatrixWays(Tile t, int row0, int chunk, bool swizzled) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] Pipeline model
+// ---------------------------------------------------------------------------------------------
+
+PipelineRun pipelineModel(int tiles, int stages, double loadTime, double mmaTime) {
+  PipelineRun r;
+  const int S = std::max(1, stages);
+  std::vector<double> loadEnd, mmaEnd;
+  for (int t = 0; t < std::max(0, tiles); ++t) {
+    // Its buffer is free once the multiply of the tile that used it before has ended.
+    const double free = t >= S ? mmaEnd[static_cast<std::size_t>(t - S)] : 0.0;
+    // With one stage the load also waits for the previous multiply (the same buffer).
+    const double load = S == 1 && t > 0 ? std::max(free, mmaEnd.back()) : free;
+    loadEnd.push_back(load + loadTime);
+    const double mma = std::max(loadEnd.back(), t > 0 ? mmaEnd.back() : 0.0);
+    mmaEnd.push_back(mma + mmaTime);
+    r.events.push_back({t, true, load, loadEnd.back()});
+    r.events.push_back({t, false, mma, mmaEnd.back()});
+  }
+  r.total = mmaEnd.empty() ? 0.0 : mmaEnd.back();
+  r.mmaBusy = r.total > 0 ? tiles * mmaTime / r.total : 0.0;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] Inputs
 // ---------------------------------------------------------------------------------------------
 

@@ -126,6 +126,7 @@ class TensorCoresLesson final : public Lesson {
     drawRoofline(ctx);
     pictures_.drawFragments(ctx);
     pictures_.drawBanks(ctx);
+    pictures_.drawPipeline(ctx);
     precision_.draw(ctx);
   }
 

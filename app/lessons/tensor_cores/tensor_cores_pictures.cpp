@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/format.hpp"
 #include "core/i18n.hpp"
 #include "tensor_cores/tensor_cores.hpp"
 #include "ui/theme.hpp"
@@ -43,7 +44,8 @@ void drawOperand(Operand op, const char* name, int lane, ImVec2 o, float cell, f
   const std::vector<Element> mine = laneElements(op, lane);
   if (cell > ImGui::CalcTextSize("a0").x + 2 * s)
     for (size_t i = 0; i < mine.size(); ++i) {
-      const std::string label = std::string(1, prefix) + std::to_string(i);
+      std::string label(1, prefix);  // appended: GCC 12 warns falsely (-Wrestrict) on a + b
+      label += std::to_string(i);
       const ImVec2 a(p.x + float(mine[i].col) * cell + s, p.y + float(mine[i].row) * cell);
       dl->AddText(a, ImGui::GetColorU32(ImGuiCol_WindowBg), label.c_str());
     }
@@ -166,6 +168,74 @@ void TensorCoresPictures::drawBanks(LessonContext& ctx) {
   mutedText(ctx.theme, tr("Each bar is one row of the read, numbered 0 to 7, placed on the four "
                           "banks its 16 bytes fill; bars stacked on the same banks wait for each "
                           "other. The numbers under the bars are bank numbers."));
+  endPanel(ctx);
+}
+
+void TensorCoresPictures::drawPipeline(LessonContext& ctx) {
+  if (!beginPanel(ctx, "pipeline", "The pipeline: loads and multiplies over time (a model)"))
+    return endPanel(ctx);
+  const float s = ctx.scale;
+  textWrapped(
+      "A model of one block, not a measurement: each tile must be loaded, then multiplied. With "
+      "one stage (steps 2 to 4) the next load cannot start before the multiply that uses the "
+      "buffer ends, and the tensor cores wait for every load. With more stages (step 5: 3, steps "
+      "6 and 7: 4) the loads of the next tiles are in flight while the current one is "
+      "multiplied. Choose how long a load takes against a multiply: on an H100 a tile's load "
+      "from memory takes several times longer than its multiply.");
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 260 * s));
+  ImGui::SliderInt(halfWidthLabel("Stages"), &stages_, 1, 4);
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, 260 * s));
+  ImGui::SliderFloat(halfWidthLabel("Load time (multiplies)"), &loadRatio_, 0.25f, 8.0f, "%.2f");
+  stages_ = std::clamp(stages_, 1, 4);
+  loadRatio_ = std::clamp(loadRatio_, 0.25f, 8.0f);
+  constexpr int kTiles = 12;
+  const PipelineRun one = pipelineModel(kTiles, 1, loadRatio_, 1.0);
+  const PipelineRun run = pipelineModel(kTiles, stages_, loadRatio_, 1.0);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const float line = ImGui::GetTextLineHeight();
+  const float label =
+      std::max(ImGui::CalcTextSize(tr("loads")).x, ImGui::CalcTextSize(tr("multiplies")).x) + line;
+  const float w = std::max(100 * s, ImGui::GetContentRegionAvail().x - label - 4 * s);
+  // One time scale for both pictures: the one-stage run is the longer.
+  const double scale = w / std::max(one.total, 1e-9);
+  const float rowH = 1.4f * line;
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  for (const PipelineRun* r : {&one, &run}) {
+    const int st = r == &one ? 1 : stages_;
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on std::string&& + "literal".
+    std::string busy = trimmedFixed(100 * r->mmaBusy, 0);
+    busy += "%";
+    const std::string title =
+        trf("%d stage(s): the tensor cores work %s of the time", st, busy.c_str());
+    dl->AddText(o, text, title.c_str());
+    const ImVec2 p(o.x, o.y + line + 2 * s);
+    // Loads in flight together share the loads' row in lanes, one per stage, so each stays
+    // visible; multiplies never overlap.
+    const float laneH = st == 1 ? rowH : 0.8f * rowH, loadsH = laneH * float(st);
+    dl->AddText(ImVec2(p.x, p.y + 0.5f * (loadsH - line)), text, tr("loads"));
+    dl->AddText(ImVec2(p.x, p.y + loadsH + 0.2f * line), text, tr("multiplies"));
+    for (const PipelineEvent& e : r->events) {
+      const float x0 = p.x + label + float(e.start * scale),
+                  x1 = p.x + label + float(e.end * scale);
+      const float h = e.load ? laneH : rowH;
+      const float y = e.load ? p.y + laneH * float(e.tile % st) : p.y + loadsH;
+      dl->AddRectFilled(ImVec2(x0, y + 1), ImVec2(std::max(x0 + 1, x1 - 1), y + h - 1),
+                        paletteColour(e.tile, e.load ? 0.45f : 0.9f));
+      if (x1 - x0 > ImGui::CalcTextSize("00").x + 2 * s && h >= line)
+        dl->AddText(ImVec2(x0 + 2 * s, y + 0.5f * (h - line)), text,
+                    std::to_string(e.tile).c_str());
+    }
+    o.y = p.y + loadsH + rowH + line;
+    if (stages_ == 1) break;  // the same run twice says nothing more
+  }
+  ImGui::Dummy(ImVec2(label + w, o.y - ImGui::GetCursorScreenPos().y));
+  mutedText(
+      ctx.theme,
+      tr("Each bar is one tile, numbered; time runs to the right, on the same scale in both "
+         "pictures. When a load takes less than (stages - 1) multiplies, the tensor cores never "
+         "wait after the first tile; when it takes longer, more stages, larger tiles (more "
+         "multiplying per byte loaded) or the L2 cache (shorter loads) are what help."));
   endPanel(ctx);
 }
 

@@ -272,3 +272,33 @@ TEST(TensorCoresRoofline, BytesCountEveryTilesReread) {
 
 }  // namespace
 }  // namespace cudalab::tensor_cores
+
+namespace cudalab::tensor_cores {
+namespace {
+
+// One stage: load, multiply, load, ...: the tensor cores work mma / (load + mma) of the time.
+// Three stages: after the first load the loads hide behind the multiplies when they are shorter
+// than two multiplies, and the tensor cores work all but the first load's time.
+TEST(TensorCoresPipeline, StagesHideTheLoads) {
+  const PipelineRun one = pipelineModel(8, 1, 3.0, 1.0);
+  ASSERT_EQ(one.events.size(), 16u);
+  EXPECT_DOUBLE_EQ(one.total, 8 * 4.0);
+  EXPECT_DOUBLE_EQ(one.mmaBusy, 0.25);
+  EXPECT_DOUBLE_EQ(one.events[2].start, 4.0);  // tile 1's load waits for tile 0's multiply
+  const PipelineRun three = pipelineModel(8, 3, 1.5, 1.0);
+  EXPECT_DOUBLE_EQ(three.events[2].start, 0.0);  // tile 1 loads at once, beside tile 0
+  EXPECT_DOUBLE_EQ(three.total, 1.5 + 8 * 1.0);  // the multiplies back to back after the first
+  EXPECT_NEAR(three.mmaBusy, 8.0 / 9.5, 1e-12);
+  // Loads four times as long as a multiply: three stages keep two loads in flight, so the
+  // multiplies run at half speed, twice as fast as with one stage.
+  const PipelineRun slow1 = pipelineModel(16, 1, 4.0, 1.0);
+  const PipelineRun slow3 = pipelineModel(16, 3, 4.0, 1.0);
+  EXPECT_LT(slow3.total, slow1.total);
+  EXPECT_GT(slow3.mmaBusy, slow1.mmaBusy);
+  for (const PipelineEvent& e : slow3.events)
+    EXPECT_LE(e.start, e.end);
+  EXPECT_TRUE(pipelineModel(0, 3, 1, 1).events.empty());
+}
+
+}  // namespace
+}  // namespace cudalab::tensor_cores
