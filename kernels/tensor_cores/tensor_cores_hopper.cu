@@ -165,6 +165,23 @@ __device__ __forceinline__ void barrierArrive(uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smemAddress(bar)) : "memory");
 }
 
+// A warpgroup's multiply of one stage, once its tiles have arrived: 64 rows of A's tile at `a`
+// against B's tile at `b` (128 or 256 rows, as `d` holds 64 or 128 accumulators), four steps of
+// 16 through the 64 of K (32 bytes on within the swizzled rows), waited for before it returns.
+template <class T, int Regs>
+__device__ __forceinline__ void multiplyStage(float (&d)[Regs], const T* a, const T* b) {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+  for (int kk = 0; kk < kHBK; kk += 16) {
+    if constexpr (Regs == 64)
+      wgmma64x128<T>(d, descriptor(a + kk), descriptor(b + kk));
+    else
+      wgmma64x256<T>(d, descriptor(a + kk), descriptor(b + kk));
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+
 // The stages' tiles start on a 1024-byte boundary, where the 128-byte swizzle's pattern repeats.
 template <class T>
 __device__ __forceinline__ T* alignedTiles(unsigned char* raw) {
@@ -228,15 +245,7 @@ __global__ void __launch_bounds__(kHThreads)
   for (int t = 0; t < tiles; ++t) {
     const int s = t % kHStages;
     barrierWait(&full[s], (t / kHStages) & 1);
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-    const T* a = sA + s * kHBM * kHBK + wg * 64 * kHBK;
-    const T* b = sB + s * kHBN * kHBK;
-    // Four steps of 16 through the 64 of K: 32 bytes on within the swizzled rows.
-#pragma unroll
-    for (int kk = 0; kk < kHBK; kk += 16)
-      wgmma64x128<T>(d, descriptor(a + kk), descriptor(b + kk));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    multiplyStage<T>(d, sA + s * kHBM * kHBK + wg * 64 * kHBK, sB + s * kHBN * kHBK);
     __syncthreads();  // both warpgroups are done with stage s
     if (tid == 0 && t + kHStages < tiles) issue(t + kHStages);
   }
@@ -306,14 +315,7 @@ __global__ void __launch_bounds__(kWsThreads, 1)
   for (int t = 0; t < tiles; ++t) {
     const int s = t % kWsStages;
     barrierWait(&full[s], (t / kWsStages) & 1);
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-    const T* a = sA + s * kWsBM * kHBK + c * 64 * kHBK;
-    const T* b = sB + s * kWsBN * kHBK;
-#pragma unroll
-    for (int kk = 0; kk < kHBK; kk += 16)
-      wgmma64x256<T>(d, descriptor(a + kk), descriptor(b + kk));
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    multiplyStage<T>(d, sA + s * kWsBM * kHBK + c * 64 * kHBK, sB + s * kWsBN * kHBK);
     if (tid % 128 == 0) barrierArrive(&empty[s]);
   }
   storeAccumulators<32>(d, C, N, bm + c * 64, bn);

@@ -449,6 +449,28 @@ def wait_idle(s, box, seconds=40):
     return p
 
 
+def press(s, a, before, region):
+    """Holds the button `a` down and lets go, as a person clicks: (lit, ran, the screen after),
+    or None when no screen could be read. Lit: it took the click (the held colour); ran: its
+    work started (the button greyed while it ran) or `region` (x0, x1, y0, y1) of the screen
+    changed from `before`."""
+    x, y = centre(a)
+    s.xdo("mousemove", str(int(x)), str(int(y)))
+    time.sleep(0.25)
+    s.xdo("mousedown", "1")
+    time.sleep(0.3)
+    held = s.grab()
+    s.xdo("mouseup", "1")
+    time.sleep(0.3)
+    busy = s.grab()
+    lit = held is not None and held.rgb(a[0] + 3, int(y)) == BUTTON_HELD
+    busy = busy is not None and busy.rgb(a[0] + 3, int(y)) == BUTTON_OFF
+    after = wait_idle(s, a)
+    if not after:
+        return None
+    return lit, busy or after.region_differs(before, *region), after
+
+
 def changed_box(p, q, x0, x1, y0, y1):
     """The bounding box of what differs between two pictures in a region, or None."""
     xs, ys = [], []
@@ -498,23 +520,12 @@ def use_transfers(s, bar, lines, words):
     # same parameters (the chain of kernels without a GPU) shows the same figures: one may not.
     before, ran = s.look(), []  # the screen, as the ones after are
     for k, a in enumerate(actions):
-        x, y = centre(a)
-        s.xdo("mousemove", str(int(x)), str(int(y)))
-        time.sleep(0.25)
-        s.xdo("mousedown", "1")
-        time.sleep(0.3)
-        held = s.grab()
-        s.xdo("mouseup", "1")
-        time.sleep(0.3)
-        busy = s.grab()
-        lit = held is not None and held.rgb(a[0] + 3, int(y)) == BUTTON_HELD
-        busy = busy is not None and busy.rgb(a[0] + 3, int(y)) == BUTTON_OFF
-        after = wait_idle(s, a)
-        if not after:
+        pressed = press(s, a, before, (side, p.w, bar[1] + 2, p.h - 2 * unit))
+        if not pressed:
             return
-        ran.append(busy or after.region_differs(before, side, p.w, bar[1] + 2, p.h - 2 * unit))
+        lit, worked, before = pressed
+        ran.append(worked)
         check("action %d of %d lit up when pressed" % (k + 1, len(actions)), lit)
-        before = after
     check("the actions ran (at work, or the view changed): %s" % ran,
           sum(ran) >= len(actions) - 1)
 
@@ -765,25 +776,13 @@ def press_actions(s, bar, lesson):
         for (a, _), c in zip(row, w):
             if c not in "RS":
                 continue
-            x, y = centre(a)
-            s.xdo("mousemove", str(int(x)), str(int(y)))
-            time.sleep(0.25)
-            s.xdo("mousedown", "1")
-            time.sleep(0.3)
-            held = s.grab()
-            s.xdo("mouseup", "1")
-            time.sleep(0.3)
-            busy = s.grab()
-            lit = held is not None and held.rgb(a[0] + 3, int(y)) == BUTTON_HELD
-            busy = busy is not None and busy.rgb(a[0] + 3, int(y)) == BUTTON_OFF
-            after = wait_idle(s, a)
-            if not after:
+            pressed = press(s, a, before, (side, p.w - 20, bar[1] + 2, p.h - 2 * unit))
+            if not pressed:
                 return
-            ran = busy or after.region_differs(before, side, p.w - 20, bar[1] + 2, p.h - 2 * unit)
+            lit, ran, before = pressed
             check("%s: an action lit up when pressed" % lesson, lit)
             if c == "R":
                 check("%s: the action worked (at work, or the view changed)" % lesson, ran)
-            before = after
     s.xdo("mousemove", str(side // 2), str(s.height // 2))
     # The sidebar back at its top, its list of lessons where it was.
     s.xdo("click", "--repeat", "12", "--delay", "20", "4")

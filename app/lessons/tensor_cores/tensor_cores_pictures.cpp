@@ -33,12 +33,12 @@ void drawOperand(Operand op, const char* name, int lane, ImVec2 o, float cell, f
   dl->AddText(o, text, name);
   const ImVec2 p(o.x, o.y + line + 2 * s);
   const int rows = operandRows(op), cols = operandCols(op);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
-      const Holder h = holderOf(op, r, c);
-      const ImVec2 a(p.x + float(c) * cell, p.y + float(r) * cell);
+  // Lane by lane, each lane's elements (every element has exactly one lane).
+  for (int l = 0; l < 32; ++l)
+    for (const Element& e : laneElements(op, l)) {
+      const ImVec2 a(p.x + float(e.col) * cell, p.y + float(e.row) * cell);
       dl->AddRectFilled(a, ImVec2(a.x + cell - 1, a.y + cell - 1),
-                        h.lane == lane ? text : laneColour(h.lane));
+                        l == lane ? text : laneColour(l));
     }
   const char prefix = op == Operand::A ? 'a' : op == Operand::B ? 'b' : 'c';
   const std::vector<Element> mine = laneElements(op, lane);
