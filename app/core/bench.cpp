@@ -46,6 +46,16 @@ int fail(const Status& s) {
   return 1;
 }
 
+nlohmann::json measuredRow(const char* key, const Measurement& m, const Correctness& e) {
+  return {{"step", key},
+          {"median_ms", m.kernel().medianMs},
+          {"runs", m.runs},
+          {"max_abs_error", e.maxAbsError},
+          {"max_rel_error", e.maxRelError},
+          {"checked", e.checked},
+          {"correct", e.ok()}};
+}
+
 Status writeOutputs(const std::string& outDir, const std::string& id, const std::string& md,
                     const nlohmann::json& j) {
   // The table is printed first: a folder that cannot be written must not lose a measurement.

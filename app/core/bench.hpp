@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/measurement.hpp"
 #include "common/runtime_info.hpp"
 #include "common/status.hpp"
 #include "core/catalogue.hpp"
@@ -44,6 +45,9 @@ struct BenchDoc {
   int write(const BenchOptions& opt, const std::string& id) const;
 };
 BenchDoc startBench(const BenchOptions& opt, const std::string& title);
+// A ladder step's JSON row: its key, the kernel's median time and runs, and its check against the
+// reference; the lesson adds its own rates ("gflops", "of_cublas", ...) to the object.
+nlohmann::json measuredRow(const char* key, const Measurement& m, const Correctness& e);
 // Writes outDir/bench-ID.md and .json and prints the Markdown.
 Status writeOutputs(const std::string& outDir, const std::string& id, const std::string& md,
                     const nlohmann::json& j);

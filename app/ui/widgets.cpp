@@ -341,7 +341,14 @@ bool waitingForMeasurement(bool have, bool running, bool gpu, const char* press)
   return true;
 }
 
-void endSweepPanel(LessonContext& ctx, const std::string& note, const Status& stopped) {
+void endSweepPanel(LessonContext& ctx, std::string lead, const char* verdict, const char* why,
+                   const Status& stopped) {
+  // Whole sentences, each translated on its own, so a translation can word each freely.
+  std::string note = std::move(lead);
+  for (const char* sentence : {verdict, why}) {
+    if (!note.empty()) note += ' ';
+    note += tr(sentence);
+  }
   mutedText(ctx.theme, note.c_str());
   errorText(ctx.theme, stopped);
   endPanel(ctx);

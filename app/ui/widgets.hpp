@@ -222,9 +222,11 @@ void stepLinesPlot(const char* plotId, const char* title, const plot::Axis& x, c
   plot::EndPlot();
 }
 
-// Ends a sweep's panel: `note` muted under the plot (what the curves show, whether every point
-// checked out), then where the sweep stopped early and why, if it did.
-void endSweepPanel(LessonContext& ctx, const std::string& note, const Status& stopped);
+// Ends a sweep's panel: a note muted under the plot, then where the sweep stopped early and why, if
+// it did. The note is `lead` (translated already: what was swept; may be empty), `verdict`
+// (whether every point checked out) and `why` (what the curves show), the last two untranslated.
+void endSweepPanel(LessonContext& ctx, std::string lead, const char* verdict, const char* why,
+                   const Status& stopped);
 
 // Whether every point of a sweep or every step of a ladder was checked correct (`.ok`).
 template <class Points>

@@ -61,15 +61,7 @@ struct CounterInfo {
 };
 
 extern const KeyedTable<CounterInfo> kCounterTable;  // common/table.hpp
-inline std::span<const CounterInfo> counters() {
-  return kCounterTable.rows();
-}
-inline const CounterInfo& counterInfo(CounterId id) {
-  return kCounterTable.row(id);
-}
-inline std::optional<CounterId> counterByKey(std::string_view key) {
-  return kCounterTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kCounterTable, counters, counterInfo, counterByKey)
 
 // Atomic operations one launch of `blocks` blocks of `threads` issues on global memory and on
 // shared memory (the plain counter issues none: that is its bug).
@@ -189,15 +181,7 @@ struct SourceInfo {
   const char* help;
 };
 extern const KeyedTable<SourceInfo> kSourceTable;  // common/table.hpp
-inline std::span<const SourceInfo> sources() {
-  return kSourceTable.rows();
-}
-inline const SourceInfo& sourceInfo(Source s) {
-  return kSourceTable.row(s);
-}
-inline std::optional<Source> sourceByKey(std::string_view key) {
-  return kSourceTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kSourceTable, sources, sourceInfo, sourceByKey)
 
 enum class HistStepId {
   CpuOne,      // one CPU thread, the course's cpu_histogram loop
@@ -219,15 +203,7 @@ struct HistStepInfo {
   const char* help;  // what was wrong with the previous step and what this one changes
 };
 extern const KeyedTable<HistStepInfo> kHistStepTable;  // common/table.hpp
-inline std::span<const HistStepInfo> histSteps() {
-  return kHistStepTable.rows();
-}
-inline const HistStepInfo& histStepInfo(HistStepId id) {
-  return kHistStepTable.row(id);
-}
-inline std::optional<HistStepId> histStepByKey(std::string_view key) {
-  return kHistStepTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kHistStepTable, histSteps, histStepInfo, histStepByKey)
 std::span<const HistStepId> allHistSteps();
 std::span<const HistStepId> gpuHistSteps();  // the GPU steps and CUB, for sweeps
 

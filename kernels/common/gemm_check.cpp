@@ -95,4 +95,18 @@ template Correctness compareProduct<float>(const float*, std::size_t, const Gemm
 template Correctness compareProduct<double>(const double*, std::size_t, const GemmReference&,
                                             double);
 
+MeasuredRow productRow(const char* key, int M, int N, int K, const char* rateName, double rate,
+                       double ofLibrary, const Correctness& e, const Measurement& m) {
+  return {key,
+          {{"M", M},
+           {"N", N},
+           {"K", K},
+           {rateName, rate},
+           {"of_cublas", ofLibrary},
+           {"max_abs_error", e.maxAbsError},
+           {"max_rel_error", e.maxRelError},
+           {"correct", e.ok() ? 1.0 : 0.0}},
+          m};
+}
+
 }  // namespace cudalab

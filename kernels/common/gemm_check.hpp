@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/measurement.hpp"
+#include "common/measurement_export.hpp"
 
 namespace cudalab {
 
@@ -38,5 +39,10 @@ GemmReference referenceProduct(const T* A, const T* B, int M, int N, int K, std:
 // 0 do not blow it up).
 template <class T>
 Correctness compareProduct(const T* c, std::size_t ldc, const GemmReference& ref, double bound);
+
+// A product step's row for the exports (CSV, JSON): the sizes, the step's rate under `rateName`
+// ("gflops", "tflops"), its share of cuBLAS, its check against the reference, and its times.
+MeasuredRow productRow(const char* key, int M, int N, int K, const char* rateName, double rate,
+                       double ofLibrary, const Correctness& e, const Measurement& m);
 
 }  // namespace cudalab

@@ -68,4 +68,12 @@ inline Status checkRange(const ParamSpec& p, double v) {
   return {};
 }
 
+// Refuses a measurement without a timed run, with negative warm-up runs, or with more than 1000
+// timed runs (a typing slip that would hold the GPU for minutes).
+inline Status checkRuns(int warmup, int runs) {
+  if (warmup < 0 || runs < 1 || runs > 1000)
+    return Status::error(N_("Runs must be between 1 and 1000 and warm-up runs at least 0."));
+  return {};
+}
+
 }  // namespace cudalab

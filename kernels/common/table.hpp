@@ -9,10 +9,11 @@
 //
 // A table whose rows have an `id` (an enum) and a `key` (its stable name: command line, presets,
 // JSON) is a KeyedTable, the one helper behind every ladder's steps and every variants table. Its
-// rows stay in the .cpp; the header declares the table and names its look-ups:
-//   extern const KeyedTable<StepInfo> kStepTable;                               // matmul.hpp
-//   inline const StepInfo& stepInfo(StepId id) { return kStepTable.row(id); }
-//   const KeyedTable<StepInfo> kStepTable{kSteps};                              // matmul_model.cpp
+// rows stay in the .cpp; the header declares the table and names its three look-ups in one line:
+//   extern const KeyedTable<StepInfo> kStepTable;                            // matmul.hpp
+//   CUDALAB_KEYED_LOOKUPS(kStepTable, steps, stepInfo, stepByKey)            // matmul.hpp
+//   const KeyedTable<StepInfo> kStepTable{kSteps};                           // matmul_model.cpp
+// which gives steps() (every row, a span), stepInfo(StepId) (a row) and stepByKey(key) (an id).
 #pragma once
 
 #include <iterator>
@@ -90,3 +91,17 @@ class KeyedTable {
 };
 
 }  // namespace cudalab
+
+// The three look-ups of a KeyedTable under the lesson's names (see the top of this file): a macro
+// because only the names differ, and every lesson's header would otherwise spell the same three
+// functions out again.
+#define CUDALAB_KEYED_LOOKUPS(table, allName, infoName, byKeyName)           \
+  inline auto allName() {                                                    \
+    return (table).rows();                                                   \
+  }                                                                          \
+  inline const auto& infoName(std::remove_cvref_t<decltype(table)>::Id id) { \
+    return (table).row(id);                                                  \
+  }                                                                          \
+  inline auto byKeyName(std::string_view key) {                              \
+    return (table).byKey(key);                                               \
+  }

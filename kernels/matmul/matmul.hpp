@@ -98,15 +98,7 @@ struct StepInfo {
 
 // In ladder order: float32 steps, TF32, then float64.
 extern const KeyedTable<StepInfo> kStepTable;  // common/table.hpp
-inline std::span<const StepInfo> steps() {
-  return kStepTable.rows();
-}
-inline const StepInfo& stepInfo(StepId id) {
-  return kStepTable.row(id);
-}
-inline std::optional<StepId> stepByKey(std::string_view key) {
-  return kStepTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kStepTable, steps, stepInfo, stepByKey)
 bool handWritten(const StepInfo& s);  // not a library call
 // Every step's id, in ladder order: what "measure the ladder" runs.
 std::span<const StepId> allStepIds();

@@ -189,9 +189,7 @@ Status validate(const MatmulParams& p) {
   CUDALAB_TRY(checkRange(kSizeM, p.M));
   CUDALAB_TRY(checkRange(kSizeN, p.N));
   CUDALAB_TRY(checkRange(kSizeK, p.K));
-  if (p.warmup < 0 || p.runs < 1 || p.runs > 1000)
-    return Status::error(N_("Runs must be between 1 and 1000 and warm-up runs at least 0."));
-  return {};
+  return checkRuns(p.warmup, p.runs);
 }
 
 Status checkMemory(const MatmulParams& p, std::size_t freeDeviceBytes) {

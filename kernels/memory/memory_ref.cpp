@@ -91,7 +91,7 @@ StepModel stepModel(const TransposeStepInfo& s, int rows, int cols) {
 Status validate(const TransposeParams& p) {
   CUDALAB_TRY(checkRange(kMatrixRows, p.rows));
   CUDALAB_TRY(checkRange(kMatrixCols, p.cols));
-  if (p.runs < 1 || p.warmup < 0) return Status::error(N_("A measurement needs at least one run."));
+  CUDALAB_TRY(checkRuns(p.warmup, p.runs));
   return {};
 }
 
@@ -118,7 +118,7 @@ Status validate(const StridedParams& p) {
   CUDALAB_TRY(checkRange(kCopyCount, double(p.count)));
   CUDALAB_TRY(checkRange(kMaxStride, p.maxStride));
   CUDALAB_TRY(checkRange(kOffset, p.offset));
-  if (p.runs < 1 || p.warmup < 0) return Status::error(N_("A measurement needs at least one run."));
+  CUDALAB_TRY(checkRuns(p.warmup, p.runs));
   return {};
 }
 

@@ -95,15 +95,7 @@ struct StepInfo {
 
 // In ladder order: Harris's seven, shuffle, atomic, the course's, CUB.
 extern const KeyedTable<StepInfo> kStepTable;  // common/table.hpp
-inline std::span<const StepInfo> steps() {
-  return kStepTable.rows();
-}
-inline const StepInfo& stepInfo(StepId id) {
-  return kStepTable.row(id);
-}
-inline std::optional<StepId> stepByKey(std::string_view key) {
-  return kStepTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kStepTable, steps, stepInfo, stepByKey)
 bool handWritten(const StepInfo& s);  // not CUB
 std::span<const StepId> allStepIds();
 // The steps the bandwidth sweep measures: one line per idea (steps 1, 3, 4, 6, 7, shuffle, atomic,

@@ -144,7 +144,7 @@ Status validate(const ReduceParams& p) {
            "every level of the tree halves the threads that work, and %s cannot be halved down "
            "to one thread."),
         {std::to_string(p.block)});
-  if (p.runs < 1 || p.warmup < 0) return Status::error("A measurement needs at least one run.");
+  CUDALAB_TRY(checkRuns(p.warmup, p.runs));
   return {};
 }
 

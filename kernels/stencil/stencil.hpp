@@ -59,15 +59,7 @@ struct BlurInfo {
   const char* help;  // what was wrong with the previous step and what this one changes
 };
 extern const KeyedTable<BlurInfo> kBlurTable;  // common/table.hpp
-inline std::span<const BlurInfo> blurs() {
-  return kBlurTable.rows();
-}
-inline const BlurInfo& blurInfo(BlurId id) {
-  return kBlurTable.row(id);
-}
-inline std::optional<BlurId> blurByKey(std::string_view key) {
-  return kBlurTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kBlurTable, blurs, blurInfo, blurByKey)
 
 inline constexpr int kMaxRadius = 15;
 inline constexpr ParamSpec kRadius{

@@ -54,16 +54,11 @@ Status matmulTable(int M, int N, int K, const matmul::Ceilings& ceil, std::strin
                   : "-",
               f32 ? fmt("%.1f%%", 100 * t.gflops / ceil.fp32Gflops).c_str() : "-",
               t.error.maxAbsError, t.error.maxRelError, t.error.ok() ? "yes" : "**NO**");
-    rows.push_back({{"step", s.key},
-                    {"precision", precisionLabel(s.precision)},
-                    {"median_ms", t.m.kernel().medianMs},
-                    {"runs", t.m.runs},
-                    {"gflops", t.gflops},
-                    {"of_cublas", t.ofLibrary},
-                    {"max_abs_error", t.error.maxAbsError},
-                    {"max_rel_error", t.error.maxRelError},
-                    {"checked", t.error.checked},
-                    {"correct", t.error.ok()}});
+    nlohmann::json row = measuredRow(s.key, t.m, t.error);
+    row["precision"] = precisionLabel(s.precision);
+    row["gflops"] = t.gflops;
+    row["of_cublas"] = t.ofLibrary;
+    rows.push_back(std::move(row));
   }
   j["ladders"].push_back({{"M", M}, {"N", N}, {"K", K}, {"steps", rows}});
   return {};

@@ -288,17 +288,14 @@ class MatmulLesson final : public Lesson {
         "matmul_sweep", "##sweep", {"n (M = N = K)", plot::Scale::Log10, NAN, NAN, "%.0f"},
         {"GFLOP/s", plot::Scale::Log10}, sweepStepIds(), sweep_->points, stepInfo,
         [](const SweepPoint& p) { return p.n; }, [](const SweepPoint& p) { return p.gflops; });
-    const bool allOk = allCorrect(sweep_->points);
-    // Two whole sentences, each translated.
-    endSweepPanel(
-        ctx,
-        (std::string(allOk ? tr("Every point checked against float64: all correct.")
-                           : tr("Every point checked against float64: SOME WRONG.")) +
-         " " +
-         tr("Small matrices leave most of the GPU idle (a 128 x 256 tile per block gives a "
-            "512-square product only 8 blocks for 132 SMs); cuBLAS picks its tiles per "
-            "size.")),
-        sweep_->stopped);
+    endSweepPanel(ctx, "",
+                  allCorrect(sweep_->points)
+                      ? N_("Every point checked against float64: all correct.")
+                      : N_("Every point checked against float64: SOME WRONG."),
+                  N_("Small matrices leave most of the GPU idle (a 128 x 256 tile per block gives "
+                     "a 512-square product only 8 blocks for 132 SMs); cuBLAS picks its tiles "
+                     "per size."),
+                  sweep_->stopped);
   }
 
   void drawRoofline(LessonContext& ctx) {
@@ -535,16 +532,8 @@ class MatmulLesson final : public Lesson {
     if (ladder_) {
       const LadderReport& r = ladder_->report;
       for (const StepResult& s : r.steps)
-        rows.push_back({stepInfo(s.step).key,
-                        {{"M", r.p.M},
-                         {"N", r.p.N},
-                         {"K", r.p.K},
-                         {"gflops", s.gflops},
-                         {"of_cublas", s.ofLibrary},
-                         {"max_abs_error", s.error.maxAbsError},
-                         {"max_rel_error", s.error.maxRelError},
-                         {"correct", s.error.ok() ? 1.0 : 0.0}},
-                        s.m});
+        rows.push_back(productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "gflops", s.gflops,
+                                  s.ofLibrary, s.error, s.m));
       j["device"] = r.device;
       j["ladder"] = toJson(rows);
       if (ladder_->ceilings)

@@ -340,18 +340,14 @@ class ReductionLesson final : public Lesson {
         "reduction_sweep", "##sweep", {"N", plot::Scale::Log10}, {"GB/s", plot::Scale::Log10},
         sweepStepIds(), sweep_->points, stepInfo, [](const SweepPoint& p) { return double(p.n); },
         [](const SweepPoint& p) { return p.gbps; });
-    const bool allOk = allCorrect(sweep_->points);
-    // Whole sentences, each translated on its own.
-    endSweepPanel(
-        ctx,
-        (trf("%s, %d threads per block.", typeLabel(sweep_->type), sweep_->block) + " " +
-         (allOk ? tr("Every point checked against the exact sum: all correct.")
-                : tr("Every point checked against the exact sum: SOME WRONG.")) +
-         " " +
-         tr("Small N cannot fill the GPU and pay the launches (the tree steps launch once "
-            "per pass); only from tens of millions of numbers on does the memory system, "
-            "not the launch, set the time.")),
-        sweep_->stopped);
+    endSweepPanel(ctx, trf("%s, %d threads per block.", typeLabel(sweep_->type), sweep_->block),
+                  allCorrect(sweep_->points)
+                      ? N_("Every point checked against the exact sum: all correct.")
+                      : N_("Every point checked against the exact sum: SOME WRONG."),
+                  N_("Small N cannot fill the GPU and pay the launches (the tree steps launch "
+                     "once per pass); only from tens of millions of numbers on does the memory "
+                     "system, not the launch, set the time."),
+                  sweep_->stopped);
   }
 
   // [SECTION] accuracy: every sum against the exact one
