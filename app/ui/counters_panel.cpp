@@ -25,6 +25,9 @@ constexpr CounterColumn kColumns[] = {
      N_("Extra passes shared memory needed because lanes hit different words of one bank: loads "
         "and stores together."),
      "shared_store_bank_conflicts"},
+    {"shared_bank_conflicts", N_("all bank conflicts"), CounterFormat::Count},
+    {"tensor_pipe_active", N_("tensor cores busy"), CounterFormat::Percent},
+    {"tensor_instructions", N_("tensor instructions"), CounterFormat::Count},
     {"achieved_occupancy", N_("occupancy reached"), CounterFormat::Percent},
     {"sm_busy", N_("SMs busy"), CounterFormat::Percent},
     {"warp_efficiency", N_("threads / instruction"), CounterFormat::Threads},

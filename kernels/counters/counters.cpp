@@ -55,6 +55,16 @@ const MetricInfo kMetrics[] = {
      N_("Extra passes shared-memory loads needed because lanes hit different words of one bank.")},
     {"shared_store_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
      "conflicts", N_("The same for shared-memory stores.")},
+    {"shared_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "conflicts",
+     N_("Extra passes every kind of shared-memory access needed because lanes hit different words "
+        "of one bank: loads, ldmatrix, stores, cp.async copies and, on Hopper, the tensor cores' "
+        "own reads (wgmma).")},
+    {"tensor_pipe_active", "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "%",
+     N_("Share of the SMs' active cycles in which the tensor cores worked: how well the kernel "
+        "keeps them fed.")},
+    {"tensor_instructions", "sm__inst_executed_pipe_tensor.sum", "instructions",
+     N_("Warp instructions the tensor cores executed (HMMA for WMMA and mma.sync, HGMMA for "
+        "wgmma): larger instructions do the same work in fewer.")},
     {"divergent_branches", "smsp__sass_branch_targets_threads_divergent.sum", "branches",
      N_("Branches where a warp's threads went different ways, so the warp ran both paths one "
         "after the other (divergence).")},

@@ -6,10 +6,12 @@
 // [SECTION] Launch                     one hand-written step, its shape read from the step table
 // [SECTION] cuBLAS                     BF16, FP16, TF32 and SGEMM on row-major padded matrices
 // [SECTION] Ladder                     a Workload per step, measured with common/measurement
+// [SECTION] Counters                   the same Workload's launches under CUPTI
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "common/cublas_handle.hpp"
@@ -19,6 +21,7 @@
 #include "common/translatable.hpp"
 #include "models/arch.hpp"
 #include "tensor_cores/tensor_cores.hpp"
+#include "tensor_cores/tensor_cores_fp8.hpp"
 #include "tensor_cores/tensor_cores_hopper.hpp"
 #include "tensor_cores/tensor_cores_kernels.cuh"
 
@@ -209,6 +212,9 @@ class LadderWorkload final : public Workload {
   void setHandle(cublasHandle_t h) { handle_ = h; }
 
   Status prepare(cudaStream_t stream) override {
+    // The FP8 operands and their reference only when the FP8 row runs (at its turn).
+    if (step_ == StepId::CublasLtFp8 && !fp8_.ready())
+      CUDALAB_TRY(fp8_.prepare(a_, b_, p_.M, p_.N, p_.K, pad_, stream));
     if (dC_.get()) return {};  // shared by every step
     const std::size_t na = std::size_t(pad_.M) * pad_.K, nb = std::size_t(pad_.K) * pad_.N,
                       nc = std::size_t(pad_.M) * pad_.N;
@@ -266,6 +272,7 @@ class LadderWorkload final : public Workload {
   Status copyIn(cudaStream_t) override { return {}; }  // A and B stay on the device
   Status launch(cudaStream_t stream) override {
     const StepInfo& s = stepInfo(step_);
+    if (step_ == StepId::CublasLtFp8) return fp8_.run(dC_.get(), stream);
     if (!handWritten(s)) {
       const Operands o{dABf_.get(), dBBf_.get(), dAH_.get(), dBH_.get(),
                        dA32_.get(), dB32_.get(), pad_.K,     pad_.N};
@@ -286,11 +293,13 @@ class LadderWorkload final : public Workload {
     return {};
   }
   Result<Correctness> verify() override {
+    if (step_ == StepId::CublasLtFp8)
+      return compareProduct(hC_.get(), std::size_t(pad_.N), fp8_.reference(), errorBoundFp8(p_.K));
     return compareProduct(hC_.get(), std::size_t(pad_.N), ref_, errorBound(p_.K));
   }
   double kernelBytes() const override {
     // The least any kernel moves: A and B once in their format, C written once.
-    const int in = inputsOf(stepInfo(step_), p_.format) == Inputs::Float32 ? 4 : 2;
+    const int in = inputBytes(inputsOf(stepInfo(step_), p_.format));
     return (double(p_.M) * p_.K + double(p_.K) * p_.N) * in + double(p_.M) * p_.N * 4;
   }
   double kernelFlops() const override { return flops(p_.M, p_.N, p_.K); }
@@ -308,6 +317,7 @@ class LadderWorkload final : public Workload {
   DeviceArray<__nv_bfloat16> dABf_, dBBf_, dBtBf_;
   DeviceArray<__half> dAH_, dBH_, dBtH_;
   PinnedArray<float> hC_;
+  Fp8Product fp8_;
 };
 
 // About this long at most for one step's timed runs: slow steps at large sizes get fewer runs.
@@ -380,6 +390,7 @@ Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId
     const StepInfo& s = stepInfo(run[i]);
     if (progress) progress(float(i) / float(run.size()), s.label);
     w.setStep(s.id);
+    CUDALAB_TRY(w.prepare(stream.get()));  // what this step alone needs (the FP8 operands)
     Result<MeasureOptions> opt =
         fitRuns(w, MeasureOptions{p.warmup, p.runs, everyRun}, kStepBudgetMs, stream.get());
     if (!opt) return opt.status();
@@ -397,6 +408,58 @@ Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId
       r.ofLibrary = lib->tflops > 0 ? r.tflops / lib->tflops : 0;
   if (progress) progress(1, N_("done"));
   return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Counters
+// ---------------------------------------------------------------------------------------------
+
+Result<std::vector<counters::StepReading>> measureCounters(const TensorParams& lesson,
+                                                           std::span<const StepId> steps,
+                                                           const std::atomic<bool>* cancel,
+                                                           const Progress& progress) {
+  TensorParams p = lesson;
+  p.M = std::min(p.M, kCountersExtent);
+  p.N = std::min(p.N, kCountersExtent);
+  p.K = std::min(p.K, kCountersExtent);
+  CUDALAB_TRY(validate(p));
+  std::size_t free = 0;
+  CUDALAB_TRY(freeDeviceBytes(free));
+  CUDALAB_TRY(checkMemory(p, free));
+  if (progress) progress(0, N_("float64 reference on the CPU"));
+  std::random_device seed;
+  const std::uint64_t s0 = (std::uint64_t(seed()) << 32) | seed();
+  // The profiler replays each launch on the default stream; the operands are the ladder's.
+  LadderWorkload w(p, randomInputs(std::size_t(p.M) * p.K, s0),
+                   randomInputs(std::size_t(p.K) * p.N, s0 + 1));
+  CUDALAB_TRY(w.prepare(nullptr));
+  const Padded pad = padded(p.M, p.N, p.K);
+  const double in = 2;  // bytes per input of the hand-written steps (BF16 or FP16)
+  const double leastBytes = (double(p.M) * p.K + double(p.K) * p.N) * in;
+  std::vector<counters::StepReading> out;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const StepInfo& s = stepInfo(steps[i]);
+    if (!handWritten(s) || !available(s.id, p.format)) continue;  // cuBLAS's kernels are its own
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
+    if (progress) progress(float(i) / float(steps.size()), s.label);
+    w.setStep(s.id);
+    Result<counters::StepReading> r = counters::profileStep(
+        s.key, s.label, s.colour, kCounterKeys, [&]() -> Status { return w.launch(nullptr); });
+    if (!r) return r.status();
+    r->model.emplace_back("dram_bytes_read", leastBytes);
+    // The tensor instructions the tile arithmetic predicts, exactly (a check of the counters).
+    const double want = tensorInstructions(s, pad.M, pad.N, pad.K);
+    const double got = r->measured.value("tensor_instructions").value_or(NAN);
+    r->model.emplace_back("tensor_instructions", want);
+    if (!(std::fabs(got - want) <= 0.005 * want))
+      r->mismatches.push_back(
+          {N_("%s: the tile arithmetic counts %s, the GPU %s"),
+           {N_("tensor instructions"), std::to_string(std::llround(want)),
+            std::isnan(got) ? N_("nothing") : std::to_string(std::llround(got))}});
+    out.push_back(std::move(*r));
+  }
+  if (progress) progress(1, N_("done"));
+  return out;
 }
 
 }  // namespace cudalab::tensor_cores

@@ -45,6 +45,7 @@
 #include "common/params.hpp"
 #include "common/status.hpp"
 #include "common/table.hpp"
+#include "counters/counters.hpp"
 
 typedef struct CUstream_st* cudaStream_t;
 
@@ -73,12 +74,14 @@ enum class StepId {
   CublasHalf,    // cublasGemmEx, FP16 inputs, float32 accumulation
   CublasTf32,    // cublasGemmEx on float32 inputs rounded to TF32 by the tensor cores
   CublasSgemm,   // cublasSgemm: float32 on the CUDA cores, the matmul lesson's ceiling
+  CublasLtFp8,   // cublasLtMatmul, inputs rounded to FP8 E4M3, float32 accumulation (sm_89+)
 };
 
 enum class Family { Wmma, Mma, Wgmma, Library };
 
 // What the step's inputs are: the chosen 16-bit format, or one fixed by a library row.
-enum class Inputs { Chosen, BFloat16, Half, Float32 };
+enum class Inputs { Chosen, BFloat16, Half, Float32, Fp8E4m3 };
+int inputBytes(Inputs in);  // 2 for the 16-bit formats, 4 for float32, 1 for FP8
 
 struct StepInfo {
   StepId id;
@@ -101,15 +104,7 @@ struct StepInfo {
 };
 
 extern const KeyedTable<StepInfo> kStepTable;  // common/table.hpp
-inline std::span<const StepInfo> steps() {
-  return kStepTable.rows();
-}
-inline const StepInfo& stepInfo(StepId id) {
-  return kStepTable.row(id);
-}
-inline std::optional<StepId> stepByKey(std::string_view key) {
-  return kStepTable.byKey(key);
-}
+CUDALAB_KEYED_LOOKUPS(kStepTable, steps, stepInfo, stepByKey)
 std::span<const StepId> allStepIds();  // ladder order: what "measure the ladder" runs
 bool handWritten(const StepInfo& s);   // not a library call
 // The cuBLAS row of the chosen format, which the hand-written steps are compared with.
@@ -121,6 +116,10 @@ std::string archNeeded(const StepInfo& s, InputFormat f);
 // The inputs' format of step s when the hand-written steps use f.
 Inputs inputsOf(const StepInfo& s, InputFormat f);
 
+// "128 x 128 x 32" for a hand-written step's block tile; the library's name for a library row
+// ("cuBLAS", "cuBLASLt").
+std::string tileText(const StepInfo& s);
+
 // The padded extents the hand-written steps work on: M up to a multiple of 128, N of 256, K of 64.
 struct Padded {
   int M = 0, N = 0, K = 0;
@@ -128,6 +127,11 @@ struct Padded {
 Padded padded(int M, int N, int K);
 
 double flops(int M, int N, int K);  // 2 M N K
+// Warp instructions the tensor cores execute for hand-written step s on the padded M x N x K, as
+// the counters count them: WMMA's 16x16x16 and mma.sync's m16n8k16 both issue one HMMA per
+// 16 x 8 x 16 piece per warp; a wgmma of 64 x tileN x 16 is one instruction in each of the
+// warpgroup's four warps.
+double tensorInstructions(const StepInfo& s, int M, int N, int K);
 // Bytes step s asks global memory for at M x N x K (the roofline's intensity is flops over them):
 // a tiled step reads each tile of A once per block column and each tile of B once per block row
 // (caches may serve some of those reads; this is what the kernel asks for), in the inputs'
@@ -362,6 +366,21 @@ struct LadderReport {
 Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId> which,
                                    const std::atomic<bool>* cancel = nullptr,
                                    const Progress& progress = {});
+
+// The ladder under the GPU's counters (CUPTI), apart from the timed runs: each hand-written step
+// in `steps` that runs here, profiled once at M, N and K capped at kCountersExtent (large enough
+// that A and B do not fit in the L2 cache together), reading kCounterKeys. Beside the DRAM bytes,
+// the model gives the least any kernel must read: A and B once; beside the tensor instructions,
+// the count the tile arithmetic predicts (tensorInstructions), a mismatch where the GPU counts
+// another.
+inline constexpr int kCountersExtent = 4096;
+inline const std::vector<std::string> kCounterKeys = {"tensor_pipe_active", "tensor_instructions",
+                                                      "shared_load_bank_conflicts",
+                                                      "shared_bank_conflicts", "dram_bytes_read"};
+Result<std::vector<counters::StepReading>> measureCounters(const TensorParams& p,
+                                                           std::span<const StepId> steps,
+                                                           const std::atomic<bool>* cancel,
+                                                           const Progress& progress);
 
 // The lesson's parameter table: every number its panel edits.
 inline constexpr ParamSpec kTensorParams[] = {kSizeM, kSizeN, kSizeK, kFormatChoice};

@@ -1,6 +1,7 @@
 // The tensor-cores lesson's benchmark (`cudalab bench tensor-cores`), registered through its line
 // in lessons/registry.cpp. The helpers (tables, dates, output files) are in core/bench.hpp.
 #include "core/bench.hpp"
+#include "lessons/tensor_cores/tensor_cores_counters_panel.hpp"
 #include "lessons/tensor_cores/tensor_cores_lesson.hpp"
 
 #include <algorithm>
@@ -41,18 +42,12 @@ Status ladderTable(int M, int N, int K, tensor_cores::InputFormat f, bool quick,
     const StepInfo& s = stepInfo(t.step);
     if (handWritten(s)) best = std::max(best, t.ofLibrary);
     md += fmt("| %s | %s | %s | %.3f | %.1f | %.1f%% | %.2e | %s |\n", s.label,
-              archNeeded(s, f).c_str(),
-              handWritten(s) ? fmt("%d x %d x %d", s.tileM, s.tileN, s.tileK).c_str() : "cuBLAS",
-              t.m.kernel().medianMs, t.tflops, 100 * t.ofLibrary, t.error.maxAbsError,
-              t.error.ok() ? "yes" : "**NO**");
-    rows.push_back({{"step", s.key},
-                    {"median_ms", t.m.kernel().medianMs},
-                    {"runs", t.m.runs},
-                    {"tflops", t.tflops},
-                    {"of_cublas", t.ofLibrary},
-                    {"max_abs_error", t.error.maxAbsError},
-                    {"checked", t.error.checked},
-                    {"correct", t.error.ok()}});
+              archNeeded(s, f).c_str(), tileText(s).c_str(), t.m.kernel().medianMs, t.tflops,
+              100 * t.ofLibrary, t.error.maxAbsError, t.error.ok() ? "yes" : "**NO**");
+    nlohmann::json row = measuredRow(s.key, t.m, t.error);
+    row["tflops"] = t.tflops;
+    row["of_cublas"] = t.ofLibrary;
+    rows.push_back(std::move(row));
   }
   for (const Skipped& k : r->skipped)
     md += fmt("| %s | not run: %s | | | | | | |\n", stepInfo(k.step).label,
@@ -89,10 +84,23 @@ int benchTensorCores(const BenchOptions& opt) {
   return doc.write(opt, "tensor-cores");
 }
 
+// `cudalab bench counters-tensor-cores`: every hand-written step that runs here under the GPU's
+// counters (CUPTI) at 4096^3 in BF16: tensor pipe, bank conflicts, DRAM bytes.
+int benchTensorCoresCounters(const BenchOptions& opt) {
+  using namespace tensor_cores;
+  const int n = opt.quick ? 256 : kCountersExtent;
+  const TensorParams p{n, n, n, InputFormat::BFloat16};
+  return writeCountersBench(
+      opt.outDir, "counters-tensor-cores",
+      "The tensor-cores ladder under the GPU's counters, " + std::to_string(n) + "^3, BF16",
+      measureCounters(p, allStepIds(), nullptr, {}), makeTensorCoresCountersPanel().spec());
+}
+
 }  // namespace
 
 // The benchmarks, registered through the lesson's line in lessons/registry.cpp.
-constexpr BenchEntry kBenches[] = {{"tensor-cores", &benchTensorCores}};
+constexpr BenchEntry kBenches[] = {{"counters-tensor-cores", &benchTensorCoresCounters},
+                                   {"tensor-cores", &benchTensorCores}};
 const std::span<const BenchEntry> kTensorCoresBenches = kBenches;
 
 }  // namespace cudalab

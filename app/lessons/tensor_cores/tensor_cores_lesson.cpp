@@ -9,7 +9,7 @@
 //   the ladder: TFLOP/s, share of cuBLAS and of the tensor peak, what each step needs, correctness
 //   the roofline: each step's intensity against the tensor and memory ceilings
 //   (the fragment and bank pictures: tensor_cores_pictures.cpp; the formats' precision:
-//   tensor_cores_precision_panel.cpp)
+//   tensor_cores_precision_panel.cpp; the counters: tensor_cores_counters_panel.cpp)
 //   work on the worker thread; pins and export
 #include "lessons/tensor_cores/tensor_cores_lesson.hpp"
 
@@ -26,6 +26,7 @@
 #include "common/measurement_export.hpp"
 #include "core/i18n.hpp"
 #include "core/kept_job.hpp"
+#include "lessons/tensor_cores/tensor_cores_counters_panel.hpp"
 #include "lessons/tensor_cores/tensor_cores_pictures.hpp"
 #include "lessons/tensor_cores/tensor_cores_precision_panel.hpp"
 #include "tensor_cores/tensor_cores.hpp"
@@ -52,7 +53,7 @@ namespace {
 
 using namespace tensor_cores;
 
-constexpr const char* kActionLadder = "ladder";
+constexpr const char *kActionLadder = "ladder", *kActionCounters = "counters";
 
 // "337 TFLOP/s", "27.9 TFLOP/s".
 std::string rate(double tflops) {
@@ -63,23 +64,26 @@ std::string percent(double f) {
   return trimmedFixed(100 * f, 100 * f < 10 ? 1 : 0) + "%";
 }
 
-// "128 x 128 x 32" for a hand-written step's block tile; "cuBLAS" for a library row.
-std::string tileText(const StepInfo& s) {
-  if (!handWritten(s)) return "cuBLAS";
-  return std::to_string(s.tileM) + " x " + std::to_string(s.tileN) + " x " +
-         std::to_string(s.tileK);
-}
-
 class TensorCoresLesson final : public Lesson {
  public:
   TensorCoresLesson()
       : Lesson(kTensorCoresLessonInfo, kTensorParams, variantRows(steps(), &StepInfo::key)) {
-    declareActions({jobAction(
-        kActionLadder, N_("Measure the ladder"),
-        N_("Every step and every cuBLAS row on fresh random M x K and K x N matrices: C poisoned, "
-           "checked against the float64 CPU product, then timed (median of 10 runs; slow steps at "
-           "large sizes get fewer)."),
-        ladder_, [this] { return !working() && startLadder(); })});
+    declareActions(
+        {jobAction(kActionLadder, N_("Measure the ladder"),
+                   N_("Every step and every cuBLAS row on fresh random M x K and K x N matrices: C "
+                      "poisoned, "
+                      "checked against the float64 CPU product, then timed (median of 10 runs; "
+                      "slow steps at "
+                      "large sizes get fewer)."),
+                   ladder_, [this] { return !working() && startLadder(); }),
+         jobAction(kActionCounters, N_("Read the counters"),
+                   N_("Runs every hand-written step that runs here once more under the profiler "
+                      "(CUPTI, the library Nsight Compute uses), with M, N and K up to 4096, and "
+                      "reads what the hardware counted. Profiling replays kernels: these runs are "
+                      "separate from the timed ones."),
+                   counters_, [this] {
+                     return gpu_ && counters_.start(TensorParams{M_, N_, K_, format_});
+                   })});
   }
   std::vector<ParamBinding> bindings() override {
     return {bindParam(kSizeM, M_), bindParam(kSizeN, N_), bindParam(kSizeK, K_),
@@ -128,6 +132,7 @@ class TensorCoresLesson final : public Lesson {
     pictures_.drawBanks(ctx);
     pictures_.drawPipeline(ctx);
     precision_.draw(ctx);
+    counters_.draw(ctx, gpu_, action(kActionCounters));
   }
 
  private:
@@ -232,7 +237,9 @@ class TensorCoresLesson final : public Lesson {
     mutedText(ctx.theme,
               tr("The inputs are random numbers on a grid of 1/256 in [-1, 1], which BF16, FP16, "
                  "TF32 and float32 all hold exactly: every row multiplies the same numbers, so "
-                 "the errors compare the additions alone."));
+                 "the errors compare the additions alone. FP8 holds 3 mantissa bits: its row "
+                 "multiplies the inputs as FP8 rounds them and is checked against the exact "
+                 "product of those."));
     endPanel(ctx);
   }
 
@@ -345,15 +352,8 @@ class TensorCoresLesson final : public Lesson {
     if (ladder_) {
       const LadderReport& r = *ladder_;
       for (const StepResult& s : r.steps)
-        rows.push_back({stepInfo(s.step).key,
-                        {{"M", r.p.M},
-                         {"N", r.p.N},
-                         {"K", r.p.K},
-                         {"tflops", s.tflops},
-                         {"of_cublas", s.ofLibrary},
-                         {"max_abs_error", s.error.maxAbsError},
-                         {"correct", s.error.ok() ? 1.0 : 0.0}},
-                        s.m});
+        rows.push_back(productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "tflops", s.tflops,
+                                  s.ofLibrary, s.error, s.m));
       j["device"] = r.device;
       j["format"] = formatLabel(r.p.format);
       j["memory_peak_gbps"] = r.memoryPeakGBps;
@@ -374,6 +374,7 @@ class TensorCoresLesson final : public Lesson {
   KeptJob<LadderReport> ladder_;
   TensorCoresPictures pictures_;
   TensorCoresPrecisionPanel precision_;
+  HelperCountersPanel<TensorParams> counters_ = makeTensorCoresCountersPanel();
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "models/floats.hpp"
 #include "tensor_cores/tensor_cores.hpp"
+#include "tensor_cores/tensor_cores_fp8.hpp"
 
 namespace cudalab::tensor_cores {
 namespace {
@@ -46,6 +47,28 @@ TEST(TensorCoresTable, EveryStepOnceWithItsNeeds) {
   EXPECT_EQ(archNeeded(stepInfo(StepId::MmaSwizzled), InputFormat::BFloat16), "sm_80");
   EXPECT_EQ(archNeeded(stepInfo(StepId::CublasSgemm), InputFormat::BFloat16), "-");
   EXPECT_EQ(inputsOf(stepInfo(StepId::MmaPipelined), InputFormat::Half), Inputs::Half);
+  // FP8 products: cuBLASLt from Ada (8.9) on, one byte per input.
+  EXPECT_EQ(archNeeded(stepInfo(StepId::CublasLtFp8), InputFormat::BFloat16), "sm_89");
+  EXPECT_EQ(inputsOf(stepInfo(StepId::CublasLtFp8), InputFormat::Half), Inputs::Fp8E4m3);
+  EXPECT_EQ(inputBytes(Inputs::Fp8E4m3), 1);
+  EXPECT_EQ(inputBytes(Inputs::Float32), 4);
+  EXPECT_EQ(inputBytes(Inputs::BFloat16), 2);
+}
+
+// The FP8 row's inputs, rounded as E4M3 rounds them (3 mantissa bits, to nearest even).
+TEST(TensorCoresInputs, Fp8RoundsToThreeMantissaBits) {
+  const std::vector<float> in = {0.3f, 1.0f / 256, 255.0f / 256, -0.5625f, 0.59375f, 0.0f},
+                           out = roundedToFp8(in);
+  ASSERT_EQ(out.size(), in.size());
+  EXPECT_EQ(out[0], 0.3125f);     // 1.2 x 2^-2 -> 1.25 x 2^-2
+  EXPECT_EQ(out[1], 1.0f / 256);  // 2^-8: a subnormal of E4M3, exact
+  EXPECT_EQ(out[2], 1.0f);        // 0.996 -> 1
+  EXPECT_EQ(out[3], -0.5625f);    // 1.125 x 2^-1: exact
+  EXPECT_EQ(out[4], 0.625f);      // 1.1875 x 2^-1, halfway: to the even 1.25
+  EXPECT_EQ(out[5], 0.0f);
+  // The bound leaves room for the tensor cores' narrower FP8 accumulation, and grows with K.
+  EXPECT_GT(errorBoundFp8(64), errorBound(64));
+  EXPECT_GT(errorBoundFp8(8192), errorBoundFp8(64));
 }
 
 // The PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type": groupID = lane >> 2,

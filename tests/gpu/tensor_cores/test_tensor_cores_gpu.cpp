@@ -133,5 +133,37 @@ TEST(TensorCoresGpu, BadShapesAndLibraryStepsAreRefusedBeforeAnyLaunch) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // nothing was launched
 }
 
+// The ladder under the counters: every step that runs uses the tensor pipe, and step 4's swizzle
+// removes most of the bank conflicts step 3's ldmatrix reads meet (counts, not times).
+TEST(TensorCoresGpu, CountersSeeTheTensorPipeAndTheSwizzle) {
+  if (testing_support::underSanitizer())
+    GTEST_SKIP() << "the profiler and a sanitizer exclude each other";
+  if (computeCapability() < 80) GTEST_SKIP() << "mma.sync needs sm_80";
+  Result<std::vector<counters::StepReading>> r = measureCounters(
+      TensorParams{.M = 1024, .N = 1024, .K = 1024}, allStepIds(), nullptr, nullptr);
+  if (!r) GTEST_SKIP() << r.status().sentence();
+  const counters::StepReading *plain = nullptr, *swizzled = nullptr;
+  for (const counters::StepReading& s : *r) {
+    SCOPED_TRACE(s.key);
+    EXPECT_GT(s.measured.value("tensor_pipe_active").value_or(0), 0.0);
+    EXPECT_GT(s.measured.value("tensor_instructions").value_or(0), 0.0);
+    EXPECT_GT(s.modelValue("dram_bytes_read").value_or(0), 0.0);
+    if (s.key == stepInfo(StepId::MmaLdmatrix).key) plain = &s;
+    if (s.key == stepInfo(StepId::MmaSwizzled).key) swizzled = &s;
+    std::printf(
+        "%-14s tensor %5.1f%%  %10.0f tensor instr  %10.0f load conflicts  %10.0f all  "
+        "%8.1f MiB DRAM\n",
+        s.key.c_str(), s.measured.value("tensor_pipe_active").value_or(-1),
+        s.measured.value("tensor_instructions").value_or(-1),
+        s.measured.value("shared_load_bank_conflicts").value_or(-1),
+        s.measured.value("shared_bank_conflicts").value_or(-1),
+        s.measured.value("dram_bytes_read").value_or(-1) / 1048576.0);
+  }
+  ASSERT_TRUE(plain && swizzled);
+  const double before = plain->measured.value("shared_load_bank_conflicts").value_or(0),
+               after = swizzled->measured.value("shared_load_bank_conflicts").value_or(-1);
+  EXPECT_GT(before, 4 * (after + 1)) << before << " against " << after;
+}
+
 }  // namespace
 }  // namespace cudalab::tensor_cores
