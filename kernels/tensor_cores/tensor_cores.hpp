@@ -82,6 +82,9 @@ enum class Family { Wmma, Mma, Wgmma, Library };
 // What the step's inputs are: the chosen 16-bit format, or one fixed by a library row.
 enum class Inputs { Chosen, BFloat16, Half, Float32, Fp8E4m3 };
 int inputBytes(Inputs in);  // 2 for the 16-bit formats, 4 for float32, 1 for FP8
+// The tensor cores' dense peak for inputs `in` against the 16-bit one: FP8 2, TF32 (float32
+// inputs) 0.5, BF16 and FP16 1 (a Hopper SM does twice as many FP8 multiply-adds per cycle).
+double peakScale(Inputs in);
 
 struct StepInfo {
   StepId id;

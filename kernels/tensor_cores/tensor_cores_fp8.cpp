@@ -33,7 +33,7 @@ std::vector<float> roundedToFp8(const std::vector<float>& v) {
 }
 
 double errorBoundFp8(int K) {
-  return errorBound(K) + std::ldexp(1.0, -14);
+  return errorBound(K) + std::ldexp(1.0, -11);
 }
 
 Fp8Product::~Fp8Product() {

@@ -52,9 +52,10 @@ class Fp8Product {
 };
 
 // The most the FP8 row may differ from the exact product of the rounded inputs, per unit of
-// sum |a b|: errorBound(K), and 2^-14 for the tensor cores' narrower accumulation of FP8 products
-// inside one instruction (about 14 bits kept, as DeepSeek-V3's report measured on Hopper) before
-// cuBLASLt adds the partial sums in float32. Measured on an H200: 8e-6 at K = 8192 (2^-14 = 6e-5).
+// sum |a b|: errorBound(K), and 2^-11 for the tensor cores' narrower accumulation of FP8 products
+// inside one instruction (they keep about 13 to 14 bits of the partial sum, DeepSeek-V3's report
+// found on Hopper) before cuBLASLt adds the partial sums in float32. Measured on an H200: up to
+// 1.0e-4 at K = 145 and 8e-6 at K = 8192 (2^-11 = 4.9e-4); a wrong layout errs by far more.
 double errorBoundFp8(int K);
 
 }  // namespace cudalab::tensor_cores

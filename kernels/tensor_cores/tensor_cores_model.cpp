@@ -136,6 +136,10 @@ std::string tileText(const StepInfo& s) {
          std::to_string(s.tileK);
 }
 
+double peakScale(Inputs in) {
+  return in == Inputs::Fp8E4m3 ? 2.0 : in == Inputs::Float32 ? 0.5 : 1.0;
+}
+
 int inputBytes(Inputs in) {
   return in == Inputs::Float32 ? 4 : in == Inputs::Fp8E4m3 ? 1 : 2;
 }

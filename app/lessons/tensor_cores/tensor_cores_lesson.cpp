@@ -179,8 +179,8 @@ class TensorCoresLesson final : public Lesson {
         {"of cuBLAS", nullptr, 1,
          "This step's TFLOP/s over cuBLAS's in the same format, measured in the same run.", true},
         {"of the tensor peak", "of peak", 2,
-         "This step's TFLOP/s over the GPU's dense FP16 / BF16 tensor-core peak (the roofline "
-         "panel gives its formula).",
+         "This step's TFLOP/s over the GPU's dense tensor-core peak in its format: the FP16 / "
+         "BF16 peak the roofline panel gives, twice it for FP8, half of it for TF32.",
          true},
         {"max |error|", nullptr, 2, nullptr, true},
         {"checked against float64", "checked", 0, nullptr, true},
@@ -215,8 +215,11 @@ class TensorCoresLesson final : public Lesson {
         ImGui::TableNextColumn();
         if (m->ofLibrary > 0) ImGui::TextUnformatted(percent(m->ofLibrary).c_str());
         ImGui::TableNextColumn();
-        if (r->tensorPeakGflops > 0 && stepInfo(m->step).tensorCores)
-          ImGui::TextUnformatted(percent(m->tflops * 1000 / r->tensorPeakGflops).c_str());
+        if (r->tensorPeakGflops > 0 && stepInfo(m->step).tensorCores) {
+          const double peak =
+              r->tensorPeakGflops * peakScale(inputsOf(stepInfo(m->step), r->p.format));
+          ImGui::TextUnformatted(percent(m->tflops * 1000 / peak).c_str());
+        }
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(sciText(m->error.maxAbsError).c_str());
         helpTooltip("The largest |C - C_float64| over the elements checked.");
@@ -293,7 +296,8 @@ class TensorCoresLesson final : public Lesson {
       }
       plot::EndPlot();
     }
-    mutedText(ctx.theme, trf("DRAM: %s. Tensor cores (dense FP16 and BF16, float32 sums): %s.",
+    mutedText(ctx.theme, trf("DRAM: %s. Tensor cores (dense FP16 and BF16, float32 sums): %s; "
+                             "twice that for FP8, half for TF32.",
                              r->memoryFormula.c_str(), r->tensorFormula.c_str())
                              .c_str());
     endPanel(ctx);
