@@ -7,7 +7,9 @@
 #   ./setup.sh deps                     only install what is missing
 #
 # Packages come from the distribution (and the CUDA toolkit from NVIDIA's apt repository when it
-# is configured); nothing else is downloaded. When everything is present it installs nothing.
+# is configured); where the toolkit lacks a command-line tool the app runs (nvdisasm, cuobjdump),
+# NVIDIA's own package of it comes from PyPI, pinned, into .deps/. Nothing else is downloaded, and
+# nothing at build or run time. When everything is present it installs nothing.
 # Environment: BUILD_DIR (default build), CUDA_ARCHS (default: the project's list; CI builds one).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,7 +17,7 @@ action=${1:-open}
 [ $# -gt 0 ] && shift
 
 packages=(
-  cmake ninja-build g++ pkg-config ccache python3
+  cmake ninja-build g++ pkg-config ccache python3 python3-pip
   libimgui-dev libglfw3-dev libx11-dev python3-glad libstb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   libfontconfig-dev fonts-dejavu-core fonts-noto-cjk gettext
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool
@@ -51,6 +53,26 @@ install_missing() {
       exit 1
     fi
   fi
+  install_nvidia_tools
+}
+
+# NVIDIA's packages of the tools, each "name version sha256-of-the-x86_64-wheel". The toolkit's
+# own copy is used where it has one; these start at 13.2 and read the 13.0 toolkit's binaries.
+nvidia_tools=(
+  "nvidia-cuda-nvdisasm 13.2.86 53606e719ecae07a2335f95902d5a1393a0cc1c317499ee7ffcf628a44385f2c"
+  "nvidia-cuda-cuobjdump 13.2.86 d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837"
+)
+
+install_nvidia_tools() {
+  local entry name version sha tool cuda_bin
+  cuda_bin=$(dirname "$(nvcc_path)")
+  for entry in "${nvidia_tools[@]}"; do
+    read -r name version sha <<<"$entry"
+    tool=${name#nvidia-cuda-}
+    [ -x "$cuda_bin/$tool" ] || [ -x ".deps/nvidia/cu13/bin/$tool" ] && continue
+    echo "setup.sh: installing $tool ($name $version from PyPI) into .deps/"
+    python3 tools/fetch_wheel.py "$name" "$version" "$sha" .deps >/dev/null
+  done
 }
 
 nvcc_path() {
