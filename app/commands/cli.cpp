@@ -31,7 +31,7 @@ struct RawOptions {
   float uiScale = 0;
   bool headless = false;
   CLI::App *list = nullptr, *device = nullptr, *bench = nullptr, *soak = nullptr, *worker = nullptr,
-           *countersHelper = nullptr;
+           *countersHelper = nullptr, *compile = nullptr;
 };
 
 std::string benchIds() {
@@ -112,6 +112,15 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
   bench->add_flag("--quick", o.quick,
                   "The same kernels at small sizes and few runs (for compute-sanitizer); not "
                   "performance figures");
+  CLI::App* compile = raw.compile = app.add_subcommand(
+      "compile", "Compile a kernel as the playground does: messages, resources, PTX and SASS");
+  compile->add_option("file", o.file, "The .cu file")->required();
+  compile->add_option("--exercise", o.exercise,
+                      "Compile it as this playground exercise's program (its entry points)");
+  compile->add_option("--arch", o.arch, "The architecture, e.g. sm_90 (default: this GPU's)");
+  compile->add_flag("--ptx", o.ptx, "Print the PTX, each instruction with its source line");
+  compile->add_flag("--sass", o.sass, "Print the SASS (nvdisasm), each with its source line");
+  compile->add_flag("--json", o.json, "As JSON");
   CLI::App* soak = raw.soak = app.add_subcommand(
       "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
   soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")
@@ -144,6 +153,7 @@ std::string checkOptions(CliOptions& o, const RawOptions& raw) {
   if (*raw.worker) o.command = Command::Worker;
   if (*raw.countersHelper) o.command = Command::CountersHelper;
   if (*raw.soak) o.command = Command::Soak;
+  if (*raw.compile) o.command = Command::Compile;
   if (*raw.bench) {
     o.command = Command::Bench;
     bool known = false;
@@ -202,9 +212,11 @@ std::string checkOptions(CliOptions& o, const RawOptions& raw) {
     return "--scale times --ui-scale must be at most 6 (fonts that large do not fit a "
            "texture); use --scale 2 with --ui-scale up to 3.";
   if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench ||
-       o.command == Command::Worker || o.command == Command::CountersHelper) &&
+       o.command == Command::Worker || o.command == Command::CountersHelper ||
+       o.command == Command::Compile) &&
       (raw.headless || !o.screenshot.empty()))
-    return "`list`, `device` and `bench` print text; --headless and --screenshot are for the UI.";
+    return "`list`, `device`, `bench` and `compile` print text; --headless and --screenshot are "
+           "for the UI.";
   return {};
 }
 

@@ -7,6 +7,9 @@
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
 //   cudalab bench ID [--out DIR] [--quick]              a lesson's benchmark (GPU machine)
+//   cudalab compile FILE [--exercise ID] [--arch sm_90] [--ptx] [--sass] [--json]
+//                                                       compile a kernel as the playground does;
+//                                                       its messages, resources, PTX and SASS
 //   cudalab soak --minutes M [--out DIR]                every lesson and action, again and again,
 //                                                       headless; memory, files and frame time
 //   cudalab worker                                      (the app starts it) runs the playground's
@@ -25,7 +28,7 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device, Bench, Soak, Worker, CountersHelper };
+enum class Command { Window, Headless, List, Device, Bench, Soak, Worker, CountersHelper, Compile };
 
 struct CliOptions {
   Command command = Command::Window;
@@ -44,19 +47,23 @@ struct CliOptions {
   std::optional<float> uiScale;
   bool presentation = false;  // start in presentation mode (F5)
   bool transparent = false;
-  bool json = false;         // device --json
-  bool measure = false;      // device --measure
-  bool idsOnly = false;      // list --ids
-  std::string bench;         // bench ID
-  std::string outDir = ".";  // bench --out
-  bool quick = false;        // bench --quick: small sizes, for the sanitizers
-  double soakMinutes = 10;   // soak --minutes
-  unsigned soakSeed = 0;     // soak --seed (0: from the clock)
-  std::string injectFault;   // hidden --inject-fault KIND: the first GPU job faults (tests)
-  std::string restore;       // hidden --restore FILE: started again after a GPU fault
-  std::string plan;          // --plan: a course plan (course-002) or a plan file
-  std::string preset;        // --preset: the starting lesson's preset, by name or file
-  std::string planOut;       // --out with --headless --plan: where the steps' files go
+  bool json = false;               // device --json
+  bool measure = false;            // device --measure
+  bool idsOnly = false;            // list --ids
+  std::string bench;               // bench ID
+  std::string outDir = ".";        // bench --out
+  bool quick = false;              // bench --quick: small sizes, for the sanitizers
+  double soakMinutes = 10;         // soak --minutes
+  unsigned soakSeed = 0;           // soak --seed (0: from the clock)
+  std::string injectFault;         // hidden --inject-fault KIND: the first GPU job faults (tests)
+  std::string restore;             // hidden --restore FILE: started again after a GPU fault
+  std::string plan;                // --plan: a course plan (course-002) or a plan file
+  std::string preset;              // --preset: the starting lesson's preset, by name or file
+  std::string planOut;             // --out with --headless --plan: where the steps' files go
+  std::string file;                // compile FILE
+  std::string exercise;            // compile --exercise ID
+  std::string arch;                // compile --arch sm_90
+  bool ptx = false, sass = false;  // compile --ptx, --sass
 };
 
 struct CliParse {

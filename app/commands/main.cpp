@@ -19,6 +19,7 @@
 
 #include "commands/bench.hpp"
 #include "commands/cli.hpp"
+#include "commands/compile_command.hpp"
 #include "common/device_fault.hpp"
 #include "commands/soak.hpp"
 #include "common/runtime_info.hpp"
@@ -540,6 +541,13 @@ int main(int argc, char** argv) {
       return playground::runWorker(3, 4);
     case Command::CountersHelper:
       return runCountersHelper(3, 4);
+    case Command::Compile: {
+      const CommandResult r = runCompileCommand({p.options.file, p.options.exercise, p.options.arch,
+                                                 p.options.ptx, p.options.sass, p.options.json});
+      std::fputs(r.out.c_str(), stdout);
+      std::fputs(r.err.c_str(), stderr);
+      return r.exitCode;
+    }
   }
   return 0;
 }

@@ -60,6 +60,17 @@ std::string currentDeviceName() {
   return prop.name;
 }
 
+int currentComputeCapability() {
+  int dev = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return major * 10 + minor;
+}
+
 Status freeDeviceBytes(std::size_t& free) {
   std::size_t total = 0;
   CUDALAB_CUDA_TRY(cudaMemGetInfo(&free, &total));

@@ -32,6 +32,8 @@ RuntimeInfo queryRuntime();
 
 // The current device's name ("NVIDIA H100 80GB HBM3"), or "unknown GPU" when CUDA cannot say.
 std::string currentDeviceName();
+// The current device's compute capability x 10 (90 for an H100), 0 without one.
+int currentComputeCapability();
 // cudaMemGetInfo's free bytes on the current device.
 Status freeDeviceBytes(std::size_t& free);
 

@@ -878,6 +878,90 @@ def editor_walk():
         s.close()
 
 
+# The palette's seven hues (app/ui/theme.cpp), which band the machine code's lines.
+PALETTE = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233),
+           (213, 94, 0), (240, 228, 66)]
+
+
+def colour_bands(p, x0, y0, unit):
+    """The narrow bars of a palette colour with a field's colour on their left (the machine code
+    panes' bands, the editor's margin): {x: [(y, colour), ...]}, by the bar's left edge."""
+    out = {}
+    for y in range(y0, p.h, 2):
+        x = x0
+        while x < p.w - 1:
+            c = p.rgb(x, y)
+            if c in PALETTE and p.rgb(x - 1, y) == FRAME:
+                run = 1
+                while x + run < p.w and p.rgb(x + run, y) == c:
+                    run += 1
+                if unit * 0.1 <= run <= unit * 0.8:
+                    out.setdefault(x, []).append((y, c, run))
+                x += run
+            x += 1
+    return {x: rows for x, rows in out.items() if len(rows) >= 3}
+
+
+def machine_code_walk():
+    """The playground's machine code: a click on a SASS instruction highlights every instruction
+    of its source line, in the SASS and in the PTX, and no other."""
+    s = Session(1440, 900)
+    try:
+        if not s.start("--lesson", "playground"):
+            return
+        s.fit_window()
+        p = s.shot()
+        if not p:
+            return
+        words, bar = menu_bar(p)
+        unit = bar[1] - bar[0] + 1
+        title = centred_window_title(p)
+        if title:  # the first start's Getting started, closed
+            y0, y1, right = title
+            s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
+        # The starting kernel compiles as the lesson opens; its panes are at the lesson's end:
+        # the wheel low in the lesson, below the editor (which would scroll itself).
+        time.sleep(2.0)
+        s.xdo("mousemove", str(p.w * 2 // 3), str(p.h - 4 * unit))
+        s.xdo("click", "--repeat", "40", "--delay", "20", "5")
+        time.sleep(1.0)
+        p = s.look()
+        if not p:
+            return
+        side = p.w * 21 // 100
+        bands = colour_bands(p, side, bar[1] + 1, unit)
+        xs = sorted(bands)
+        if not check("the PTX and SASS panes show banded instructions (%d columns of bands)" %
+                     len(xs), len(xs) >= 2, str(xs)):
+            return
+        ptx_x, sass_x = xs[-2], xs[-1]
+        colours = {c for _, c, _ in bands[sass_x]} & {c for _, c, _ in bands[ptx_x]}
+        if not check("a source line has instructions in both panes", bool(colours)):
+            return
+        # A colour that is not every row's, and the middle of its first run of rows in the SASS.
+        chosen = min(colours, key=lambda c: sum(1 for _, k, _ in bands[sass_x] if k == c))
+        ys = [y for y, c, _ in bands[sass_x] if c == chosen]
+        s.click(sass_x + 8 * unit, ys[len(ys) // 2])
+        q = s.look()
+        if not q:
+            return
+        after = colour_bands(q, side, bar[1] + 1, unit)
+        lit = {True: 0, False: 0}
+        wrong = []
+        for x in (ptx_x, sass_x):
+            for y, c, run in after.get(x, []):
+                tinted = q.rgb(x + run + 2, y) != FRAME
+                if tinted == (c == chosen):
+                    lit[tinted] += 1
+                else:
+                    wrong.append((x, y, c, tinted))
+        check("the clicked line's instructions are highlighted in both panes (%d rows), the "
+              "others not (%d rows)" % (lit[True], lit[False]),
+              lit[True] >= 2 and lit[False] >= 2 and not wrong, str(wrong[:5]))
+    finally:
+        s.close()
+
+
 def walk(width, height, scale_steps):
     s = Session(width, height)
     try:
@@ -1069,6 +1153,8 @@ def main():
     walk(1280, 720, 4)
     print("--- 1440 x 900, the playground's editor, Korean and Chinese typed", flush=True)
     editor_walk()
+    print("--- 1440 x 900, the playground's machine code, a click on an instruction", flush=True)
+    machine_code_walk()
     print("%d failure(s) in %.0f s" % (len(failures), time.monotonic() - start))
     sys.exit(1 if failures else 0)
 

@@ -171,6 +171,14 @@ bool CodeEditor::draw(const char* id, ImVec2 size, const Theme& theme) {
     dl->AddRectFilled(ImVec2(origin.x, y), ImVec2(origin.x + charW * 0.6f, y + lineH),
                       ImGui::GetColorU32(c));
   }
+  // The machine code's colours, a bar between the numbers and the text.
+  for (int l = firstVisible; l <= lastVisible && l <= static_cast<int>(bands_.size()); ++l) {
+    if (!bands_[static_cast<std::size_t>(l - 1)]) continue;
+    const float y = textOrigin.y + lineH * static_cast<float>(l - 1);
+    dl->AddRectFilled(ImVec2(origin.x + gutterW - charW * 0.8f, y),
+                      ImVec2(origin.x + gutterW - charW * 0.2f, y + lineH),
+                      bands_[static_cast<std::size_t>(l - 1)]);
+  }
   // Line numbers.
   const ImU32 muted = ImGui::GetColorU32(theme.mutedColour());
   for (int l = firstVisible; l <= lastVisible; ++l) {

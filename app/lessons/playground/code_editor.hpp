@@ -37,6 +37,9 @@ class CodeEditor {
   void setText(std::string text);
   const std::string& text() const { return text_; }
   void setMarks(std::vector<EditorMark> marks) { marks_ = std::move(marks); }
+  // A colour bar in the margin of each line (index line - 1; 0: none): the machine-code panel's
+  // colour for the instructions compiled from the line.
+  void setLineBands(std::vector<ImU32> bands) { bands_ = std::move(bands); }
   // Moves the cursor to the start of `line` and scrolls it into view (next frame).
   void gotoLine(int line);
   int cursorLine() const { return cursorLine_; }
@@ -47,6 +50,7 @@ class CodeEditor {
  private:
   std::string text_;
   std::vector<EditorMark> marks_;
+  std::vector<ImU32> bands_;
   int pendingLine_ = 0;
   bool focusNext_ = false;
   int cursor_ = 0;  // byte offset of the cursor while the field is active

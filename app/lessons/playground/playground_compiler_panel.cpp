@@ -87,8 +87,7 @@ std::vector<EditorMark> editorMarks(const std::vector<Diagnostic>* compiled,
   return marks;
 }
 
-void drawCompilerPanel(LessonContext& ctx, const CompileResult& c, std::string& ptxView) {
-  const float lineH = ImGui::GetTextLineHeightWithSpacing();
+void drawCompilerPanel(LessonContext& ctx, const CompileResult& c) {
   if (beginPanel(ctx, "compiler", "Compiler output", kPanelCollapsible)) {
     textWrapped(c.cached
                     ? tr("Compiled in %s ms for sm_%d with NVRTC %s (unchanged text: the earlier "
@@ -104,15 +103,6 @@ void drawCompilerPanel(LessonContext& ctx, const CompileResult& c, std::string& 
     textWrapped("Options:%s", options.c_str());
     ImGui::PopStyleColor();
     drawResources(ctx, c);
-    if (ImGui::TreeNode(
-            "##ptx", "%s",
-            tr("PTX (the GPU's assembly language, before it is compiled for the chip)"))) {
-      ImGui::PushFont(ctx.theme.fonts().mono);
-      ImGui::InputTextMultiline("##ptx", &ptxView[0], ptxView.size() + 1, ImVec2(-1, 16.0f * lineH),
-                                ImGuiInputTextFlags_ReadOnly);
-      ImGui::PopFont();
-      ImGui::TreePop();
-    }
   }
   endPanel(ctx);
 }

@@ -26,9 +26,8 @@ void drawMessages(LessonContext& ctx, const playground::CompileResult* compiled,
 std::vector<EditorMark> editorMarks(const std::vector<playground::Diagnostic>* compiled,
                                     const std::vector<playground::Diagnostic>& lint,
                                     const playground::SanitizerFinding* finding);
-// `ptxView`: the PTX in a read-only text field (ImGui's field wants a mutable buffer), kept by the
-// lesson from compile to compile.
-void drawCompilerPanel(LessonContext& ctx, const playground::CompileResult& c,
-                       std::string& ptxView);
+// NVRTC's time and options and the kernels' registers and memory (the PTX and SASS have a panel of
+// their own: playground_machine_code_panel.hpp).
+void drawCompilerPanel(LessonContext& ctx, const playground::CompileResult& c);
 
 }  // namespace cudalab::pg

@@ -28,6 +28,7 @@
 #include "common/format.hpp"
 #include "shaders.hpp"
 #include "lessons/playground/playground_compiler_panel.hpp"
+#include "lessons/playground/playground_machine_code_panel.hpp"
 #include "lessons/playground/playground_files_panel.hpp"
 #include "lessons/playground/playground_panels.hpp"
 #include "platform/gl.hpp"
@@ -125,7 +126,9 @@ class PlaygroundLesson final : public Lesson {
 
   // Also for a few frames after a result arrives: its tables need two frames to size their
   // columns, and a screenshot should not catch the first.
-  bool otherWorkPending() const override { return helloJob_.pending() || settleFrames_ > 0; }
+  bool otherWorkPending() const override {
+    return helloJob_.pending() || machine_.pending() || settleFrames_ > 0;
+  }
   std::vector<ParamBinding> bindings() override {
     // The exercise first: choosing one brings its own run parameters, which the others then set.
     std::vector<std::string> ids;
@@ -392,6 +395,9 @@ class PlaygroundLesson final : public Lesson {
           static_cast<int>(std::count(editor_.text().begin(), editor_.text().end(), '\n')) + 1;
       const float editorH = std::clamp(static_cast<float>(lines + 3) * ImGui::GetTextLineHeight(),
                                        14.0f * lineH, 32.0f * lineH);
+      // The machine code's colours in the margin while the text is the one compiled.
+      editor_.setLineBands(last_ && last_->text == editor_.text() ? machine_.lineBands(lines)
+                                                                  : std::vector<ImU32>{});
       if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
         textDirty_ = true;
         lint_ = lint(editor_.text());
@@ -506,7 +512,8 @@ class PlaygroundLesson final : public Lesson {
   }
 
   void drawCompilerPanel(LessonContext& ctx) {
-    if (last_ && last_->compiled.ok) pg::drawCompilerPanel(ctx, last_->compiled, ptxView_);
+    if (last_ && last_->compiled.ok) pg::drawCompilerPanel(ctx, last_->compiled);
+    machine_.draw(ctx, editor_);
   }
 
   // [SECTION] the editor's text replaced, its marks
@@ -632,7 +639,7 @@ class PlaygroundLesson final : public Lesson {
       if ((*r)->hello) hello_ = (*r)->hello;
       if ((*r)->exercise != ex_->id) return;  // for an exercise no longer shown
       last_ = std::move(**r);
-      ptxView_ = last_->compiled.ptx;
+      machine_.set(last_->compiled);
       lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
       // A failed compile has no registers: the launch numbers keep the last compiled kernel's.
       if (last_->compiled.ok) {
@@ -750,7 +757,7 @@ class PlaygroundLesson final : public Lesson {
   int compiledRegs_ = 0;
   long long compiledShared_ = 0;
   std::vector<LineRow> lineRows_;  // the per-line table of last_'s report
-  std::string ptxView_;
+  MachineCodePanel machine_;       // the PTX and SASS of the last kernel that compiled
   std::vector<pg::Attempt> attempts_;
   std::uint64_t seed_ = 0;
   bool pictureDirty_ = false;

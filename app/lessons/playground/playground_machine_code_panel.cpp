@@ -1,0 +1,234 @@
+#include "lessons/playground/playground_machine_code_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/i18n.hpp"
+#include "ui/theme.hpp"
+#include "ui/widgets.hpp"
+
+namespace cudalab::pg {
+
+using namespace playground;
+
+namespace {
+
+// A source line's colour: the palette's seven hues in turn (grey, the eighth, is left for lines of
+// no source), so neighbouring lines never share one.
+int colourOf(int line) {
+  return (line - 1) % 7;
+}
+
+int instructionCount(const std::vector<AsmLine>& lines) {
+  return static_cast<int>(std::count_if(
+      lines.begin(), lines.end(), [](const AsmLine& a) { return a.kind == AsmKind::Instruction; }));
+}
+
+// What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset.
+std::string shown(const AsmLine& a, bool sass) {
+  if (a.kind == AsmKind::Function) return sass ? demangled(a.text) + ":" : a.text;
+  if (a.kind == AsmKind::Instruction && sass) {
+    char pc[24];
+    std::snprintf(pc, sizeof pc, "/*%04llx*/  ", static_cast<unsigned long long>(a.pc));
+    return pc + a.text;
+  }
+  return a.text;
+}
+
+}  // namespace
+
+void MachineCodePanel::set(const CompileResult& c) {
+  if (!c.ok) {
+    ptx_.clear();
+    sass_.reset();
+    sassError_ = {};
+    cubin_.clear();
+    return;
+  }
+  if (c.cubin == cubin_) return;  // the same binary: the panes stand
+  cubin_ = c.cubin;
+  arch_ = c.arch;
+  ptx_ = ptxListing(c.ptx, kProgramName);
+  // PTX opens with the compiler's comments and directives: show it from the first kernel.
+  for (std::size_t i = 0; i < ptx_.size(); ++i)
+    if (ptx_[i].kind == AsmKind::Function) {
+      ptxStart_ = static_cast<int>(i);
+      break;
+    }
+  sass_.reset();
+  sassError_ = {};
+  sassJob_.cancel();
+  sassJob_.start([cubin = c.cubin](AsyncJob<std::vector<AsmLine>>::Control&) {
+    return sassListing(cubin, kProgramName);
+  });
+}
+
+void MachineCodePanel::poll() {
+  if (auto r = sassJob_.take()) {
+    if (*r) {
+      sass_ = std::move(**r);
+      sassError_ = {};
+    } else {
+      sass_.reset();
+      sassError_ = r->status();
+    }
+  }
+}
+
+std::vector<ImU32> MachineCodePanel::lineBands(int lines) const {
+  std::vector<ImU32> bands(static_cast<std::size_t>(std::max(lines, 0)), 0);
+  for (const AsmLine& a : sass_ ? *sass_ : ptx_)
+    if (a.kind == AsmKind::Instruction && a.sourceLine > 0 && a.sourceLine <= lines)
+      bands[static_cast<std::size_t>(a.sourceLine - 1)] = paletteColour(colourOf(a.sourceLine));
+  return bands;
+}
+
+int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
+                               const std::vector<AsmLine>& lines, int selected, int scrollTo,
+                               float height) {
+  const bool sass = &lines != &ptx_;
+  int clicked = 0;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+  ImGui::BeginChild(id, ImVec2(-1, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont());
+  const float lineH = ImGui::GetTextLineHeight();
+  const float charW = ImGui::CalcTextSize("0").x;
+  std::size_t longest = 0;
+  for (const AsmLine& a : lines)
+    longest = std::max(longest, a.text.size() + (sass ? 12 : 0));
+  const float width = std::max(ImGui::GetContentRegionAvail().x, charW * float(longest + 4));
+  if (!sass && ptxStart_ >= 0) {
+    ImGui::SetScrollY(lineH * float(ptxStart_));
+    ptxStart_ = -1;
+  }
+  if (scrollTo > 0)
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].sourceLine == scrollTo) {
+        ImGui::SetScrollY(std::max(0.0f, lineH * float(i) - height / 3));
+        break;
+      }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 muted = ImGui::GetColorU32(ctx.theme.mutedColour());
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(lines.size()), lineH);
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const AsmLine& a = lines[static_cast<std::size_t>(i)];
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::PushID(i);
+      ImGui::InvisibleButton("##row", ImVec2(width, lineH));
+      ImGui::PopID();
+      const bool instruction = a.kind == AsmKind::Instruction;
+      if (instruction && a.sourceLine > 0) {
+        const int c = colourOf(a.sourceLine);
+        if (a.sourceLine == selected)
+          dl->AddRectFilled(p, ImVec2(p.x + width, p.y + lineH), paletteColour(c, 0.25f));
+        dl->AddRectFilled(p, ImVec2(p.x + charW * 0.7f, p.y + lineH), paletteColour(c));
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+          ImGui::SetTooltip("%s",
+                            trf("Line %d of your kernel: click to find it.", a.sourceLine).c_str());
+        }
+        if (ImGui::IsItemClicked()) clicked = a.sourceLine;
+      }
+      const std::string s = shown(a, sass);
+      dl->AddText(ImVec2(p.x + charW * 1.3f, p.y), instruction ? text : muted, s.c_str());
+    }
+  clipper.End();
+  ImGui::PopFont();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  return clicked;
+}
+
+void MachineCodePanel::draw(LessonContext& ctx, CodeEditor& editor) {
+  poll();
+  if (!beginPanel(ctx, "machine_code", "Machine code: PTX and SASS", kPanelCollapsible))
+    return endPanel(ctx);
+  if (ptx_.empty()) {
+    mutedText(ctx.theme, tr("Compile your kernel to see here what the compiler made of it: the "
+                            "PTX and the GPU's own instructions (SASS), line by line."));
+    return endPanel(ctx);
+  }
+  // The highlight follows the editor's cursor.
+  if (editor.cursorLine() != lastCursor_) {
+    lastCursor_ = editor.cursorLine();
+    selected_ = lastCursor_;
+    scrollTo_ = selected_;
+  }
+  mutedText(ctx.theme,
+            tr("Each colour is one line of your kernel, in the editor's margin and beside every "
+               "instruction compiled from it; the line with the cursor is highlighted. PTX is the "
+               "portable assembly NVRTC writes; SASS is what the GPU runs, which the driver's "
+               "assembler made from it (fewer, larger instructions, registers assigned). Click an "
+               "instruction to find its line."));
+  // The highlighted line's own text, so that it reads beside its instructions.
+  if (selected_ > 0) {
+    const std::string& text = editor.text();
+    std::size_t begin = 0;
+    for (int l = 1; l < selected_ && begin != std::string::npos; ++l) {
+      begin = text.find('\n', begin);
+      if (begin != std::string::npos) ++begin;
+    }
+    if (begin != std::string::npos && begin < text.size()) {
+      const std::size_t end = text.find('\n', begin);
+      std::string line = text.substr(begin, end == std::string::npos ? end : end - begin);
+      line.erase(0, line.find_first_not_of(" \t"));
+      ImGui::PushStyleColor(ImGuiCol_Text, paletteColour(colourOf(selected_)));
+      ImGui::TextUnformatted(trf("Line %d:", selected_).c_str());
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+      ImGui::PushFont(ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont());
+      ImGui::TextUnformatted(line.c_str());
+      ImGui::PopFont();
+      const std::vector<ImU32> bands = lineBands(selected_);
+      if (bands.empty() || !bands.back())
+        mutedText(ctx.theme, tr("No instruction comes from this line (a comment, a declaration, "
+                                "or code the compiler folded into other lines)."));
+    }
+  }
+  const float lineH = ImGui::GetTextLineHeightWithSpacing();
+  const float height = 16 * lineH;
+  const bool twoColumns = ImGui::GetContentRegionAvail().x > 50 * ImGui::GetFontSize();
+  int clicked = 0;
+  auto ptxPane = [&] {
+    ImGui::TextUnformatted(trf("PTX: %d instructions", instructionCount(ptx_)).c_str());
+    clicked = std::max(clicked, drawPane(ctx, "##ptx", ptx_, selected_, scrollTo_, height));
+  };
+  auto sassPane = [&] {
+    if (sass_) {
+      ImGui::TextUnformatted(
+          trf("SASS for sm_%d: %d instructions", arch_, instructionCount(*sass_)).c_str());
+      clicked = std::max(clicked, drawPane(ctx, "##sass", *sass_, selected_, scrollTo_, height));
+    } else if (!sassError_.ok()) {
+      ImGui::TextUnformatted(tr("SASS"));
+      errorText(ctx.theme, sassError_);
+    } else {
+      ImGui::TextUnformatted(tr("SASS"));
+      mutedText(ctx.theme, tr("Disassembling with nvdisasm..."));
+    }
+  };
+  if (twoColumns && ImGui::BeginTable("##asm", 2, ImGuiTableFlags_SizingStretchSame)) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ptxPane();
+    ImGui::TableNextColumn();
+    sassPane();
+    ImGui::EndTable();
+  } else {
+    ptxPane();
+    sassPane();
+  }
+  scrollTo_ = 0;
+  if (clicked > 0) {
+    selected_ = clicked;
+    scrollTo_ = clicked;  // the other pane follows at the next frame
+    editor.gotoLine(clicked);
+  }
+  endPanel(ctx);
+}
+
+}  // namespace cudalab::pg

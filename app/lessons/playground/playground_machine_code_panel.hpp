@@ -1,0 +1,55 @@
+// The playground's "machine code" panel: the PTX NVRTC wrote and the SASS in the binary (through
+// nvdisasm, kernels/playground/machine_code.hpp) side by side, every instruction banded in the
+// colour of the learner's line it came from, as Compiler Explorer draws them. The editor's line
+// with the cursor is highlighted in both panes; a click on an instruction highlights its line and
+// goes to it in the editor, and the editor's gutter carries the same colours.
+//
+//   MachineCodePanel machine;
+//   machine.set(compiled);                     // after each compile (the SASS comes a moment
+//   later) machine.draw(ctx, editor);                 // in drawMain
+//   editor.setLineBands(machine.lineBands(theme.light()));
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/async_job.hpp"
+#include "core/lesson.hpp"
+#include "lessons/playground/code_editor.hpp"
+#include "playground/compile.hpp"
+#include "playground/machine_code.hpp"
+
+namespace cudalab::pg {
+
+class MachineCodePanel {
+ public:
+  // A new compile: its PTX listing at once, its SASS from nvdisasm on a worker thread (a compile
+  // is never kept waiting for it). A failed compile clears the panes.
+  void set(const playground::CompileResult& c);
+  void draw(LessonContext& ctx, CodeEditor& editor);
+  // The colour of each source line with instructions (index line - 1; 0 for none), for the editor.
+  std::vector<ImU32> lineBands(int lines) const;
+  bool pending() const { return sassJob_.pending(); }
+  void cancel() { sassJob_.cancel(); }
+
+ private:
+  void poll();
+  // One pane: its lines in a scrolling child, `id` for ImGui, `scrollTo` the source line to bring
+  // into view (0: none). Returns the source line of a clicked instruction, or 0.
+  int drawPane(LessonContext& ctx, const char* id, const std::vector<playground::AsmLine>& lines,
+               int selected, int scrollTo, float height);
+
+  int arch_ = 0;
+  std::vector<playground::AsmLine> ptx_;
+  AsyncJob<std::vector<playground::AsmLine>> sassJob_;
+  std::optional<std::vector<playground::AsmLine>> sass_;
+  Status sassError_;
+  std::string cubin_;  // the binary the panes show (a new compile of the same text is not redone)
+  int selected_ = 0;   // the source line highlighted
+  int lastCursor_ = 0;
+  int scrollTo_ = 0;  // a line to bring into view in both panes at the next draw
+  int ptxStart_ = -1;  // the PTX's first kernel, brought into view once after a compile
+};
+
+}  // namespace cudalab::pg
