@@ -31,7 +31,8 @@ struct RawOptions {
   float uiScale = 0;
   bool headless = false;
   CLI::App *list = nullptr, *device = nullptr, *bench = nullptr, *soak = nullptr, *worker = nullptr,
-           *countersHelper = nullptr, *compile = nullptr;
+           *countersHelper = nullptr, *compile = nullptr, *check = nullptr;
+  std::string sizes;
 };
 
 std::string benchIds() {
@@ -121,6 +122,15 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
   compile->add_flag("--ptx", o.ptx, "Print the PTX, each instruction with its source line");
   compile->add_flag("--sass", o.sass, "Print the SASS (nvdisasm), each with its source line");
   compile->add_flag("--json", o.json, "As JSON");
+  CLI::App* check = raw.check = app.add_subcommand(
+      "check", "Grade kernels on the GPU: compile, run, check against the CPU, a summary table");
+  check->add_option("files", o.checkPaths, "The .cu files, or a folder of them")->required();
+  check->add_option("--exercise", o.exercise, "The playground exercise they solve")->required();
+  check->add_option("--sizes", raw.sizes, "all: at every size \"Check at every size\" runs")
+      ->check(CLI::IsMember({"all", "one"}));
+  check->add_option("--grid", o.grid, "The grid, X,Y,Z (default: the exercise's, from N)");
+  check->add_option("--block", o.block, "The block, X,Y,Z (default: the exercise's)");
+  check->add_flag("--json", o.json, "As JSON");
   CLI::App* soak = raw.soak = app.add_subcommand(
       "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
   soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")
@@ -154,6 +164,10 @@ std::string checkOptions(CliOptions& o, const RawOptions& raw) {
   if (*raw.countersHelper) o.command = Command::CountersHelper;
   if (*raw.soak) o.command = Command::Soak;
   if (*raw.compile) o.command = Command::Compile;
+  if (*raw.check) {
+    o.command = Command::Check;
+    o.allSizes = raw.sizes == "all";
+  }
   if (*raw.bench) {
     o.command = Command::Bench;
     bool known = false;
@@ -213,10 +227,10 @@ std::string checkOptions(CliOptions& o, const RawOptions& raw) {
            "texture); use --scale 2 with --ui-scale up to 3.";
   if ((o.command == Command::List || o.command == Command::Device || o.command == Command::Bench ||
        o.command == Command::Worker || o.command == Command::CountersHelper ||
-       o.command == Command::Compile) &&
+       o.command == Command::Compile || o.command == Command::Check) &&
       (raw.headless || !o.screenshot.empty()))
-    return "`list`, `device`, `bench` and `compile` print text; --headless and --screenshot are "
-           "for the UI.";
+    return "`list`, `device`, `bench`, `compile` and `check` print text; --headless and "
+           "--screenshot are for the UI.";
   return {};
 }
 

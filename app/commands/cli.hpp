@@ -10,6 +10,8 @@
 //   cudalab compile FILE [--exercise ID] [--arch sm_90] [--ptx] [--sass] [--json]
 //                                                       compile a kernel as the playground does;
 //                                                       its messages, resources, PTX and SASS
+//   cudalab check FILE...|DIR --exercise ID [--sizes all] [--grid X,Y,Z --block X,Y,Z] [--json]
+//                                                       grade kernels on the GPU, a summary table
 //   cudalab soak --minutes M [--out DIR]                every lesson and action, again and again,
 //                                                       headless; memory, files and frame time
 //   cudalab worker                                      (the app starts it) runs the playground's
@@ -28,7 +30,18 @@
 
 namespace cudalab {
 
-enum class Command { Window, Headless, List, Device, Bench, Soak, Worker, CountersHelper, Compile };
+enum class Command {
+  Window,
+  Headless,
+  List,
+  Device,
+  Bench,
+  Soak,
+  Worker,
+  CountersHelper,
+  Compile,
+  Check
+};
 
 struct CliOptions {
   Command command = Command::Window;
@@ -64,6 +77,9 @@ struct CliOptions {
   std::string exercise;            // compile --exercise ID
   std::string arch;                // compile --arch sm_90
   bool ptx = false, sass = false;  // compile --ptx, --sass
+  std::vector<std::string> checkPaths;  // check FILE... | DIR
+  bool allSizes = false;                // check --sizes all
+  std::string grid, block;              // check --grid, --block
 };
 
 struct CliParse {

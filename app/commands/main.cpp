@@ -19,6 +19,7 @@
 
 #include "commands/bench.hpp"
 #include "commands/cli.hpp"
+#include "commands/check_command.hpp"
 #include "commands/compile_command.hpp"
 #include "common/device_fault.hpp"
 #include "commands/soak.hpp"
@@ -541,6 +542,14 @@ int main(int argc, char** argv) {
       return playground::runWorker(3, 4);
     case Command::CountersHelper:
       return runCountersHelper(3, 4);
+    case Command::Check: {
+      const CommandResult r =
+          runCheckCommand({p.options.checkPaths, p.options.exercise, p.options.allSizes,
+                           p.options.grid, p.options.block, p.options.json, ""});
+      std::fputs(r.out.c_str(), stdout);
+      std::fputs(r.err.c_str(), stderr);
+      return r.exitCode;
+    }
     case Command::Compile: {
       const CommandResult r = runCompileCommand({p.options.file, p.options.exercise, p.options.arch,
                                                  p.options.ptx, p.options.sass, p.options.json});

@@ -28,6 +28,7 @@
 #include "common/format.hpp"
 #include "shaders.hpp"
 #include "lessons/playground/playground_compiler_panel.hpp"
+#include "lessons/playground/playground_grading_panel.hpp"
 #include "lessons/playground/playground_machine_code_panel.hpp"
 #include "lessons/playground/playground_files_panel.hpp"
 #include "lessons/playground/playground_panels.hpp"
@@ -35,6 +36,7 @@
 #include "platform/interop.hpp"
 #include "platform/shader_pass.hpp"
 #include "playground/compile.hpp"
+#include "playground/grading.hpp"
 #include "playground/playground.hpp"
 #include "playground/source_check.hpp"
 #include "playground/worker.hpp"
@@ -63,7 +65,7 @@ using namespace pg;
 // The action table's ids (the table is in the lesson's constructor); run-solution-lines is the
 // solution with the counters per line on, for figures of the per-line table.
 constexpr const char *kActionCompile = "compile", *kActionRun = "run",
-                     *kActionRunSolution = "run-solution",
+                     *kActionCheckSizes = "check-sizes", *kActionRunSolution = "run-solution",
                      *kActionRunSolutionLines = "run-solution-lines";
 
 // What one press of Compile or Run produced.
@@ -120,6 +122,15 @@ class PlaygroundLesson final : public Lesson {
     addAll(nullptr);
     for (const Exercise& e : exercises())
       addAll(&e);
+    table.push_back(
+        {.id = kActionCheckSizes,
+         .label = N_("Check at every size"),
+         .help = N_("Compiles the text and runs it at each size the table lists (one run each, "
+                    "fresh random inputs, outputs poisoned, guard zones around them); each "
+                    "size's verdict appears beside it."),
+         .start = [this] { return startGrading(); },
+         .pending = [this] { return grading_.pending(); },
+         .cancel = [this] { grading_.cancel(); }});
     declareActions(std::move(table));
   }
   ~PlaygroundLesson() override { saveText(); }
@@ -514,6 +525,7 @@ class PlaygroundLesson final : public Lesson {
   void drawCompilerPanel(LessonContext& ctx) {
     if (last_ && last_->compiled.ok) pg::drawCompilerPanel(ctx, last_->compiled);
     machine_.draw(ctx, editor_);
+    grading_.draw(ctx, *ex_, params_, action(kActionCheckSizes), gpu_ && valid_.ok());
   }
 
   // [SECTION] the editor's text replaced, its marks
@@ -562,7 +574,7 @@ class PlaygroundLesson final : public Lesson {
 
   // Compile, and with `run` run too. A run needs the worker, which the hello job may be using.
   bool startJob(bool run) {
-    if (job_.running() || (run && helloJob_.running())) return false;
+    if (job_.running() || grading_.running() || (run && helloJob_.running())) return false;
     rememberExercise();
     saveText();
     const Exercise* e = ex_;
@@ -620,6 +632,17 @@ class PlaygroundLesson final : public Lesson {
       out.finding = firstSanitizerFinding(out.output);
       return out;
     });
+  }
+
+  // Compiles the text and grades it at every size in the worker (GradingPanel::start).
+  bool startGrading() {
+    if (!gpu_ || job_.running() || grading_.running() || helloJob_.running()) return false;
+    rememberExercise();
+    saveText();
+    RunParams p = params_;
+    p.seed = ++seed_ * 7919 + static_cast<std::uint64_t>(std::time(nullptr));
+    return grading_.start(*ex_, editor_.text(), p, hello_ && hello_->hasDevice ? hello_->arch : 0,
+                          worker());
   }
 
   void poll(LessonContext& ctx) {
@@ -758,6 +781,7 @@ class PlaygroundLesson final : public Lesson {
   long long compiledShared_ = 0;
   std::vector<LineRow> lineRows_;  // the per-line table of last_'s report
   MachineCodePanel machine_;       // the PTX and SASS of the last kernel that compiled
+  GradingPanel grading_;           // "Check at every size"
   std::vector<pg::Attempt> attempts_;
   std::uint64_t seed_ = 0;
   bool pictureDirty_ = false;

@@ -48,7 +48,7 @@ class MachineCodePanel {
   std::string cubin_;  // the binary the panes show (a new compile of the same text is not redone)
   int selected_ = 0;   // the source line highlighted
   int lastCursor_ = 0;
-  int scrollTo_ = 0;  // a line to bring into view in both panes at the next draw
+  int scrollTo_ = 0;   // a line to bring into view in both panes at the next draw
   int ptxStart_ = -1;  // the PTX's first kernel, brought into view once after a compile
 };
 

@@ -7,10 +7,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "commands/check_command.hpp"
 #include "commands/cli.hpp"
 #include "commands/compile_command.hpp"
 #include "playground/machine_code.hpp"
 #include "playground/playground.hpp"
+#include "tests/worker_binary.hpp"
 
 using namespace cudalab;
 
@@ -118,4 +120,54 @@ TEST(CompileCommand, TheCommandLineParsesIt) {
   EXPECT_EQ(parseCommandLine(2, none).exitCode, 2);
   const char* shot[] = {"cudalab", "compile", "k.cu", "--headless"};
   EXPECT_EQ(parseCommandLine(4, shot).exitCode, 2);
+}
+
+// `cudalab check`: every bad input refused before anything runs, and without a GPU a sentence
+// that says so (the GPU test grades real folders).
+TEST(CheckCommand, BadInputAndNoGpuAreRefusedWithExitTwo) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cudalab-check-cpu";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "empty");
+  const std::string good = writeFile("cudalab-check-good.cu", "__global__ void k() {}\n");
+  const std::string binary = writeFile("cudalab-check-bin.cu", std::string("\x7f"
+                                                                           "ELF\0\0",
+                                                                           6));
+  struct Case {
+    CheckCommand c;
+    const char* says;
+  } cases[] = {
+      {{.paths = {good}, .exercise = "nope"}, "no exercise \"nope\""},
+      {{.paths = {"/nonexistent/k.cu"}, .exercise = "double"}, "cannot read"},
+      {{.paths = {binary}, .exercise = "double"}, "not a text file"},
+      {{.paths = {(dir / "empty").string()}, .exercise = "double"}, "holds no .cu file"},
+      {{.paths = {good}, .exercise = "double", .grid = "1,x"}, "--grid takes"},
+      {{.paths = {good}, .exercise = "double", .block = "-3"}, "--block takes"},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.says);
+    const CommandResult r = runCheckCommand(k.c);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(k.says), std::string::npos) << r.err;
+  }
+  // Good input on a machine without a GPU: the worker says so, and nothing is graded.
+  const CommandResult r =
+      runCheckCommand({.paths = {good}, .exercise = "double", .executable = cudalabBinary()});
+  if (r.exitCode == 2) {
+    EXPECT_NE(r.err.find("no CUDA device"), std::string::npos) << r.err;
+  } else {
+    EXPECT_EQ(r.exitCode, 1) << "k is not double_it: it cannot be right";
+  }
+  const char* argv[] = {"cudalab", "check", "a.cu",   "b.cu", "--exercise", "double",
+                        "--sizes", "all",   "--grid", "4",    "--json"};
+  const CliParse p = parseCommandLine(11, argv);
+  ASSERT_EQ(p.exitCode, -1) << p.error;
+  EXPECT_EQ(p.options.command, Command::Check);
+  EXPECT_EQ(p.options.checkPaths, (std::vector<std::string>{"a.cu", "b.cu"}));
+  EXPECT_TRUE(p.options.allSizes);
+  EXPECT_EQ(p.options.grid, "4");
+  const char* noExercise[] = {"cudalab", "check", "a.cu"};
+  EXPECT_EQ(parseCommandLine(3, noExercise).exitCode, 2);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(good);
+  std::filesystem::remove(binary);
 }

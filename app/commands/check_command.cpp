@@ -1,0 +1,204 @@
+#include "commands/check_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "common/format.hpp"
+#include "playground/compile.hpp"
+#include "playground/grading.hpp"
+#include "playground/playground.hpp"
+#include "playground/worker.hpp"
+
+namespace cudalab {
+
+using namespace playground;
+
+namespace {
+
+CommandResult refuse(const std::string& sentence) {
+  return {2, "", "cudalab check: " + sentence + "\n"};
+}
+
+// "256" or "16,16" or "64,2,1" as a Dim3; nullopt when it is not that.
+std::optional<Dim3> parseDim(const std::string& s) {
+  std::smatch m;
+  if (!std::regex_match(s, m, std::regex(R"((\d{1,10})(?:,(\d{1,10}))?(?:,(\d{1,10}))?)")))
+    return std::nullopt;
+  Dim3 d;
+  d.x = std::stoll(m[1]);
+  if (m[2].matched) d.y = std::stoll(m[2]);
+  if (m[3].matched) d.z = std::stoll(m[3]);
+  return d;
+}
+
+// One file's outcome.
+struct FileVerdict {
+  std::string file;
+  bool compiled = false, correct = false;
+  std::string verdict;  // English: what was right or wrong
+  double ms = 0;        // at the exercise's size
+  std::optional<Grade> grade;
+};
+
+std::string firstError(const CompileResult& c) {
+  for (const Diagnostic& d : c.diagnostics)
+    if (d.severity == Severity::Error)
+      return "line " + std::to_string(d.line) + ": " +
+             (d.format ? fillFormat(d.format, d.values) : d.message);
+  return "the compiler gave no message";
+}
+
+FileVerdict checkFile(const std::string& file, const std::string& text, const Exercise& e,
+                      const RunParams& p, bool allSizes, int arch, WorkerClient& worker) {
+  FileVerdict v;
+  v.file = file;
+  CompileOptions o;
+  o.arch = arch;
+  o.learnerLines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  Result<CompileResult> c = compileKernel(programSource(e, text), entryPoints(e), o);
+  if (!c) {
+    v.verdict = "could not compile: " + c.status().sentence();
+    return v;
+  }
+  if (!c->ok) {
+    v.verdict = "does not compile (" + firstError(*c) + ")";
+    return v;
+  }
+  v.compiled = true;
+  if (allSizes) {
+    Grade g = gradeAtEverySize(e, p, [&](const RunParams& q) { return worker.run(*c, e, q); });
+    v.correct = g.passed();
+    std::string failed;
+    for (const SizeVerdict& s : g.sizes) {
+      if (s.c.n == p.n) v.ms = s.ms;
+      if (s.ran && s.ok) continue;
+      failed += (failed.empty() ? "" : "; ") + std::string("N = ") + thousands(s.c.n) + ": " +
+                s.why.english();
+    }
+    v.verdict = v.correct ? "correct at every one of " + std::to_string(g.sizes.size()) + " sizes"
+                          : "wrong at " + std::to_string(g.failed()) + " of " +
+                                std::to_string(g.sizes.size()) + " sizes (" + failed + ")";
+    v.grade = std::move(g);
+    return v;
+  }
+  RunParams q = p;
+  q.compare = false;
+  Result<RunReport> r = worker.run(*c, e, q);
+  if (!r) {
+    v.verdict = "did not run to the end: " + r.status().sentence();
+    return v;
+  }
+  v.correct = r->ok;
+  v.ms = r->medianMs;
+  v.verdict = r->ok ? "correct" : "wrong: " + verdictOf(*r).english();
+  return v;
+}
+
+}  // namespace
+
+CommandResult runCheckCommand(const CheckCommand& c) {
+  // The input first: every refusal before anything runs.
+  const Exercise* e = findExercise(c.exercise);
+  if (!e) {
+    std::string ids;
+    for (const Exercise& x : exercises())
+      ids += std::string(ids.empty() ? "" : ", ") + x.id;
+    return refuse("there is no exercise \"" + c.exercise + "\"; the exercises are: " + ids + ".");
+  }
+  std::vector<std::pair<std::string, std::string>> files;  // path, text
+  for (const std::string& path : c.paths) {
+    std::error_code ec;
+    std::vector<std::string> here;
+    if (std::filesystem::is_directory(path, ec)) {
+      for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".cu")
+          here.push_back(entry.path().string());
+      std::sort(here.begin(), here.end());
+      if (here.empty()) return refuse("the folder \"" + path + "\" holds no .cu file.");
+    } else {
+      here.push_back(path);
+    }
+    for (const std::string& f : here) {
+      std::ifstream in(f, std::ios::binary);
+      if (!in) return refuse("cannot read \"" + f + "\": no such file, or no permission.");
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      if (ss.str().find('\0') != std::string::npos)
+        return refuse("\"" + f + "\" is not a text file (it holds NUL bytes): give .cu files.");
+      files.emplace_back(f, ss.str());
+    }
+  }
+  if (files.empty()) return refuse("give the files or folder to check.");
+  RunParams p = defaultRunParams(*e);
+  if (!c.grid.empty() || !c.block.empty()) {
+    const std::optional<Dim3> grid = c.grid.empty() ? p.launch.grid : parseDim(c.grid),
+                              block = c.block.empty() ? p.launch.block : parseDim(c.block);
+    if (!grid)
+      return refuse("--grid takes X,Y,Z (Y and Z may be left out), not \"" + c.grid + "\".");
+    if (!block)
+      return refuse("--block takes X,Y,Z (Y and Z may be left out), not \"" + c.block + "\".");
+    p.launch = {*grid, *block};
+    if (!c.grid.empty()) p.autoGrid = false;  // the teacher's grid, as given
+  }
+  WorkerClient worker(workerCommand(false, c.executable.empty() ? selfExecutable() : c.executable));
+  Result<WorkerHello> hello = worker.hello();
+  if (!hello) return refuse("the worker process did not start: " + hello.status().sentence());
+  if (!hello->hasDevice)
+    return refuse(
+        "no CUDA device here: checking runs the kernels on a GPU (`cudalab compile` "
+        "checks that they compile). " +
+        hello->problem);
+  if (Status s = validate(*e, p, hello->limits); !s) return refuse(s.sentence());
+
+  std::vector<FileVerdict> verdicts;
+  for (const auto& [file, text] : files)
+    verdicts.push_back(checkFile(file, text, *e, p, c.allSizes, hello->arch, worker));
+  const long correct = std::count_if(verdicts.begin(), verdicts.end(),
+                                     [](const FileVerdict& v) { return v.correct; });
+  CommandResult out;
+  out.exitCode = correct == static_cast<long>(verdicts.size()) ? 0 : 1;
+  if (c.json) {
+    nlohmann::json j = {{"exercise", e->id},
+                        {"device", hello->device},
+                        {"all_sizes", c.allSizes},
+                        {"correct", correct},
+                        {"files", nlohmann::json::array()}};
+    for (const FileVerdict& v : verdicts) {
+      nlohmann::json f = {{"file", v.file},
+                          {"compiled", v.compiled},
+                          {"correct", v.correct},
+                          {"verdict", v.verdict},
+                          {"ms", v.ms}};
+      if (v.grade)
+        for (const SizeVerdict& s : v.grade->sizes)
+          f["sizes"].push_back({{"n", s.c.n},
+                                {"why", s.c.why.english()},
+                                {"ran", s.ran},
+                                {"correct", s.ran && s.ok},
+                                {"verdict", s.why.english()},
+                                {"ms", s.ms}});
+      j["files"].push_back(std::move(f));
+    }
+    out.out = j.dump(2) + "\n";
+    return out;
+  }
+  std::string& t = out.out;
+  t += "Exercise " + std::string(e->id) + " on " + hello->device +
+       (c.allSizes ? ", at every size" : ", at N = " + thousands(p.n)) + ":\n\n";
+  t += "| file | verdict | ms |\n| --- | --- | ---: |\n";
+  char ms[32];
+  for (const FileVerdict& v : verdicts) {
+    std::snprintf(ms, sizeof ms, "%.3f", v.ms);
+    t += "| " + v.file + " | " + v.verdict + " | " + (v.ms > 0 ? ms : "") + " |\n";
+  }
+  t += "\n" + std::to_string(correct) + " of " + std::to_string(verdicts.size()) +
+       " files correct.\n";
+  return out;
+}
+
+}  // namespace cudalab
