@@ -77,8 +77,10 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
     for (const SizeVerdict& s : g.sizes) {
       if (s.c.n == p.n) v.ms = s.ms;
       if (s.ran && s.ok) continue;
-      failed += (failed.empty() ? "" : "; ") + std::string("N = ") + thousands(s.c.n) + ": " +
-                s.why.english();
+      // The counter's N is always 1: its cases differ by their launch, which `why` names.
+      const std::string where =
+          e.kind == Kind::Counter ? s.c.why.english() : "N = " + thousands(s.c.n);
+      failed += (failed.empty() ? "" : "; ") + where + ": " + englishOf(s.why);
     }
     v.verdict = v.correct ? "correct at every one of " + std::to_string(g.sizes.size()) + " sizes"
                           : "wrong at " + std::to_string(g.failed()) + " of " +
@@ -95,7 +97,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   }
   v.correct = r->ok;
   v.ms = r->medianMs;
-  v.verdict = r->ok ? "correct" : "wrong: " + verdictOf(*r).english();
+  v.verdict = r->ok ? "correct" : "wrong: " + englishOf(verdictOf(*r));
   return v;
 }
 
@@ -180,7 +182,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
                                 {"why", s.c.why.english()},
                                 {"ran", s.ran},
                                 {"correct", s.ran && s.ok},
-                                {"verdict", s.why.english()},
+                                {"verdict", englishOf(s.why)},
                                 {"ms", s.ms}});
       j["files"].push_back(std::move(f));
     }

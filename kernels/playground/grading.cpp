@@ -93,16 +93,35 @@ int Grade::failed() const {
                                         [](const SizeVerdict& v) { return !v.ran || !v.ok; }));
 }
 
-Phrase verdictOf(const RunReport& r) {
-  if (r.ok) return {};
-  if (r.sum && r.exactSum && *r.sum != *r.exactSum && r.wrong == 0)
-    return Phrase{N_("the total is %s, the exact sum %s"),
-                  {thousands(*r.sum), thousands(*r.exactSum)}};
-  if (r.checked == 0) return Phrase{N_("nothing was checked"), {}};
-  return Phrase{N_("%s of %s values are not right (%s never written), %s writes past the end, %s "
-                   "before the start"),
-                {thousands(r.wrong), thousands(r.checked), thousands(r.unwritten),
-                 thousands(r.pastEnd), thousands(r.beforeStart)}};
+std::vector<Phrase> verdictOf(const RunReport& r) {
+  std::vector<Phrase> out;
+  if (r.ok) return out;
+  if (r.sum && r.exactSum && *r.sum != *r.exactSum) {
+    out.push_back(
+        {N_("the total is %s, the exact sum %s"), {thousands(*r.sum), thousands(*r.exactSum)}});
+  } else if (!r.counts.empty() && r.wrong > 0) {
+    out.push_back({N_("the counter ended at %s"), {thousands(r.counts.back())}});
+  } else if (r.checked == 0) {
+    out.push_back({N_("nothing was checked"), {}});
+  } else {
+    if (r.unwritten > 0)
+      out.push_back({N_("%s of %s never written"), {thousands(r.unwritten), thousands(r.checked)}});
+    if (r.wrong - r.unwritten > 0)
+      out.push_back(
+          {N_("%s of %s wrong"), {thousands(r.wrong - r.unwritten), thousands(r.checked)}});
+  }
+  if (r.pastEnd > 0) out.push_back({N_("%s writes past the end"), {thousands(r.pastEnd)}});
+  if (r.beforeStart > 0)
+    out.push_back({N_("%s writes before the start"), {thousands(r.beforeStart)}});
+  if (out.empty()) out.push_back({N_("not right"), {}});  // a check that failed without counts
+  return out;
+}
+
+std::string englishOf(const std::vector<Phrase>& clauses) {
+  std::string out;
+  for (const Phrase& p : clauses)
+    out += (out.empty() ? "" : "; ") + p.english();
+  return out;
 }
 
 Grade gradeAtEverySize(const Exercise& e, const RunParams& p,
@@ -131,7 +150,7 @@ Grade gradeAtEverySize(const Exercise& e, const RunParams& p,
     v.c = c;
     Result<RunReport> r = run(q);
     if (!r) {
-      v.why = Phrase::of(r.status());
+      v.why = {Phrase::of(r.status())};
     } else {
       v.ran = true;
       v.ok = r->ok;

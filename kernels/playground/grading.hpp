@@ -48,7 +48,9 @@ struct SizeVerdict {
   GradeCase c;
   bool ran = false;  // the kernel ran and was checked (else `why` says why not)
   bool ok = false;
-  Phrase why;     // empty when right: what was wrong, or why it could not run
+  // Empty when right: what was wrong, one clause each ("519 of 775 never written", "1 write past
+  // the end"), or why it could not run.
+  std::vector<Phrase> why;
   double ms = 0;  // the kernel's time at this size (one run)
 };
 
@@ -59,9 +61,12 @@ struct Grade {
   int failed() const;
 };
 
-// What a checked run found wrong, as a sentence of counts ("3 of 33 values are not right: ..."),
-// or the reduction's total against the exact sum; empty when it was right.
-Phrase verdictOf(const RunReport& r);
+// What a checked run found wrong, one clause per kind of mistake with its count (never written,
+// wrong, written past the end or before the start; the reduction's total against the exact sum,
+// the counter's final count); empty when it was right.
+std::vector<Phrase> verdictOf(const RunReport& r);
+// The clauses in English, joined with "; " (the command line, logs).
+std::string englishOf(const std::vector<Phrase>& clauses);
 
 // Runs every case of gradingCases(e, p) through `run` (one timed run each, nothing compared, no
 // counters), in ascending size. A run that fails (a fault, the time limit) is that size's verdict

@@ -9,6 +9,8 @@
 //   2. The worker's overhead per run: the same run (inputs, launch, check) through the worker
 //      process and in this process, median of 30 each, at a small N. Target: under 1 ms.
 //   3. Each solution at its exercise's default size, with the built-in kernel and the library.
+// `cudalab bench machine-code` times the SASS pane's disassembly beside the compile.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +21,7 @@
 #include "common/format.hpp"
 #include "common/host_parallel.hpp"
 #include "playground/compile.hpp"
+#include "playground/machine_code.hpp"
 #include "playground/playground.hpp"
 #include "playground/worker.hpp"
 #include "playground/worker_run.hpp"
@@ -252,10 +255,62 @@ int benchPlayground(const BenchOptions& bench) {
   return writeOutputs(bench.outDir, "playground", md, j) ? 0 : 1;
 }
 
+// `cudalab bench machine-code`: for every solution, NVRTC's compile beside nvdisasm's
+// disassembly of the binary (the SASS pane), medians of 5 on new text. Runs on the CPU: without a
+// GPU it compiles for sm_90.
+int benchMachineCode(const BenchOptions& bench) {
+  const RuntimeInfo& rt = bench.rt;
+  const MachineTools tools = findMachineTools();
+  if (tools.nvdisasm.empty())
+    return fail(Status::error("nvdisasm is not installed: ./setup.sh deps puts it in .deps/."));
+  CompileOptions opt;
+  opt.arch = rt.hasDevice() ? currentComputeCapability() : 0;
+  opt.useCache = false;
+  std::string md = "### Machine code, " + today() + ", " +
+                   (rt.hasDevice() ? rt.firstDeviceName : std::string("no GPU (sm_90)")) +
+                   "\n\nPer solution, medians of " + std::to_string(bench.quick ? 1 : 5) +
+                   " on new text (nothing reused): NVRTC's compile, then nvdisasm on the binary " +
+                   "(`" + tools.nvdisasm + "`). The compile's result is shown when it is done; " +
+                   "the SASS pane fills in after the disassembly, on a worker thread.\n\n" +
+                   "| exercise | compile ms | nvdisasm ms | SASS instructions | SASS pane after "
+                   "(ms) |\n| --- | ---: | ---: | ---: | ---: |\n";
+  nlohmann::json j = {
+      {"date", today()}, {"device", rt.firstDeviceName}, {"rows", nlohmann::json::array()}};
+  const int n = bench.quick ? 1 : 5;
+  for (const Exercise& e : exercises()) {
+    std::vector<double> compileMs, sassMs;
+    std::size_t instructions = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::string text = programSource(e, solutionSource(e)) +
+                               "\n__device__ int cudalab_bench_sass = " + std::to_string(i) + ";\n";
+      const auto t0 = std::chrono::steady_clock::now();
+      Result<CompileResult> c = compileKernel(text, entryPoints(e), opt);
+      const auto t1 = std::chrono::steady_clock::now();
+      if (!c) return fail(c.status());
+      if (!c->ok) return fail(Status::error(std::string(e.id) + ": " + c->log));
+      Result<std::vector<AsmLine>> sass = sassListing(c->cubin, kProgramName);
+      const auto t2 = std::chrono::steady_clock::now();
+      if (!sass) return fail(sass.status());
+      instructions = std::count_if(sass->begin(), sass->end(),
+                                   [](const AsmLine& a) { return a.kind == AsmKind::Instruction; });
+      compileMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      sassMs.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
+    const double cm = median(compileMs), sm = median(sassMs);
+    md += fmt("| %s | %.1f | %.1f | %zu | %.1f |\n", e.id, cm, sm, instructions, cm + sm);
+    j["rows"].push_back({{"exercise", e.id},
+                         {"compile_ms", cm},
+                         {"nvdisasm_ms", sm},
+                         {"sass_instructions", instructions}});
+  }
+  return writeOutputs(bench.outDir, "machine-code", md, j).ok() ? 0 : 1;
+}
+
 }  // namespace
 
 // The benchmarks, registered through the lesson's line in lessons/registry.cpp.
-constexpr BenchEntry kBenches[] = {{"playground", &benchPlayground}};
+constexpr BenchEntry kBenches[] = {{"playground", &benchPlayground},
+                                   {"machine-code", &benchMachineCode}};
 const std::span<const BenchEntry> kPlaygroundBenches = kBenches;
 
 }  // namespace cudalab

@@ -115,7 +115,10 @@ void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& 
         const SizeVerdict& v = g->sizes[static_cast<std::size_t>(i)];
         ImGui::PushStyleColor(ImGuiCol_Text,
                               v.ran && v.ok ? ctx.theme.goodColour() : ctx.theme.errorColour());
-        ImGui::TextUnformatted(v.ran && v.ok ? tr("right") : trPhrase(v.why).c_str());
+        std::string verdict;
+        for (const Phrase& clause : v.why)
+          verdict += (verdict.empty() ? "" : "; ") + trPhrase(clause);
+        ImGui::TextUnformatted(v.ran && v.ok ? tr("right") : verdict.c_str());
         ImGui::PopStyleColor();
         ImGui::TableNextColumn();
         if (v.ran) ImGui::TextUnformatted(trimmedFixed(v.ms, 3).c_str());

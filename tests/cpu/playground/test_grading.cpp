@@ -78,7 +78,7 @@ TEST(Grading, AKernelRightOnlyForPowersOfTwoFailsAndTheSizesAreNamed) {
     r.checked = q.n;
     const bool powerOfTwo = (q.n & (q.n - 1)) == 0;
     r.ok = powerOfTwo;
-    r.wrong = r.unwritten = powerOfTwo ? 0 : q.n % 32;
+    r.wrong = r.unwritten = powerOfTwo ? 0 : 1 + q.n % 32;
     r.medianMs = 0.01;
     return r;
   });
@@ -90,7 +90,7 @@ TEST(Grading, AKernelRightOnlyForPowersOfTwoFailsAndTheSizesAreNamed) {
     if (!v.ok) {
       failed.insert(v.c.n);
       EXPECT_FALSE(v.why.empty());
-      EXPECT_NE(v.why.english().find("not right"), std::string::npos) << v.why.english();
+      EXPECT_NE(englishOf(v.why).find("never written"), std::string::npos) << englishOf(v.why);
     } else {
       EXPECT_TRUE(v.why.empty());
     }
@@ -120,10 +120,10 @@ TEST(Grading, ARunThatCannotRunIsItsSizesVerdictAndTheRestGoOn) {
   for (const SizeVerdict& v : g.sizes) {
     if (v.c.n == 33) {
       EXPECT_FALSE(v.ran);
-      EXPECT_NE(v.why.english().find("illegal memory access"), std::string::npos);
+      EXPECT_NE(englishOf(v.why).find("illegal memory access"), std::string::npos);
     }
     if (v.c.n == 1009) {
-      EXPECT_EQ(v.why.english(), "the total is 5, the exact sum 7");
+      EXPECT_EQ(englishOf(v.why), "the total is 5, the exact sum 7");
     }
   }
   // Cancelled before the first size: nothing ran, and it did not pass.
@@ -133,4 +133,24 @@ TEST(Grading, ARunThatCannotRunIsItsSizesVerdictAndTheRestGoOn) {
   EXPECT_TRUE(none.cancelled);
   EXPECT_TRUE(none.sizes.empty());
   EXPECT_FALSE(none.passed());
+}
+
+TEST(Grading, TheVerdictNamesOnlyTheMistakesMade) {
+  RunReport r;
+  r.checked = 775;
+  r.wrong = 519;
+  r.unwritten = 519;
+  EXPECT_EQ(englishOf(verdictOf(r)), "519 of 775 never written");
+  r.wrong = 520;
+  r.pastEnd = 3;
+  EXPECT_EQ(englishOf(verdictOf(r)),
+            "519 of 775 never written; 1 of 775 wrong; 3 writes past the end");
+  RunReport counter;
+  counter.checked = 1;
+  counter.wrong = 1;
+  counter.counts = {4096, 17};
+  EXPECT_EQ(englishOf(verdictOf(counter)), "the counter ended at 17");
+  RunReport right;
+  right.ok = true;
+  EXPECT_TRUE(verdictOf(right).empty());
 }
