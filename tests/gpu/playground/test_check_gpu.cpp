@@ -66,9 +66,9 @@ const std::map<std::string, std::pair<std::string, std::string>> kFiles = {
      {"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i] = 2.0f * in[i] + "
       "1.0f;\n}\n",
       "wrong"}},
-    {"fault_null",
-     {"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) ((float*)0)[i] = 2.0f * "
-      "in[i];\n}\n",
+    {"fault_unmapped",
+     {"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float* far = (float*)((unsigned long "
+      "long)out ^ (1ull << 45));\n  if (i < n) far[i] = 2.0f * in[i];\n}\n",
       "did not run"}},
     {"fault_far",
      {"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i + (1 << 30)] = 2.0f * "
@@ -79,8 +79,10 @@ const std::map<std::string, std::pair<std::string, std::string>> kFiles = {
       "(i < n) out[i] = 2.0f * in[i];\n}\n",
       "did not run"}},
     {"endless_while", {"  while (true) {}\n}\n", "did not run"}},
-    {"endless_volatile",
-     {"  volatile int k = 1;\n  while (k) {}\n  out[0] = in[0];\n}\n", "did not run"}},
+    {"endless_spin",
+     {"  // Reads the poisoned output until it holds 12345, which it never does.\n  while "
+      "(((volatile float*)out)[0] != 12345.0f) {\n  }\n}\n",
+      "did not run"}},
     {"broken_semicolon",
      {"  int i = blockIdx.x * blockDim.x + threadIdx.x\n  if (i < n) out[i] = 2.0f * in[i];\n}\n",
       "does not compile"}},
