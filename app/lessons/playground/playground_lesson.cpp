@@ -122,6 +122,14 @@ class PlaygroundLesson final : public Lesson {
     addAll(nullptr);
     for (const Exercise& e : exercises())
       addAll(&e);
+    // Compare two compiles: compare:fast-math, compare:restrict, ... (the machine-code panel).
+    for (std::size_t i = 0; i < playground::variants().size(); ++i)
+      table.push_back({.id = std::string("compare:") + playground::variants()[i].key,
+                       .label = playground::variants()[i].label,
+                       .help = playground::variants()[i].help,
+                       .start = [this, i] { return machine_.compareWith(static_cast<int>(i)); },
+                       .pending = [this] { return machine_.comparing(); },
+                       .cancel = [this] { machine_.cancel(); }});
     table.push_back(
         {.id = kActionCheckSizes,
          .label = N_("Check at every size"),
@@ -663,6 +671,7 @@ class PlaygroundLesson final : public Lesson {
       if ((*r)->exercise != ex_->id) return;  // for an exercise no longer shown
       last_ = std::move(**r);
       machine_.set(last_->compiled);
+      machine_.setSource(*ex_, last_->text);
       lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
       // A failed compile has no registers: the launch numbers keep the last compiled kernel's.
       if (last_->compiled.ok) {

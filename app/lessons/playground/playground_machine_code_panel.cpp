@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/i18n.hpp"
+#include "playground/playground.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
@@ -50,6 +51,9 @@ void MachineCodePanel::set(const CompileResult& c) {
   if (c.cubin == cubin_) return;  // the same binary: the panes stand
   cubin_ = c.cubin;
   arch_ = c.arch;
+  resources_ = c.resources;
+  comparison_.reset();  // it compared another text
+  compareError_ = {};
   ptx_ = ptxListing(c.ptx, kProgramName);
   // PTX opens with the compiler's comments and directives: show it from the first kernel.
   for (std::size_t i = 0; i < ptx_.size(); ++i)
@@ -65,7 +69,45 @@ void MachineCodePanel::set(const CompileResult& c) {
   });
 }
 
+void MachineCodePanel::setSource(const Exercise& e, std::string text) {
+  exercise_ = &e;
+  text_ = std::move(text);
+}
+
+bool MachineCodePanel::compareWith(int variant) {
+  if (!exercise_ || !sass_ || compareJob_.running()) return false;
+  variant_ = variant;
+  compareError_ = {};
+  const VariantInfo& v = variants()[static_cast<std::size_t>(variant_)];
+  const Exercise& e = *exercise_;
+  compareJob_.start([&e, text = text_, arch = arch_,
+                     sassA = sass_ ? *sass_ : std::vector<AsmLine>{},
+                     id = v.id](AsyncJob<Comparison>::Control&) -> Result<Comparison> {
+    const VariantSource s = applyVariant(id, text);
+    CompileOptions o;
+    o.arch = arch;
+    o.extra = s.options;
+    Result<CompileResult> c = compileKernel(programSource(e, s.text), entryPoints(e), o);
+    if (!c) return c.status();
+    if (!c->ok)
+      return Status::errorf(N_("The changed text does not compile: %s"),
+                            {c->diagnostics.empty() ? c->log : c->diagnostics.front().message});
+    Result<std::vector<AsmLine>> sass = sassListing(c->cubin, kProgramName);
+    if (!sass) return sass.status();
+    Comparison out{id, c->resources, std::move(*sass), {}};
+    out.rows = diffInstructions(sassA, out.sass);
+    return out;
+  });
+  return true;
+}
+
 void MachineCodePanel::poll() {
+  if (auto r = compareJob_.take()) {
+    if (*r)
+      comparison_ = std::move(**r);
+    else
+      compareError_ = r->status();
+  }
   if (auto r = sassJob_.take()) {
     if (*r) {
       sass_ = std::move(**r);
@@ -228,7 +270,93 @@ void MachineCodePanel::draw(LessonContext& ctx, CodeEditor& editor) {
     scrollTo_ = clicked;  // the other pane follows at the next frame
     editor.gotoLine(clicked);
   }
+  if (sass_) drawCompare(ctx, height);
   endPanel(ctx);
+}
+
+void MachineCodePanel::drawCompare(LessonContext& ctx, float height) {
+  ImGui::Spacing();
+  const std::span<const VariantInfo> all = variants();
+  ImGui::TextUnformatted(tr("Compare with the same kernel"));
+  helpTooltip(all[static_cast<std::size_t>(variant_)].help);
+  // The choice and its button on one line, the button's width kept free for it.
+  const char* compare = tr("Compare");
+  const float buttonW = ImGui::CalcTextSize(compare).x + 2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetNextItemWidth(std::max(
+      4 * ImGui::GetFontSize(),
+      std::min(ImGui::GetContentRegionAvail().x - buttonW - ImGui::GetStyle().ItemSpacing.x,
+               24 * ImGui::GetFontSize())));
+  if (ImGui::BeginCombo("##variant", tr(all[static_cast<std::size_t>(variant_)].label))) {
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (ImGui::Selectable(tr(all[i].label), static_cast<int>(i) == variant_))
+        variant_ = static_cast<int>(i);
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(compareJob_.running() || !exercise_);
+  if (button("Compare")) compareWith(variant_);
+  ImGui::EndDisabled();
+  errorText(ctx.theme, compareError_);
+  if (compareJob_.running()) mutedText(ctx.theme, tr("Compiling and disassembling..."));
+  if (!comparison_ || !sass_) return;
+  const Comparison& c = *comparison_;
+  const VariantInfo* v = nullptr;
+  for (const VariantInfo& x : all)
+    if (x.id == c.variant) v = &x;
+  int onlyA = 0, onlyB = 0;
+  for (const DiffRow& r : c.rows) {
+    onlyA += r.b < 0;
+    onlyB += r.a < 0;
+  }
+  textWrapped("%s", trf("Yours: %d SASS instructions; %s: %d. %d only in yours (red), %d only in "
+                        "the other (green), matched by operation.",
+                        instructionCount(*sass_), v ? tr(v->label) : "", instructionCount(c.sass),
+                        onlyA, onlyB)
+                        .c_str());
+  for (const PtxasInfo& mine : resources_)
+    for (const PtxasInfo& other : c.resources)
+      if (mine.function == other.function)
+        mutedText(ctx.theme, trf("%s: %d registers per thread in yours, %d in the other.",
+                                 demangled(mine.function).c_str(), mine.registers, other.registers)
+                                 .c_str());
+  // The two listings side by side, row by row.
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+  ImGui::BeginChild("##diff", ImVec2(-1, height), true);
+  ImGui::PushFont(ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont());
+  const float lineH = ImGui::GetTextLineHeight();
+  const float half = ImGui::GetContentRegionAvail().x / 2;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImVec4 bad = ctx.theme.errorColour(), good = ctx.theme.goodColour();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(c.rows.size()), lineH);
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const DiffRow& r = c.rows[static_cast<std::size_t>(i)];
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::Dummy(ImVec2(2 * half, lineH));
+      if (r.a >= 0) {
+        if (r.b < 0)
+          dl->AddRectFilled(p, ImVec2(p.x + half - 4, p.y + lineH),
+                            ImGui::GetColorU32(ImVec4(bad.x, bad.y, bad.z, 0.25f)));
+        dl->PushClipRect(p, ImVec2(p.x + half - 4, p.y + lineH), true);
+        dl->AddText(p, text, (*sass_)[static_cast<std::size_t>(r.a)].text.c_str());
+        dl->PopClipRect();
+      }
+      if (r.b >= 0) {
+        const ImVec2 q(p.x + half, p.y);
+        if (r.a < 0)
+          dl->AddRectFilled(q, ImVec2(q.x + half, q.y + lineH),
+                            ImGui::GetColorU32(ImVec4(good.x, good.y, good.z, 0.25f)));
+        dl->PushClipRect(q, ImVec2(q.x + half, q.y + lineH), true);
+        dl->AddText(q, text, c.sass[static_cast<std::size_t>(r.b)].text.c_str());
+        dl->PopClipRect();
+      }
+    }
+  clipper.End();
+  ImGui::PopFont();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
 }
 
 }  // namespace cudalab::pg

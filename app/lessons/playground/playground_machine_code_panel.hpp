@@ -18,7 +18,9 @@
 #include "core/lesson.hpp"
 #include "lessons/playground/code_editor.hpp"
 #include "playground/compile.hpp"
+#include "playground/compare.hpp"
 #include "playground/machine_code.hpp"
+#include "playground/playground.hpp"
 
 namespace cudalab::pg {
 
@@ -27,11 +29,22 @@ class MachineCodePanel {
   // A new compile: its PTX listing at once, its SASS from nvdisasm on a worker thread (a compile
   // is never kept waiting for it). A failed compile clears the panes.
   void set(const playground::CompileResult& c);
+  // The text that compile was made from, as exercise e's program: "Compare" compiles it again
+  // with one thing changed.
+  void setSource(const playground::Exercise& e, std::string text);
   void draw(LessonContext& ctx, CodeEditor& editor);
   // The colour of each source line with instructions (index line - 1; 0 for none), for the editor.
   std::vector<ImU32> lineBands(int lines) const;
-  bool pending() const { return sassJob_.pending(); }
-  void cancel() { sassJob_.cancel(); }
+  // Compiles the text again as variants()[variant] and compares the two SASS listings (false
+  // when there is no SASS yet, or a comparison runs). The panel's Compare button, and the lesson's
+  // actions compare:KEY.
+  bool compareWith(int variant);
+  bool comparing() const { return compareJob_.pending(); }
+  bool pending() const { return sassJob_.pending() || compareJob_.pending(); }
+  void cancel() {
+    sassJob_.cancel();
+    compareJob_.cancel();
+  }
 
  private:
   void poll();
@@ -40,7 +53,23 @@ class MachineCodePanel {
   int drawPane(LessonContext& ctx, const char* id, const std::vector<playground::AsmLine>& lines,
                int selected, int scrollTo, float height);
 
+  // "Compare two compiles": the variant chosen, its compile and SASS, and the diff of the two.
+  struct Comparison {
+    playground::Variant variant;
+    std::vector<playground::PtxasInfo> resources;
+    std::vector<playground::AsmLine> sass;
+    std::vector<playground::DiffRow> rows;
+  };
+  void drawCompare(LessonContext& ctx, float height);
+
   int arch_ = 0;
+  const playground::Exercise* exercise_ = nullptr;
+  std::string text_;
+  std::vector<playground::PtxasInfo> resources_;
+  int variant_ = 0;  // index into playground::variants()
+  AsyncJob<Comparison> compareJob_;
+  std::optional<Comparison> comparison_;
+  Status compareError_;
   std::vector<playground::AsmLine> ptx_;
   AsyncJob<std::vector<playground::AsmLine>> sassJob_;
   std::optional<std::vector<playground::AsmLine>> sass_;
