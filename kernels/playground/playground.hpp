@@ -351,6 +351,9 @@ struct RunReport {
   // With RunParams::lineCounters: the counters of each line of the learner's program (line 0:
   // code of no line of it), or why they could not be read.
   std::vector<counters::LineCounters> lines;
+  // The same counts per machine instruction (kernel, offset), for the SASS pane; the records of an
+  // instruction seen in several launches summed.
+  std::vector<counters::SassRecord> instructions;
   std::string linesProblem;
   double loadMs = 0;   // loading the compiled image in the worker
   std::string output;  // what the kernel printed (printf), at most 16 KiB

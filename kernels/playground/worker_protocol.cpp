@@ -237,6 +237,13 @@ nlohmann::json toJson(const RunReport& r) {
       line.push_back(v);
     j["lines"].push_back(line);
   }
+  j["instructions"] = nlohmann::json::array();
+  for (const counters::SassRecord& rec : r.instructions) {
+    nlohmann::json ins = {rec.function, rec.pcOffset};
+    for (std::uint64_t v : rec.values)
+      ins.push_back(v);
+    j["instructions"].push_back(ins);
+  }
   j["lines_problem"] = r.linesProblem;
   return j;
 }
@@ -292,6 +299,14 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
       for (int m = 0; m < int(counters::SassMetric::Count); ++m)
         line.values[m] = l.at(size_t(2 + m)).get<std::uint64_t>();
       r.lines.push_back(line);
+    }
+    for (const auto& i : j.value("instructions", nlohmann::json::array())) {
+      counters::SassRecord rec;
+      rec.function = i.at(0).get<std::string>();
+      rec.pcOffset = i.at(1).get<std::uint64_t>();
+      for (int m = 0; m < int(counters::SassMetric::Count); ++m)
+        rec.values[m] = i.at(size_t(2 + m)).get<std::uint64_t>();
+      r.instructions.push_back(std::move(rec));
     }
     r.linesProblem = j.value("lines_problem", "");
     return r;

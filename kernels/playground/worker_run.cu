@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <cstring>
 
@@ -285,6 +286,16 @@ void Run::readLineCounters() {
         return place ? *place : counters::SourcePlace{};
       });
   if (r_.lines.empty()) r_.linesProblem = N_("The profiler saw no instruction of your kernel.");
+  std::map<std::pair<std::string, std::uint64_t>, counters::SassRecord> byInstruction;
+  for (const counters::SassRecord& rec : sassRecords_) {
+    counters::SassRecord& sum = byInstruction[{rec.function, rec.pcOffset}];
+    sum.function = rec.function;
+    sum.pcOffset = rec.pcOffset;
+    for (int m = 0; m < int(counters::SassMetric::Count); ++m)
+      sum.values[m] += rec.values[m];
+  }
+  for (auto& [key, rec] : byInstruction)
+    r_.instructions.push_back(std::move(rec));
 }
 
 void Run::verdict() {

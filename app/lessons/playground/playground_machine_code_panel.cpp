@@ -27,13 +27,37 @@ int instructionCount(const std::vector<AsmLine>& lines) {
       lines.begin(), lines.end(), [](const AsmLine& a) { return a.kind == AsmKind::Instruction; }));
 }
 
-// What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset.
-std::string shown(const AsmLine& a, bool sass) {
+// A count in at most six characters: "937", "45.2k", "1.2M", "3.4G".
+std::string compact(std::uint64_t v) {
+  char buf[16];
+  if (v < 10000)
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  else if (v < 10000000)
+    std::snprintf(buf, sizeof buf, "%.1fk", double(v) / 1e3);
+  else if (v < 10000000000ull)
+    std::snprintf(buf, sizeof buf, "%.1fM", double(v) / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.1fG", double(v) / 1e9);
+  return buf;
+}
+
+// What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset (and,
+// with counts, after how many times warps executed it: `executed` is nullptr without them).
+std::string shown(const AsmLine& a, bool sass,
+                  const std::map<std::pair<std::string, std::uint64_t>, std::uint64_t>* executed) {
   if (a.kind == AsmKind::Function) return sass ? demangled(a.text) + ":" : a.text;
   if (a.kind == AsmKind::Instruction && sass) {
-    char pc[24];
+    char pc[48];
     std::snprintf(pc, sizeof pc, "/*%04llx*/  ", static_cast<unsigned long long>(a.pc));
-    return pc + a.text;
+    std::string out = pc;
+    if (executed) {
+      const auto it = executed->find({a.function, a.pc});
+      char count[16];
+      std::snprintf(count, sizeof count, "%6s  ",
+                    it == executed->end() ? "-" : compact(it->second).c_str());
+      out += count;
+    }
+    return out + a.text;
   }
   return a.text;
 }
@@ -67,6 +91,12 @@ void MachineCodePanel::set(const CompileResult& c) {
   sassJob_.start([cubin = c.cubin](AsyncJob<std::vector<AsmLine>>::Control&) {
     return sassListing(cubin, kProgramName);
   });
+}
+
+void MachineCodePanel::setCounts(const std::vector<counters::SassRecord>& instructions) {
+  executed_.clear();
+  for (const counters::SassRecord& rec : instructions)
+    executed_[{rec.function, rec.pcOffset}] = rec.values[int(counters::SassMetric::Instructions)];
 }
 
 void MachineCodePanel::setSource(const Exercise& e, std::string text) {
@@ -139,7 +169,7 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
   const float charW = ImGui::CalcTextSize("0").x;
   std::size_t longest = 0;
   for (const AsmLine& a : lines)
-    longest = std::max(longest, a.text.size() + (sass ? 12 : 0));
+    longest = std::max(longest, a.text.size() + (sass ? 20 : 0));
   const float width = std::max(ImGui::GetContentRegionAvail().x, charW * float(longest + 4));
   if (!sass && ptxStart_ >= 0) {
     ImGui::SetScrollY(lineH * float(ptxStart_));
@@ -176,7 +206,7 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
         }
         if (ImGui::IsItemClicked()) clicked = a.sourceLine;
       }
-      const std::string s = shown(a, sass);
+      const std::string s = shown(a, sass, sass && !executed_.empty() ? &executed_ : nullptr);
       dl->AddText(ImVec2(p.x + charW * 1.3f, p.y), instruction ? text : muted, s.c_str());
     }
   clipper.End();
@@ -244,6 +274,12 @@ void MachineCodePanel::draw(LessonContext& ctx, CodeEditor& editor) {
     if (sass_) {
       ImGui::TextUnformatted(
           trf("SASS for sm_%d: %d instructions", arch_, instructionCount(*sass_)).c_str());
+      if (!executed_.empty()) {
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.mutedColour());
+        ImGui::TextUnformatted(tr("(after the offset: times warps executed it, last run)"));
+        ImGui::PopStyleColor();
+      }
       clicked = std::max(clicked, drawPane(ctx, "##sass", *sass_, selected_, scrollTo_, height));
     } else if (!sassError_.ok()) {
       ImGui::TextUnformatted(tr("SASS"));

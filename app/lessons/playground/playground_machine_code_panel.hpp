@@ -10,6 +10,7 @@
 //   editor.setLineBands(machine.lineBands(theme.light()));
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ class MachineCodePanel {
   // The text that compile was made from, as exercise e's program: "Compare" compiles it again
   // with one thing changed.
   void setSource(const playground::Exercise& e, std::string text);
+  // The last run's counts per instruction (RunParams::lineCounters), for the binary shown: the
+  // SASS pane puts how many times warps executed each instruction beside it. Empty: none.
+  void setCounts(const std::vector<counters::SassRecord>& instructions);
   void draw(LessonContext& ctx, CodeEditor& editor);
   // The colour of each source line with instructions (index line - 1; 0 for none), for the editor.
   std::vector<ImU32> lineBands(int lines) const;
@@ -62,6 +66,8 @@ class MachineCodePanel {
   };
   void drawCompare(LessonContext& ctx, float height);
 
+  // Warp instructions executed, by (kernel, offset).
+  std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> executed_;
   int arch_ = 0;
   const playground::Exercise* exercise_ = nullptr;
   std::string text_;

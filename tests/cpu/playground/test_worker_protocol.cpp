@@ -103,6 +103,11 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   line.values[int(counters::SassMetric::GlobalSectors)] = 1ull << 40;
   r.lines = {line};
   r.linesProblem = "";
+  counters::SassRecord rec;
+  rec.function = "_Z1kPfi";
+  rec.pcOffset = 0x1f0;
+  rec.values[int(counters::SassMetric::Instructions)] = 1ull << 33;
+  r.instructions = {rec};
   Result<RunReport> back = runReportFromJson(toJson(r));
   ASSERT_TRUE(back) << back.status().sentence();
   EXPECT_EQ(back->wrong, 2);
@@ -137,6 +142,10 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   EXPECT_EQ(back->lines[0].line, 7);
   EXPECT_EQ(back->lines[0].instructionsOnLine, 3);
   EXPECT_EQ(back->lines[0].value(counters::SassMetric::GlobalSectors), 1ull << 40);
+  ASSERT_EQ(back->instructions.size(), 1u);
+  EXPECT_EQ(back->instructions[0].function, "_Z1kPfi");
+  EXPECT_EQ(back->instructions[0].pcOffset, 0x1f0u);
+  EXPECT_EQ(back->instructions[0].values[int(counters::SassMetric::Instructions)], 1ull << 33);
   EXPECT_FALSE(runReportFromJson(nlohmann::json{{"ok", true}}));
   RunParams p;
   p.n = 77;

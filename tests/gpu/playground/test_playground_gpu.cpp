@@ -444,6 +444,14 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
     EXPECT_NEAR(l.threadsPerInstruction(), 32.0, 1.0) << "line " << l.line;
   }
   EXPECT_TRUE(sawGlobal);
+  // The same counts per instruction: they add up to the lines' (each instruction once).
+  ASSERT_FALSE(r->instructions.empty());
+  std::uint64_t byLine = 0, byInstruction = 0;
+  for (const counters::LineCounters& l : r->lines)
+    byLine += l.value(counters::SassMetric::Instructions);
+  for (const counters::SassRecord& rec : r->instructions)
+    byInstruction += rec.values[int(counters::SassMetric::Instructions)];
+  EXPECT_EQ(byInstruction, byLine);
 }
 
 // Runs with counters per line one after another: an exercise with two kernels (element-wise:
