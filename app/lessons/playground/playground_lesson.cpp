@@ -341,26 +341,6 @@ class PlaygroundLesson final : public Lesson {
   }
 
  private:
-  static std::string dimText(const Dim3& d) {
-    return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
-  }
-
-  // Three numbers, each kept between 1 and `max` (validate() explains the real limits).
-  static void dimInputs(const char* id, Dim3& d, long long max) {
-    ImGui::PushID(id);
-    const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
-    long long* v[] = {&d.x, &d.y, &d.z};
-    const char* names[] = {"##x", "##y", "##z"};
-    for (int i = 0; i < 3; ++i) {
-      if (i) ImGui::SameLine();
-      ImGui::SetNextItemWidth(w);
-      ImGui::InputScalar(names[i], ImGuiDataType_S64, v[i]);
-      helpTooltip(i == 0 ? "x" : i == 1 ? "y" : "z");
-      *v[i] = std::clamp<long long>(*v[i], 1, max);
-    }
-    ImGui::PopID();
-  }
-
   // The SM of the GPU the worker reported, or of an H100 without one.
   SmModel smModel() const { return hello_ ? hello_->smModel() : SmModel{}; }
 

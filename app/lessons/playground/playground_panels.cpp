@@ -498,4 +498,23 @@ void drawResources(LessonContext& ctx, const CompileResult& c) {
             "array indexed at run time lands there); spills are registers that did not fit.");
 }
 
+std::string dimText(const Dim3& d) {
+  return thousands(d.x) + ", " + thousands(d.y) + ", " + thousands(d.z);
+}
+
+void dimInputs(const char* id, Dim3& d, long long max) {
+  ImGui::PushID(id);
+  const float w = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3;
+  long long* v[] = {&d.x, &d.y, &d.z};
+  const char* names[] = {"##x", "##y", "##z"};
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputScalar(names[i], ImGuiDataType_S64, v[i]);
+    helpTooltip(i == 0 ? "x" : i == 1 ? "y" : "z");
+    *v[i] = std::clamp<long long>(*v[i], 1, max);
+  }
+  ImGui::PopID();
+}
+
 }  // namespace cudalab::pg

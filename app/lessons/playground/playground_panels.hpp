@@ -57,4 +57,10 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows,
 // Registers, shared and local memory per kernel, as ptxas reported them, with what they mean.
 void drawResources(LessonContext& ctx, const playground::CompileResult& c);
 
+// "117,188, 1, 1": a grid or block as the panels write it.
+std::string dimText(const playground::Dim3& d);
+// Three number fields for a grid or block, each kept between 1 and `max` (validate() explains
+// the real limits).
+void dimInputs(const char* id, playground::Dim3& d, long long max);
+
 }  // namespace cudalab::pg
