@@ -121,6 +121,9 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
   compile->add_option("--arch", o.arch, "The architecture, e.g. sm_90 (default: this GPU's)");
   compile->add_flag("--ptx", o.ptx, "Print the PTX, each instruction with its source line");
   compile->add_flag("--sass", o.sass, "Print the SASS (nvdisasm), each with its source line");
+  compile->add_option("--compare", o.compare,
+                      "Compile it again with one thing changed (fast-math, restrict, unroll, "
+                      "double) and print the SASS of both, side by side");
   compile->add_flag("--json", o.json, "As JSON");
   CLI::App* check = raw.check = app.add_subcommand(
       "check", "Grade kernels on the GPU: compile, run, check against the CPU, a summary table");

@@ -7,7 +7,7 @@
 //   cudalab list                                        the lessons
 //   cudalab device [--json]                             what the Device lesson shows
 //   cudalab bench ID [--out DIR] [--quick]              a lesson's benchmark (GPU machine)
-//   cudalab compile FILE [--exercise ID] [--arch sm_90] [--ptx] [--sass] [--json]
+//   cudalab compile FILE [--exercise ID] [--arch sm_90] [--ptx] [--sass] [--compare KEY] [--json]
 //                                                       compile a kernel as the playground does;
 //                                                       its messages, resources, PTX and SASS
 //   cudalab check FILE...|DIR --exercise ID [--sizes all] [--grid X,Y,Z --block X,Y,Z] [--json]
@@ -77,6 +77,7 @@ struct CliOptions {
   std::string exercise;            // compile --exercise ID
   std::string arch;                // compile --arch sm_90
   bool ptx = false, sass = false;  // compile --ptx, --sass
+  std::string compare;             // compile --compare KEY
   std::vector<std::string> checkPaths;  // check FILE... | DIR
   bool allSizes = false;                // check --sizes all
   std::string grid, block;              // check --grid, --block

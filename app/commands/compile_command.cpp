@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/runtime_info.hpp"
+#include "playground/compare.hpp"
 #include "playground/compile.hpp"
 #include "playground/machine_code.hpp"
 #include "playground/playground.hpp"
@@ -78,6 +79,53 @@ std::string listingText(const std::vector<AsmLine>& l, bool sass) {
   return out;
 }
 
+// --compare: the same text with one thing changed, compiled and disassembled beside `mine`
+// (its compile and SASS). Fills `text` and `json`; a failure is a sentence for stderr.
+Status compareWith(const VariantInfo& v, const std::string& source, const Exercise* ex,
+                   CompileOptions o, const CompileResult& mine,
+                   const std::vector<AsmLine>& mineSass, std::string& text, nlohmann::json& json) {
+  const VariantSource s = applyVariant(v.id, source);
+  o.extra.insert(o.extra.end(), s.options.begin(), s.options.end());
+  Result<CompileResult> other = ex ? compileKernel(programSource(*ex, s.text), entryPoints(*ex), o)
+                                   : compileKernel(s.text, {}, o);
+  if (!other) return other.status();
+  if (!other->ok) return Status::error("the changed text does not compile: " + other->log);
+  Result<std::vector<AsmLine>> sass = sassListing(other->cubin, kProgramName);
+  if (!sass) return sass.status();
+  const std::vector<DiffRow> rows = diffInstructions(mineSass, *sass);
+  int onlyMine = 0, onlyOther = 0;
+  for (const DiffRow& r : rows) {
+    onlyMine += r.b < 0;
+    onlyOther += r.a < 0;
+  }
+  auto count = [](const std::vector<AsmLine>& l) {
+    return std::count_if(l.begin(), l.end(),
+                         [](const AsmLine& a) { return a.kind == AsmKind::Instruction; });
+  };
+  text += "\nCompared with the same text " + std::string(v.label) + " (" + v.key + "):\n";
+  json = {{"variant", v.key}, {"instructions", {count(mineSass), count(*sass)}}};
+  for (const PtxasInfo& a : mine.resources)
+    for (const PtxasInfo& b : other->resources)
+      if (a.function == b.function) {
+        text += "  " + demangled(a.function) + ": " + std::to_string(a.registers) + " registers, " +
+                std::to_string(b.registers) + " with the change\n";
+        json["registers"].push_back(
+            {{"kernel", a.function}, {"yours", a.registers}, {"other", b.registers}});
+      }
+  text += "  SASS: " + std::to_string(count(mineSass)) + " instructions, " +
+          std::to_string(count(*sass)) + " with the change; " + std::to_string(onlyMine) +
+          " only in yours (-), " + std::to_string(onlyOther) + " only in the other (+)\n";
+  json["rows"] = nlohmann::json::array();
+  for (const DiffRow& r : rows) {
+    const std::string* a = r.a >= 0 ? &mineSass[static_cast<std::size_t>(r.a)].text : nullptr;
+    const std::string* b = r.b >= 0 ? &(*sass)[static_cast<std::size_t>(r.b)].text : nullptr;
+    text += std::string(a && b ? "   " : a ? " - " : " + ") + (a ? *a : *b) + "\n";
+    json["rows"].push_back({{"yours", a ? nlohmann::json(*a) : nlohmann::json()},
+                            {"other", b ? nlohmann::json(*b) : nlohmann::json()}});
+  }
+  return {};
+}
+
 }  // namespace
 
 CommandResult runCompileCommand(const CompileCommand& c) {
@@ -98,6 +146,15 @@ CommandResult runCompileCommand(const CompileCommand& c) {
         ids += std::string(ids.empty() ? "" : ", ") + e.id;
       return refuse("there is no exercise \"" + c.exercise + "\"; the exercises are: " + ids + ".");
     }
+  }
+  const VariantInfo* variant = nullptr;
+  if (!c.compare.empty()) {
+    std::string keys;
+    for (const VariantInfo& v : variants()) {
+      if (c.compare == v.key) variant = &v;
+      keys += std::string(keys.empty() ? "" : ", ") + v.key;
+    }
+    if (!variant) return refuse("--compare takes one of " + keys + ", not \"" + c.compare + "\".");
   }
   CompileOptions o;
   if (!c.arch.empty()) {
@@ -123,7 +180,13 @@ CommandResult runCompileCommand(const CompileCommand& c) {
   std::vector<AsmLine> ptx;
   std::optional<Result<std::vector<AsmLine>>> sass;
   if (r->ok && (c.ptx || c.json)) ptx = ptxListing(r->ptx, kProgramName);
-  if (r->ok && c.sass) sass = sassListing(r->cubin, kProgramName);
+  if (r->ok && (c.sass || variant)) sass = sassListing(r->cubin, kProgramName);
+  std::string compared;
+  nlohmann::json comparedJson;
+  Status compareError;
+  if (r->ok && variant)
+    compareError = *sass ? compareWith(*variant, text, ex, o, *r, **sass, compared, comparedJson)
+                         : sass->status();
 
   CommandResult out;
   out.exitCode = r->ok ? 0 : 1;
@@ -150,11 +213,17 @@ CommandResult runCompileCommand(const CompileCommand& c) {
                                 {"spill_stores", p.spillStores},
                                 {"spill_loads", p.spillLoads}});
     if (c.ptx) j["ptx"] = listingJson(ptx);
-    if (sass) {
+    if (sass && c.sass) {
       if (*sass)
         j["sass"] = listingJson(**sass);
       else
         j["sass_error"] = sass->status().sentence();
+    }
+    if (variant) {
+      if (compareError.ok())
+        j["compare"] = comparedJson;
+      else
+        j["compare_error"] = compareError.sentence();
     }
     out.out = j.dump(2) + "\n";
     return out;
@@ -183,13 +252,19 @@ CommandResult runCompileCommand(const CompileCommand& c) {
   if (c.ptx)
     o2 += "\nPTX (the line of " + c.file + " each instruction came from on the left):\n" +
           listingText(ptx, false);
-  if (sass) {
+  if (sass && c.sass) {
     if (*sass) {
       o2 +=
           "\nSASS for sm_" + std::to_string(r->arch) + " (nvdisasm):\n" + listingText(**sass, true);
     } else {
       out.err += "cudalab compile: " + sass->status().sentence() + "\n";
     }
+  }
+  if (variant) {
+    if (compareError.ok())
+      o2 += compared;
+    else
+      out.err += "cudalab compile: --compare: " + compareError.sentence() + "\n";
   }
   return out;
 }

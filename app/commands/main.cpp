@@ -551,8 +551,9 @@ int main(int argc, char** argv) {
       return r.exitCode;
     }
     case Command::Compile: {
-      const CommandResult r = runCompileCommand({p.options.file, p.options.exercise, p.options.arch,
-                                                 p.options.ptx, p.options.sass, p.options.json});
+      const CommandResult r =
+          runCompileCommand({p.options.file, p.options.exercise, p.options.arch, p.options.ptx,
+                             p.options.sass, p.options.json, p.options.compare});
       std::fputs(r.out.c_str(), stdout);
       std::fputs(r.err.c_str(), stderr);
       return r.exitCode;

@@ -171,3 +171,33 @@ TEST(CheckCommand, BadInputAndNoGpuAreRefusedWithExitTwo) {
   std::filesystem::remove(good);
   std::filesystem::remove(binary);
 }
+
+// --compare: the same text with one thing changed, both SASS listings diffed; an unknown key is
+// refused with the keys.
+TEST(CompileCommand, CompareShowsWhatTheChangeMade) {
+  const std::string path =
+      writeFile("cudalab-compare.cu",
+                std::string(playground::solutionSource(*playground::findExercise("double"))));
+  const CommandResult bad = runCompileCommand({.file = path, .compare = "nope"});
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("fast-math, restrict, unroll, double"), std::string::npos) << bad.err;
+  if (playground::findMachineTools().nvdisasm.empty()) GTEST_SKIP() << "nvdisasm missing";
+  const CommandResult t =
+      runCompileCommand({.file = path, .exercise = "double", .compare = "fast-math"});
+  EXPECT_EQ(t.exitCode, 0) << t.err;
+  EXPECT_NE(t.out.find(" + FADD.FTZ"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" - FADD "), std::string::npos) << t.out;
+  const CommandResult j =
+      runCompileCommand({.file = path, .exercise = "double", .json = true, .compare = "double"});
+  ASSERT_EQ(j.exitCode, 0) << j.err;
+  const nlohmann::json c = nlohmann::json::parse(j.out)["compare"];
+  EXPECT_EQ(c["variant"], "double");
+  ASSERT_FALSE(c["registers"].empty());
+  EXPECT_GT(c["registers"][0]["other"].get<int>(), c["registers"][0]["yours"].get<int>())
+      << "a double takes two registers";
+  bool dadd = false;
+  for (const auto& row : c["rows"])
+    dadd |= row["other"].is_string() && row["other"].get<std::string>().rfind("DADD", 0) == 0;
+  EXPECT_TRUE(dadd);
+  std::filesystem::remove(path);
+}
