@@ -117,9 +117,13 @@ CommandResult runCheckCommand(const CheckCommand& c) {
     std::error_code ec;
     std::vector<std::string> here;
     if (std::filesystem::is_directory(path, ec)) {
-      for (const auto& entry : std::filesystem::directory_iterator(path, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".cu")
-          here.push_back(entry.path().string());
+      // Without exceptions: a link loop or an unreadable entry is left out.
+      for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end;
+           it.increment(ec)) {
+        std::error_code kind;
+        if (it->is_regular_file(kind) && it->path().extension() == ".cu")
+          here.push_back(it->path().string());
+      }
       std::sort(here.begin(), here.end());
       if (here.empty()) return refuse("the folder \"" + path + "\" holds no .cu file.");
     } else {
@@ -186,7 +190,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
                                 {"ms", s.ms}});
       j["files"].push_back(std::move(f));
     }
-    out.out = j.dump(2) + "\n";
+    out.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     return out;
   }
   std::string& t = out.out;

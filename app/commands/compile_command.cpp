@@ -45,12 +45,12 @@ const char* kindName(AsmKind k) {
   return "other";
 }
 
-nlohmann::json listingJson(const std::vector<AsmLine>& l) {
+nlohmann::json listingJson(const std::vector<AsmLine>& l, bool sass) {
   nlohmann::json out = nlohmann::json::array();
   for (const AsmLine& a : l) {
     nlohmann::json j = {{"kind", kindName(a.kind)}, {"text", a.text}, {"line", a.sourceLine}};
     if (!a.function.empty()) j["function"] = a.function;
-    if (a.kind == AsmKind::Instruction && a.pc) j["pc"] = a.pc;
+    if (a.kind == AsmKind::Instruction && sass) j["pc"] = a.pc;
     out.push_back(std::move(j));
   }
   return out;
@@ -212,10 +212,10 @@ CommandResult runCompileCommand(const CompileCommand& c) {
                                 {"stack_bytes", p.stackBytes},
                                 {"spill_stores", p.spillStores},
                                 {"spill_loads", p.spillLoads}});
-    if (c.ptx) j["ptx"] = listingJson(ptx);
+    if (c.ptx) j["ptx"] = listingJson(ptx, false);
     if (sass && c.sass) {
       if (*sass)
-        j["sass"] = listingJson(**sass);
+        j["sass"] = listingJson(**sass, true);
       else
         j["sass_error"] = sass->status().sentence();
     }
@@ -225,7 +225,7 @@ CommandResult runCompileCommand(const CompileCommand& c) {
       else
         j["compare_error"] = compareError.sentence();
     }
-    out.out = j.dump(2) + "\n";
+    out.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     return out;
   }
   std::string& o2 = out.out;

@@ -67,16 +67,31 @@ Result<ToolRun> runTool(const std::string& program, const std::vector<std::strin
     pollfd p{out[0], POLLIN, 0};
     const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
+    if (ready < 0) break;  // the pipe cannot be watched: read no more, wait for the tool below
+    if (ready == 0) continue;
     const ssize_t n = ::read(out[0], buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the tool closed its output: it has ended, or is ending
     if (run.output.size() < kMaxOutput) run.output.append(buf, std::size_t(n));
   }
   ::close(out[0]);
-  if (late) ::kill(pid, SIGKILL);
+  // The tool closed its output; it may still be running: wait for it within the same limit.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool ended = false;
+  while (!late && !ended) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR)) {
+      ended = true;
+    } else if (std::chrono::steady_clock::now() >= deadline) {
+      late = true;
+    } else {
+      ::usleep(2000);
+    }
+  }
+  if (late) {
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   if (late)
     return Status::errorf(N_("%s did not finish within %s seconds and was stopped."),

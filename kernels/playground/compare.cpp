@@ -83,7 +83,18 @@ VariantSource applyVariant(Variant v, std::string_view text) {
                              "$1_Pragma(\"unroll\") for$2");
       break;
     case Variant::Double:
+      // The type, the float functions (sqrtf -> sqrt; CUDA's __ intrinsics stay) and the float
+      // literals (2.0f -> 2.0), so that the arithmetic really is in double.
       s = std::regex_replace(s, std::regex(R"(\bfloat\b)"), "double");
+      s = std::regex_replace(
+          s,
+          std::regex(
+              R"(\b(sqrt|rsqrt|cbrt|hypot|exp|exp2|exp10|expm1|log|log2|log10|log1p|sin|cos|)"
+              R"(tan|sinh|cosh|tanh|asin|acos|atan|atan2|pow|fabs|fma|fmin|fmax|floor|ceil|)"
+              R"(round|trunc|fmod|copysign|erf|erfc)f(\s*\())"),
+          "$1$2");
+      s = std::regex_replace(s, std::regex(R"((^|[^\w.])(\d+\.\d*|\.\d+)([eE][-+]?\d+)?[fF]\b)"),
+                             "$1$2$3");
       break;
   }
   return out;

@@ -185,7 +185,8 @@ std::vector<AsmLine> parseNvdisasm(std::string_view text, std::string_view progr
     const std::string_view t = trimmed(l);
     if (startsWith(t, "//---------------------")) {
       // A section's heading: "//--------------------- .text.NAME  -------".
-      std::string_view name = trimmed(t.substr(t.find_first_not_of('-', 2)));
+      const std::size_t after = t.find_first_not_of('-', 2);
+      std::string_view name = after == std::string_view::npos ? "" : trimmed(t.substr(after));
       name = name.substr(0, name.find_first_of(" \t"));
       inCode = startsWith(name, ".text.");
       if (inCode) {

@@ -4,7 +4,7 @@
 //
 //   Fp8Product fp8;
 //   CUDALAB_TRY(fp8.prepare(a, b, M, N, K, pad, stream));  // unpadded float32 inputs, row-major
-//   CUDALAB_TRY(fp8.run(C, pad, stream));                   // C: pad.M x pad.N float32
+//   CUDALAB_TRY(fp8.run(C, stream));                        // C: pad.M x pad.N float32
 //   fp8.reference()                                         // the float64 product of the rounded
 //   inputs
 #pragma once

@@ -44,7 +44,7 @@ bool GradingPanel::start(const Exercise& e, std::string text, RunParams p, int a
 }
 
 void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& p,
-                        const LessonAction& action, bool gpu) {
+                        const LessonAction& action, bool gpu, bool sanitizing) {
   if (auto r = job_.take()) {
     if (*r) {
       last_ = std::move(**r);
@@ -64,11 +64,14 @@ void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& 
                                                         : tr(job_.progress().what).c_str());
     if (button("Cancel")) job_.cancel();
   } else {
-    ImGui::BeginDisabled(!gpu);
+    ImGui::BeginDisabled(!gpu || sanitizing);
     actionButton(action);
     ImGui::EndDisabled();
     if (!gpu)
       mutedText(ctx.theme, tr("Running needs an NVIDIA GPU: here, the sizes it would run."));
+    else if (sanitizing)
+      mutedText(ctx.theme, tr("Turn Check accesses off to grade: under compute-sanitizer the "
+                              "largest sizes would take minutes each."));
   }
   errorText(ctx.theme, error_);
   const Grade* g = last_ && lastExercise_ == e.id ? &*last_ : nullptr;

@@ -29,7 +29,7 @@ class GradingPanel {
              playground::WorkerClient& worker);
   // The sizes it would run for `e` and `p`, the last grade of `e`, and the action's button.
   void draw(LessonContext& ctx, const playground::Exercise& e, const playground::RunParams& p,
-            const LessonAction& action, bool gpu);
+            const LessonAction& action, bool gpu, bool sanitizing);
   bool running() const { return job_.running(); }
   bool pending() const { return job_.pending(); }
   void cancel() { job_.cancel(); }

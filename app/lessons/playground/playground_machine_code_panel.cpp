@@ -87,9 +87,14 @@ void MachineCodePanel::set(const CompileResult& c) {
     }
   sass_.reset();
   sassError_ = {};
-  sassJob_.cancel();
-  sassJob_.start([cubin = c.cubin](AsyncJob<std::vector<AsmLine>>::Control&) {
-    return sassListing(cubin, kProgramName);
+  startSass();  // or, while an older one runs, when it has finished (poll)
+}
+
+void MachineCodePanel::startSass() {
+  sassJob_.start([cubin = cubin_](AsyncJob<Sass>::Control&) -> Result<Sass> {
+    Result<std::vector<AsmLine>> lines = sassListing(cubin, kProgramName);
+    if (!lines) return lines.status();
+    return Sass{cubin, std::move(*lines)};
   });
 }
 
@@ -110,7 +115,7 @@ bool MachineCodePanel::compareWith(int variant) {
   compareError_ = {};
   const VariantInfo& v = variants()[static_cast<std::size_t>(variant_)];
   const Exercise& e = *exercise_;
-  compareJob_.start([&e, text = text_, arch = arch_,
+  compareJob_.start([&e, text = text_, arch = arch_, base = cubin_,
                      sassA = sass_ ? *sass_ : std::vector<AsmLine>{},
                      id = v.id](AsyncJob<Comparison>::Control&) -> Result<Comparison> {
     const VariantSource s = applyVariant(id, text);
@@ -124,7 +129,7 @@ bool MachineCodePanel::compareWith(int variant) {
                             {c->diagnostics.empty() ? c->log : c->diagnostics.front().message});
     Result<std::vector<AsmLine>> sass = sassListing(c->cubin, kProgramName);
     if (!sass) return sass.status();
-    Comparison out{id, c->resources, std::move(*sass), {}};
+    Comparison out{base, id, c->resources, std::move(*sass), {}};
     out.rows = diffInstructions(sassA, out.sass);
     return out;
   });
@@ -133,20 +138,22 @@ bool MachineCodePanel::compareWith(int variant) {
 
 void MachineCodePanel::poll() {
   if (auto r = compareJob_.take()) {
-    if (*r)
-      comparison_ = std::move(**r);
-    else
+    if (!*r)
       compareError_ = r->status();
+    else if ((*r)->base == cubin_)  // else it compared a binary no longer shown
+      comparison_ = std::move(**r);
   }
   if (auto r = sassJob_.take()) {
-    if (*r) {
-      sass_ = std::move(**r);
-      sassError_ = {};
-    } else {
+    if (!*r) {
       sass_.reset();
       sassError_ = r->status();
+    } else if ((*r)->cubin == cubin_) {
+      sass_ = std::move((*r)->lines);
+      sassError_ = {};
     }
   }
+  // A compile that came while an older disassembly ran: its own now.
+  if (!sass_ && sassError_.ok() && !cubin_.empty() && !sassJob_.running()) startSass();
 }
 
 std::vector<ImU32> MachineCodePanel::lineBands(int lines) const {
@@ -369,6 +376,10 @@ void MachineCodePanel::drawCompare(LessonContext& ctx, float height) {
   while (clipper.Step())
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const DiffRow& r = c.rows[static_cast<std::size_t>(i)];
+      if (r.a >= static_cast<int>(sass_->size()) || r.b >= static_cast<int>(c.sass.size())) {
+        ImGui::Dummy(ImVec2(2 * half, lineH));  // never: poll drops comparisons of older listings
+        continue;
+      }
       const ImVec2 p = ImGui::GetCursorScreenPos();
       ImGui::Dummy(ImVec2(2 * half, lineH));
       if (r.a >= 0) {

@@ -59,6 +59,7 @@ class MachineCodePanel {
 
   // "Compare two compiles": the variant chosen, its compile and SASS, and the diff of the two.
   struct Comparison {
+    std::string base;  // the binary compared (a result for an older one is dropped)
     playground::Variant variant;
     std::vector<playground::PtxasInfo> resources;
     std::vector<playground::AsmLine> sass;
@@ -77,7 +78,14 @@ class MachineCodePanel {
   std::optional<Comparison> comparison_;
   Status compareError_;
   std::vector<playground::AsmLine> ptx_;
-  AsyncJob<std::vector<playground::AsmLine>> sassJob_;
+  // The disassembly of `cubin` (a result for an older binary is dropped, and the current one's
+  // started then: a job cannot start while one runs).
+  struct Sass {
+    std::string cubin;
+    std::vector<playground::AsmLine> lines;
+  };
+  void startSass();
+  AsyncJob<Sass> sassJob_;
   std::optional<std::vector<playground::AsmLine>> sass_;
   Status sassError_;
   std::string cubin_;  // the binary the panes show (a new compile of the same text is not redone)

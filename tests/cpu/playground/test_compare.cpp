@@ -40,6 +40,11 @@ TEST(Compare, EachVariantChangesOneThingAndKeepsTheLines) {
   const VariantSource d = applyVariant(Variant::Double, k);
   EXPECT_EQ(d.text.find("float"), std::string::npos);
   EXPECT_NE(d.text.find("const double* in"), std::string::npos);
+  EXPECT_NE(d.text.find("= 2.0 * in[i]"), std::string::npos) << d.text;
+  // The float functions and literals go too; hex numbers and CUDA's intrinsics stay.
+  EXPECT_EQ(applyVariant(Variant::Double, "y = sqrtf(x) + hypotf(a, b) * 1.5e3f + .5f;").text,
+            "y = sqrt(x) + hypot(a, b) * 1.5e3 + .5;");
+  EXPECT_EQ(applyVariant(Variant::Double, "m = 0x1f + __expf(x);").text, "m = 0x1f + __expf(x);");
   const VariantSource f = applyVariant(Variant::FastMath, k);
   EXPECT_EQ(f.text, k);
   EXPECT_EQ(f.options, std::vector<std::string>{"--use_fast_math"});
@@ -84,6 +89,22 @@ TEST(Compare, TheDiffPairsInstructionsByOperation) {
   EXPECT_EQ(operationOf("@P0 EXIT;"), "@P0 EXIT");
   EXPECT_EQ(operationOf("LDG.E.64 R2, [R4];"), "LDG.E.64");
   EXPECT_EQ(operationOf("NOP;"), "NOP");
+}
+
+TEST(Compare, DoubleMakesTheHypotSolutionComputeInDouble) {
+  if (findMachineTools().nvdisasm.empty()) GTEST_SKIP() << "nvdisasm missing: ./setup.sh deps";
+  const Exercise& e = *findExercise("hypot");
+  const VariantSource s = applyVariant(Variant::Double, solutionSource(e));
+  Result<CompileResult> c = compileKernel(programSource(e, s.text), entryPoints(e), {});
+  ASSERT_TRUE(c && c->ok);
+  Result<std::vector<AsmLine>> l = sassListing(c->cubin, kProgramName);
+  ASSERT_TRUE(l) << l.status().sentence();
+  int doubles = 0;
+  for (const AsmLine& a : *l)
+    doubles += a.kind == AsmKind::Instruction && (operationOf(a.text).rfind("DFMA", 0) == 0 ||
+                                                  operationOf(a.text).rfind("DMUL", 0) == 0 ||
+                                                  operationOf(a.text).rfind("DADD", 0) == 0);
+  EXPECT_GT(doubles, 0);
 }
 
 TEST(Compare, FastMathChangesTheHypotSolutionsMachineCode) {
