@@ -153,7 +153,11 @@ std::vector<AsmLine> ptxListing(std::string_view ptx, std::string_view programFi
       current = 0;
     } else if (t.back() == ':' && t.front() == '$') {
       a.kind = AsmKind::Label;
-    } else if (t.front() != '.' && !startsWith(t, "//") && t.find(';') != std::string_view::npos) {
+    } else if (const std::string_view body = trimmed(t.substr(t.front() == '{' ? 1 : 0));
+               !body.empty() && body.front() != '.' && !startsWith(t, "//") &&
+               t.find(';') != std::string_view::npos) {
+      // An instruction, also inside an inline-asm brace ("{  cvt.f32.f16 %f1, %rs1;}"); a
+      // declaration there ("{ .reg .pred __$temp3;") is not one.
       a.kind = AsmKind::Instruction;
       a.sourceLine = current;
     }

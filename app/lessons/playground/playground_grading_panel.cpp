@@ -19,6 +19,7 @@ bool GradingPanel::start(const Exercise& e, std::string text, RunParams p, int a
                          WorkerClient& worker) {
   if (job_.running()) return false;
   running_ = e.id;
+  runningText_ = text;
   error_ = {};
   return job_.start(
       [&e, text = std::move(text), p, arch, &worker](Job::Control& c) -> Result<Grade> {
@@ -44,11 +45,13 @@ bool GradingPanel::start(const Exercise& e, std::string text, RunParams p, int a
 }
 
 void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& p,
-                        const LessonAction& action, bool gpu, bool sanitizing) {
+                        const LessonAction& action, bool gpu, bool sanitizing,
+                        const std::string& text) {
   if (auto r = job_.take()) {
     if (*r) {
       last_ = std::move(**r);
       lastExercise_ = running_;
+      gradedText_ = runningText_;
     } else {
       error_ = r->status();
     }
@@ -90,6 +93,7 @@ void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& 
                                                 .c_str());
     }
     ImGui::PopStyleColor();
+    staleNote(ctx.theme, gradedText_ != text, action.label);
   }
   // The sizes: the last grade's, or those a grading would run now.
   const std::vector<GradeCase> cases = gradingCases(e, p);

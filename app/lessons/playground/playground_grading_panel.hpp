@@ -29,7 +29,7 @@ class GradingPanel {
              playground::WorkerClient& worker);
   // The sizes it would run for `e` and `p`, the last grade of `e`, and the action's button.
   void draw(LessonContext& ctx, const playground::Exercise& e, const playground::RunParams& p,
-            const LessonAction& action, bool gpu, bool sanitizing);
+            const LessonAction& action, bool gpu, bool sanitizing, const std::string& text);
   bool running() const { return job_.running(); }
   bool pending() const { return job_.pending(); }
   void cancel() { job_.cancel(); }
@@ -38,6 +38,7 @@ class GradingPanel {
   Job job_;
   std::optional<playground::Grade> last_;
   std::string lastExercise_, running_;
+  std::string gradedText_, runningText_;  // the text graded last, and the one being graded
   Status error_;
 };
 

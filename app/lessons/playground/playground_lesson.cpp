@@ -514,7 +514,8 @@ class PlaygroundLesson final : public Lesson {
   void drawCompilerPanel(LessonContext& ctx) {
     if (last_ && last_->compiled.ok) pg::drawCompilerPanel(ctx, last_->compiled);
     machine_.draw(ctx, editor_);
-    grading_.draw(ctx, *ex_, params_, action(kActionCheckSizes), gpu_ && valid_.ok(), sanitize_);
+    grading_.draw(ctx, *ex_, params_, action(kActionCheckSizes), gpu_ && valid_.ok(), sanitize_,
+                  editor_.text());
   }
 
   // [SECTION] the editor's text replaced, its marks

@@ -356,6 +356,8 @@ void MachineCodePanel::drawCompare(LessonContext& ctx, float height) {
                         instructionCount(*sass_), v ? tr(v->label) : "", instructionCount(c.sass),
                         onlyA, onlyB)
                         .c_str());
+  if (instructionCount(*sass_) > 4000 || instructionCount(c.sass) > 4000)
+    mutedText(ctx.theme, tr("Only the first 4,000 instructions of each listing are compared."));
   for (const PtxasInfo& mine : resources_)
     for (const PtxasInfo& other : c.resources)
       if (mine.function == other.function)

@@ -62,6 +62,7 @@ constexpr const char* kPtx = R"(.visible .entry _Z1fPK6__halfPfi(
 	ld.param.u64 	%rd1, [_Z1fPK6__halfPfi_param_0];
 	.loc	2 708 1, function_name $L__info_string0, inlined_at 1 6 5
 	{  cvt.f32.f16 %f1, %rs1;}
+	{ .reg .pred __$temp3;
 	.loc	1 2 31, function_name $L__info_string1, inlined_at 1 6 5
 	mul.f32 	%f2, %f1, %f1;
 $L__BB0_2:
