@@ -122,14 +122,8 @@ class PlaygroundLesson final : public Lesson {
     addAll(nullptr);
     for (const Exercise& e : exercises())
       addAll(&e);
-    // Compare two compiles: compare:fast-math, compare:restrict, ... (the machine-code panel).
-    for (std::size_t i = 0; i < playground::variants().size(); ++i)
-      table.push_back({.id = std::string("compare:") + playground::variants()[i].key,
-                       .label = playground::variants()[i].label,
-                       .help = playground::variants()[i].help,
-                       .start = [this, i] { return machine_.compareWith(static_cast<int>(i)); },
-                       .pending = [this] { return machine_.comparing(); },
-                       .cancel = [this] { machine_.cancel(); }});
+    for (LessonAction& a : machine_.compareActions())  // compare:fast-math, compare:restrict...
+      table.push_back(std::move(a));
     table.push_back(
         {.id = kActionCheckSizes,
          .label = N_("Check at every size"),

@@ -136,6 +136,18 @@ bool MachineCodePanel::compareWith(int variant) {
   return true;
 }
 
+std::vector<LessonAction> MachineCodePanel::compareActions() {
+  std::vector<LessonAction> out;
+  for (std::size_t i = 0; i < variants().size(); ++i)
+    out.push_back({.id = std::string("compare:") + variants()[i].key,
+                   .label = variants()[i].label,
+                   .help = variants()[i].help,
+                   .start = [this, i] { return compareWith(static_cast<int>(i)); },
+                   .pending = [this] { return comparing(); },
+                   .cancel = [this] { cancel(); }});
+  return out;
+}
+
 void MachineCodePanel::poll() {
   if (auto r = compareJob_.take()) {
     if (!*r)

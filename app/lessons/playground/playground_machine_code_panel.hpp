@@ -44,6 +44,8 @@ class MachineCodePanel {
   // actions compare:KEY.
   bool compareWith(int variant);
   bool comparing() const { return compareJob_.pending(); }
+  // The lesson's actions compare:KEY, one per variant (for plans, --action and the tests).
+  std::vector<LessonAction> compareActions();
   bool pending() const { return sassJob_.pending() || compareJob_.pending(); }
   void cancel() {
     sassJob_.cancel();
