@@ -807,6 +807,26 @@ def changed_rows(p, q, x0, x1, y0, y1):
     return bands
 
 
+def open_playground(s):
+    """The playground opened in Session `s` (1440 x 900), the first start's Getting started
+    closed: its picture and the menu bar's rows, or None."""
+    if not s.start("--lesson", "playground"):
+        return None
+    s.fit_window()
+    p = s.shot()
+    if not p:
+        return None
+    bar = menu_bar(p)[1]
+    title = centred_window_title(p)
+    if title:  # the first start's Getting started, closed
+        y0, y1, right = title
+        s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
+        p = s.shot()
+        if not p:
+            return None
+    return p, bar
+
+
 def editor_walk():
     """The playground in a 1440-wide window: its editor as wide as the lesson, and Korean and
     Chinese typed into it drawn as letters. Ten '?' on one line, ten Korean and Chinese letters
@@ -814,19 +834,11 @@ def editor_walk():
     as letters (each wider than DejaVu Sans Mono's '?'), the second is longer."""
     s = Session(1440, 900)
     try:
-        if not s.start("--lesson", "playground"):
+        opened = open_playground(s)
+        if not opened:
             return
-        s.fit_window()
-        p = s.shot()
-        if not p:
-            return
-        words, bar = menu_bar(p)
+        p, bar = opened
         unit = bar[1] - bar[0] + 1
-        title = centred_window_title(p)
-        if title:  # the first start's Getting started, closed
-            y0, y1, right = title
-            s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
-            p = s.shot()
         # The editor: the longest run of its background down a column of the lesson; its width
         # along the middle of that run.
         x = p.w * 6 // 10
@@ -907,18 +919,11 @@ def machine_code_walk():
     of its source line, in the SASS and in the PTX, and no other."""
     s = Session(1440, 900)
     try:
-        if not s.start("--lesson", "playground"):
+        opened = open_playground(s)
+        if not opened:
             return
-        s.fit_window()
-        p = s.shot()
-        if not p:
-            return
-        words, bar = menu_bar(p)
+        p, bar = opened
         unit = bar[1] - bar[0] + 1
-        title = centred_window_title(p)
-        if title:  # the first start's Getting started, closed
-            y0, y1, right = title
-            s.click(right - (y1 - y0 + 1) / 2, (y0 + y1) / 2)
         # The starting kernel compiles as the lesson opens; its panes are at the lesson's end:
         # the wheel low in the lesson, below the editor (which would scroll itself).
         time.sleep(2.0)

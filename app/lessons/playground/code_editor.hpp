@@ -39,7 +39,7 @@ class CodeEditor {
   void setMarks(std::vector<EditorMark> marks) { marks_ = std::move(marks); }
   // A colour bar in the margin of each line (index line - 1; 0: none): the machine-code panel's
   // colour for the instructions compiled from the line.
-  void setLineBands(std::vector<ImU32> bands) { bands_ = std::move(bands); }
+  void setLineBands(const std::vector<ImU32>& bands) { bands_ = bands; }  // reuses its storage
   // Moves the cursor to the start of `line` and scrolls it into view (next frame).
   void gotoLine(int line);
   int cursorLine() const { return cursorLine_; }

@@ -96,7 +96,13 @@ void GradingPanel::draw(LessonContext& ctx, const Exercise& e, const RunParams& 
     staleNote(ctx.theme, gradedText_ != text, action.label);
   }
   // The sizes: the last grade's, or those a grading would run now.
-  const std::vector<GradeCase> cases = gradingCases(e, p);
+  if (casesExercise_ != &e || casesFor_.n != p.n || !(casesFor_.launch == p.launch) ||
+      casesFor_.autoGrid != p.autoGrid) {
+    cases_ = gradingCases(e, p);
+    casesExercise_ = &e;
+    casesFor_ = p;
+  }
+  const std::vector<GradeCase>& cases = cases_;
   static const TableColumn kColumns[] = {
       {"N"},
       {"why this size", nullptr, 2},

@@ -40,6 +40,11 @@ class GradingPanel {
   std::string lastExercise_, running_;
   std::string gradedText_, runningText_;  // the text graded last, and the one being graded
   Status error_;
+  // The sizes a grading would run for the choices they were made for (made again only when the
+  // exercise, N or the launch change, not every frame).
+  std::vector<playground::GradeCase> cases_;
+  const playground::Exercise* casesExercise_ = nullptr;
+  playground::RunParams casesFor_;
 };
 
 }  // namespace cudalab::pg

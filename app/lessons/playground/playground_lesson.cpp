@@ -390,8 +390,8 @@ class PlaygroundLesson final : public Lesson {
       const float editorH = std::clamp(static_cast<float>(lines + 3) * ImGui::GetTextLineHeight(),
                                        14.0f * lineH, 32.0f * lineH);
       // The machine code's colours in the margin while the text is the one compiled.
-      editor_.setLineBands(last_ && last_->text == editor_.text() ? machine_.lineBands(lines)
-                                                                  : std::vector<ImU32>{});
+      static const std::vector<ImU32> kNone;
+      editor_.setLineBands(last_ && last_->text == editor_.text() ? machine_.lineBands() : kNone);
       if (editor_.draw("##editor", ImVec2(-1, editorH), ctx.theme)) {
         textDirty_ = true;
         lint_ = lint(editor_.text());

@@ -70,6 +70,7 @@ void MachineCodePanel::set(const CompileResult& c) {
     sass_.reset();
     sassError_ = {};
     cubin_.clear();
+    listingsChanged();
     return;
   }
   if (c.cubin == cubin_) return;  // the same binary: the panes stand
@@ -87,6 +88,7 @@ void MachineCodePanel::set(const CompileResult& c) {
     }
   sass_.reset();
   sassError_ = {};
+  listingsChanged();
   startSass();  // or, while an older one runs, when it has finished (poll)
 }
 
@@ -159,21 +161,33 @@ void MachineCodePanel::poll() {
     if (!*r) {
       sass_.reset();
       sassError_ = r->status();
+      listingsChanged();
     } else if ((*r)->cubin == cubin_) {
       sass_ = std::move((*r)->lines);
       sassError_ = {};
+      listingsChanged();
     }
   }
   // A compile that came while an older disassembly ran: its own now.
   if (!sass_ && sassError_.ok() && !cubin_.empty() && !sassJob_.running()) startSass();
 }
 
-std::vector<ImU32> MachineCodePanel::lineBands(int lines) const {
-  std::vector<ImU32> bands(static_cast<std::size_t>(std::max(lines, 0)), 0);
-  for (const AsmLine& a : sass_ ? *sass_ : ptx_)
-    if (a.kind == AsmKind::Instruction && a.sourceLine > 0 && a.sourceLine <= lines)
-      bands[static_cast<std::size_t>(a.sourceLine - 1)] = paletteColour(colourOf(a.sourceLine));
-  return bands;
+void MachineCodePanel::listingsChanged() {
+  bands_.clear();
+  for (const AsmLine& a : sass_ ? *sass_ : ptx_) {
+    if (a.kind != AsmKind::Instruction || a.sourceLine <= 0) continue;
+    if (bands_.size() < static_cast<std::size_t>(a.sourceLine))
+      bands_.resize(static_cast<std::size_t>(a.sourceLine), 0);
+    bands_[static_cast<std::size_t>(a.sourceLine - 1)] = paletteColour(colourOf(a.sourceLine));
+  }
+  auto longest = [](const std::vector<AsmLine>& l) {
+    std::size_t n = 0;
+    for (const AsmLine& a : l)
+      n = std::max(n, a.text.size());
+    return n;
+  };
+  ptxLongest_ = longest(ptx_);
+  sassLongest_ = sass_ ? longest(*sass_) + 20 : 0;  // the offset and count columns
 }
 
 int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
@@ -186,9 +200,7 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
   ImGui::PushFont(ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont());
   const float lineH = ImGui::GetTextLineHeight();
   const float charW = ImGui::CalcTextSize("0").x;
-  std::size_t longest = 0;
-  for (const AsmLine& a : lines)
-    longest = std::max(longest, a.text.size() + (sass ? 20 : 0));
+  const std::size_t longest = sass ? sassLongest_ : ptxLongest_;
   const float width = std::max(ImGui::GetContentRegionAvail().x, charW * float(longest + 4));
   if (!sass && ptxStart_ >= 0) {
     ImGui::SetScrollY(lineH * float(ptxStart_));
@@ -275,8 +287,7 @@ void MachineCodePanel::draw(LessonContext& ctx, CodeEditor& editor) {
       ImGui::PushFont(ctx.theme.fonts().mono ? ctx.theme.fonts().mono : ImGui::GetFont());
       ImGui::TextUnformatted(line.c_str());
       ImGui::PopFont();
-      const std::vector<ImU32> bands = lineBands(selected_);
-      if (bands.empty() || !bands.back())
+      if (static_cast<std::size_t>(selected_) > bands_.size() || !bands_[selected_ - 1])
         mutedText(ctx.theme, tr("No instruction comes from this line (a comment, a declaration, "
                                 "or code the compiler folded into other lines)."));
     }

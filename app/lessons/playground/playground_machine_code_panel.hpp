@@ -7,7 +7,7 @@
 //   MachineCodePanel machine;
 //   machine.set(compiled);                     // after each compile (the SASS comes a moment
 //   later) machine.draw(ctx, editor);                 // in drawMain
-//   editor.setLineBands(machine.lineBands(theme.light()));
+//   editor.setLineBands(machine.lineBands());
 #pragma once
 
 #include <map>
@@ -37,8 +37,9 @@ class MachineCodePanel {
   // SASS pane puts how many times warps executed each instruction beside it. Empty: none.
   void setCounts(const std::vector<counters::SassRecord>& instructions);
   void draw(LessonContext& ctx, CodeEditor& editor);
-  // The colour of each source line with instructions (index line - 1; 0 for none), for the editor.
-  std::vector<ImU32> lineBands(int lines) const;
+  // The colour of each source line with instructions (index line - 1; 0 for none; up to the last
+  // line with any), for the editor's margin. Made when a listing arrives, not every frame.
+  const std::vector<ImU32>& lineBands() const { return bands_; }
   // Compiles the text again as variants()[variant] and compares the two SASS listings (false
   // when there is no SASS yet, or a comparison runs). The panel's Compare button, and the lesson's
   // actions compare:KEY.
@@ -54,6 +55,10 @@ class MachineCodePanel {
 
  private:
   void poll();
+  // What the listings give the draws: the editor's colours, the panes' widths in characters.
+  void listingsChanged();
+  std::vector<ImU32> bands_;
+  std::size_t ptxLongest_ = 0, sassLongest_ = 0;
   // One pane: its lines in a scrolling child, `id` for ImGui, `scrollTo` the source line to bring
   // into view (0: none). Returns the source line of a clicked instruction, or 0.
   int drawPane(LessonContext& ctx, const char* id, const std::vector<playground::AsmLine>& lines,
