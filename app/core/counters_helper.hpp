@@ -64,6 +64,19 @@ bool registerCountersJob(const char* name,
       });
 }
 
+// A ladder's job: `measure` (the ladder's measureCounters(params, steps, cancel, progress)) over
+// `steps`, every step of the ladder:
+//   const bool kJob = registerLadderCountersJob<MatmulParams>("matmul", &measureCounters,
+//                                                             allStepIds());
+template <class P, class Measure, class Steps>
+bool registerLadderCountersJob(const char* name, Measure measure, const Steps& steps) {
+  return registerCountersJob<P>(
+      name, [measure, steps = std::vector(std::begin(steps), std::end(steps))](
+                const P& p, const std::atomic<bool>* cancel, const CountersProgress& progress) {
+        return measure(p, steps, cancel, progress);
+      });
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] The app's side
 // ---------------------------------------------------------------------------------------------

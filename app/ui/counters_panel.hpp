@@ -15,6 +15,8 @@
 // sends its parameters there.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <functional>
 #include <optional>
 #include <span>
@@ -96,6 +98,13 @@ class CountersPanel {
   std::vector<TableColumn> columns_;
   std::string columnsLanguage_;  // the language the tooltips were made in
 };
+
+// A product's M, N and K as its counters are read: each at most `cap` (every kernel runs once per
+// profiler pass, so the readings cap the sizes), for the note under the table.
+template <class P>
+std::array<int, 3> cappedSizes(const P& p, int cap) {
+  return {std::min(p.M, cap), std::min(p.N, cap), std::min(p.K, cap)};
+}
 
 // A ladder's counters panel whose measurement runs in the counters' helper process: the lesson
 // registered it under `job` with parameters P (registerCountersJob<P>, core/counters_helper.hpp),

@@ -341,13 +341,16 @@ bool waitingForMeasurement(bool have, bool running, bool gpu, const char* press)
   return true;
 }
 
-void endSweepPanel(LessonContext& ctx, std::string lead, const char* verdict, const char* why,
-                   const Status& stopped) {
+void endSweepPanel(LessonContext& ctx, std::string lead, bool allOk, const char* reference,
+                   const char* why, const Status& stopped) {
   // Whole sentences, each translated on its own, so a translation can word each freely.
   std::string note = std::move(lead);
-  for (const char* sentence : {verdict, why}) {
+  const std::string verdict =
+      allOk ? trf("Every point checked against %s: all correct.", tr(reference))
+            : trf("Every point checked against %s: SOME WRONG.", tr(reference));
+  for (const std::string& sentence : {verdict, std::string(tr(why))}) {
     if (!note.empty()) note += ' ';
-    note += tr(sentence);
+    note += sentence;
   }
   mutedText(ctx.theme, note.c_str());
   errorText(ctx.theme, stopped);
@@ -358,6 +361,13 @@ void swatchRow(int paletteIndex) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   colourSwatch(paletteIndex);
+}
+
+void stepNameCell(int paletteIndex, const char* label, const char* help) {
+  swatchRow(paletteIndex);
+  ImGui::TextUnformatted(tr(label));
+  helpTooltip(help);
+  ImGui::TableNextColumn();
 }
 
 bool actionButton(const LessonAction& action) {

@@ -130,6 +130,9 @@ void colourSwatch(int paletteIndex);
 // A new row of a table of steps, its first cell begun with the step's colour swatch (the colour
 // the step has in the plots).
 void swatchRow(int paletteIndex);
+// A new row of a ladder's table begun with the step's swatch, its name (`label`, translated) and
+// its tooltip (`help`, translated); the next cell is current.
+void stepNameCell(int paletteIndex, const char* label, const char* help);
 
 // For a row of controls: the next one goes on this line when it still fits the panel (an item
 // `itemWidth` wide with `label` beside it; the label's "##" part is not counted), and under it
@@ -222,16 +225,22 @@ void stepLinesPlot(const char* plotId, const char* title, const plot::Axis& x, c
   plot::EndPlot();
 }
 
-// Ends a sweep's panel: a note muted under the plot, then where the sweep stopped early and why, if
-// it did. The note is `lead` (translated already: what was swept; may be empty), `verdict`
-// (whether every point checked out) and `why` (what the curves show), the last two untranslated.
-void endSweepPanel(LessonContext& ctx, std::string lead, const char* verdict, const char* why,
-                   const Status& stopped);
-
 // Whether every point of a sweep or every step of a ladder was checked correct (`.ok`).
 template <class Points>
 bool allCorrect(const Points& points) {
   return std::all_of(std::begin(points), std::end(points), [](const auto& p) { return p.ok; });
+}
+
+// Ends a sweep's panel: a note muted under the plot, then where the sweep stopped early and why, if
+// it did. The note is `lead` (translated already: what was swept; may be empty), whether every
+// point checked out against `reference` (what the points were checked against, marked N_()) and
+// `why` (what the curves show, marked N_()). `sweep` has `points` (each with `ok`) and `stopped`.
+void endSweepPanel(LessonContext& ctx, std::string lead, bool allOk, const char* reference,
+                   const char* why, const Status& stopped);
+template <class Sweep>
+void endSweepPanel(LessonContext& ctx, const Sweep& sweep, std::string lead, const char* reference,
+                   const char* why) {
+  endSweepPanel(ctx, std::move(lead), allCorrect(sweep.points), reference, why, sweep.stopped);
 }
 
 // A slider for one ParamSpec (its label, range, unit, log scale and help as tooltip), half the

@@ -16,6 +16,7 @@
 // which gives steps() (every row, a span), stepInfo(StepId) (a row) and stepByKey(key) (an id).
 #pragma once
 
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <span>
@@ -67,6 +68,26 @@ std::vector<Field> column(const Rows& rows, Field Row::*member) {
   for (const Row& r : rows)
     out.push_back(r.*member);
   return out;
+}
+
+// A measured ladder's fastest hand-written step (not a library call) by `rate` (a pointer to
+// member or a function of the result), among the results `keep` accepts; nullptr when none. The
+// ladder's namespace gives stepInfo(StepId) and handWritten(const StepInfo&), found by argument.
+//   const StepResult* best = fastestHandWritten(report.steps, &StepResult::gbps);
+struct KeepEvery {
+  template <class T>
+  constexpr bool operator()(const T&) const {
+    return true;
+  }
+};
+template <class Results, class Rate, class Keep = KeepEvery>
+auto fastestHandWritten(const Results& results, Rate rate, Keep keep = {}) {
+  const auto* best = static_cast<const typename Results::value_type*>(nullptr);
+  for (const auto& s : results)
+    if (handWritten(stepInfo(s.step)) && keep(s) &&
+        (!best || std::invoke(rate, s) > std::invoke(rate, *best)))
+      best = &s;
+  return best;
 }
 
 template <class Row>

@@ -41,16 +41,12 @@ constexpr CountersPanelSpec kSpec{
     .modelLabel = N_("the calculator")};
 
 // How the counters' helper process measures this panel (core/counters_helper.hpp).
-const bool kHelperJob = registerCountersJob<MatmulParams>(
-    "matmul",
-    [](const MatmulParams& p, const std::atomic<bool>* cancel, const CountersProgress& progress) {
-      return measureCounters(p, allStepIds(), cancel, progress);
-    });
+const bool kHelperJob =
+    registerLadderCountersJob<MatmulParams>("matmul", &measureCounters, allStepIds());
 
 // What the table's note says was measured (the kernels cap the sizes: measureCounters).
 std::string measuredSizes(const MatmulParams& p) {
-  const int M = std::min(p.M, kCountersExtent), N = std::min(p.N, kCountersExtent),
-            K = std::min(p.K, kCountersExtent);
+  const auto [M, N, K] = cappedSizes(p, kCountersExtent);
   return trf(
       "M x N x K = %d x %d x %d (at most 1024 each: every kernel runs once per profiler pass).", M,
       N, K);

@@ -163,11 +163,9 @@ class MatmulLesson final : public Lesson {
     const Ceilings* ceil = ladder_ && ladder_->ceilings ? &*ladder_->ceilings : nullptr;
     if (r) {
       const StepResult* lib = r->find(StepId::Cublas);
-      const StepResult* best = nullptr;
-      for (const StepResult& s : r->steps)
-        if (handWritten(stepInfo(s.step)) && stepInfo(s.step).precision == Precision::Float32 &&
-            (!best || s.gflops > best->gflops))
-          best = &s;
+      const StepResult* best = fastestHandWritten(
+          r->steps, &StepResult::gflops,
+          [](const StepResult& s) { return stepInfo(s.step).precision == Precision::Float32; });
       const StepResult* t16 = r->find(StepId::Tiled16);
       const char* bestName = best ? tr(stepInfo(best->step).label) : "-";
       const std::string bestRate = best ? rate(best->gflops) : "-";
@@ -214,10 +212,7 @@ class MatmulLesson final : public Lesson {
         const StepLaunch c = stepLaunch(s, M, N, K);
         // The step's colour as a swatch (the same as in the plots); text stays readable in
         // both themes.
-        swatchRow(s.colour);
-        ImGui::TextUnformatted(tr(s.label));
-        helpTooltip(s.help);  // marked N_() in the step table
-        ImGui::TableNextColumn();
+        stepNameCell(s.colour, s.label, s.help);  // marked N_() in the step table
         ImGui::TextUnformatted(blockText(s).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(
@@ -288,14 +283,10 @@ class MatmulLesson final : public Lesson {
         "matmul_sweep", "##sweep", {"n (M = N = K)", plot::Scale::Log10, NAN, NAN, "%.0f"},
         {"GFLOP/s", plot::Scale::Log10}, sweepStepIds(), sweep_->points, stepInfo,
         [](const SweepPoint& p) { return p.n; }, [](const SweepPoint& p) { return p.gflops; });
-    endSweepPanel(ctx, "",
-                  allCorrect(sweep_->points)
-                      ? N_("Every point checked against float64: all correct.")
-                      : N_("Every point checked against float64: SOME WRONG."),
+    endSweepPanel(ctx, *sweep_, "", N_("float64"),
                   N_("Small matrices leave most of the GPU idle (a 128 x 256 tile per block gives "
                      "a 512-square product only 8 blocks for 132 SMs); cuBLAS picks its tiles "
-                     "per size."),
-                  sweep_->stopped);
+                     "per size."));
   }
 
   void drawRoofline(LessonContext& ctx) {

@@ -192,9 +192,7 @@ class ReductionLesson final : public Lesson {
     const LadderReport* r = ladder_.get();
     if (r) {
       const StepResult* cub = r->find(StepId::Cub);
-      const StepResult* best = nullptr;
-      for (const StepResult& s : r->steps)
-        if (handWritten(stepInfo(s.step)) && (!best || s.gbps > best->gbps)) best = &s;
+      const StepResult* best = fastestHandWritten(r->steps, &StepResult::gbps);
       const std::string n = thousands(r->p.n);
       const std::string bytes = mib(double(r->p.n) * typeBytes(r->p.type));
       // One whole sentence per case, so that a translation can order its parts freely.
@@ -237,10 +235,7 @@ class ReductionLesson final : public Lesson {
     if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()), r != nullptr)) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
-        swatchRow(s.colour);
-        ImGui::TextUnformatted(tr(s.label));
-        helpTooltip(s.help);
-        ImGui::TableNextColumn();
+        stepNameCell(s.colour, s.label, s.help);
         // Blocks per launch, one number per launch; the grid-stride grids need the device.
         const bool fills = s.shape == Shape::GridStride || s.shape == Shape::Atomic;
         const ReduceParams rp = r ? r->p : ReduceParams{type_, n_, block_};
@@ -340,14 +335,12 @@ class ReductionLesson final : public Lesson {
         "reduction_sweep", "##sweep", {"N", plot::Scale::Log10}, {"GB/s", plot::Scale::Log10},
         sweepStepIds(), sweep_->points, stepInfo, [](const SweepPoint& p) { return double(p.n); },
         [](const SweepPoint& p) { return p.gbps; });
-    endSweepPanel(ctx, trf("%s, %d threads per block.", typeLabel(sweep_->type), sweep_->block),
-                  allCorrect(sweep_->points)
-                      ? N_("Every point checked against the exact sum: all correct.")
-                      : N_("Every point checked against the exact sum: SOME WRONG."),
+    endSweepPanel(ctx, *sweep_,
+                  trf("%s, %d threads per block.", typeLabel(sweep_->type), sweep_->block),
+                  N_("the exact sum"),
                   N_("Small N cannot fill the GPU and pay the launches (the tree steps launch "
                      "once per pass); only from tens of millions of numbers on does the memory "
-                     "system, not the launch, set the time."),
-                  sweep_->stopped);
+                     "system, not the launch, set the time."));
   }
 
   // [SECTION] accuracy: every sum against the exact one

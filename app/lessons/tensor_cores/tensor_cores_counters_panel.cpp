@@ -43,16 +43,12 @@ constexpr CountersPanelSpec kSpec{
     .modelLabel = N_("counted from the sizes")};
 
 // How the counters' helper process measures this panel (core/counters_helper.hpp).
-const bool kHelperJob = registerCountersJob<TensorParams>(
-    "tensor-cores",
-    [](const TensorParams& p, const std::atomic<bool>* cancel, const CountersProgress& progress) {
-      return measureCounters(p, allStepIds(), cancel, progress);
-    });
+const bool kHelperJob =
+    registerLadderCountersJob<TensorParams>("tensor-cores", &measureCounters, allStepIds());
 
 // What the table's note says was measured (measureCounters caps the sizes).
 std::string measuredSizes(const TensorParams& p) {
-  const int M = std::min(p.M, kCountersExtent), N = std::min(p.N, kCountersExtent),
-            K = std::min(p.K, kCountersExtent);
+  const auto [M, N, K] = cappedSizes(p, kCountersExtent);
   return trf(
       "M x N x K = %d x %d x %d in %s (at most 4096 each: every kernel runs once per "
       "profiler pass).",

@@ -145,9 +145,7 @@ class TensorCoresLesson final : public Lesson {
     if (r) {
       const StepResult* lib = r->find(libraryFor(f));
       const StepResult* sgemm = r->find(StepId::CublasSgemm);
-      const StepResult* best = nullptr;
-      for (const StepResult& s : r->steps)
-        if (handWritten(stepInfo(s.step)) && (!best || s.tflops > best->tflops)) best = &s;
+      const StepResult* best = fastestHandWritten(r->steps, &StepResult::tflops);
       if (best && lib && sgemm)
         textWrapped(
             "%d x %d x %d, %s inputs, on %s. Best step of ours: %s, %s = %s of cuBLAS in %s "
@@ -188,10 +186,7 @@ class TensorCoresLesson final : public Lesson {
     if (beginDataTable("##ladder", kColumns, static_cast<int>(steps().size()), r != nullptr)) {
       for (const StepInfo& s : steps()) {
         const StepResult* m = r ? r->find(s.id) : nullptr;
-        swatchRow(s.colour);
-        ImGui::TextUnformatted(tr(s.label));
-        helpTooltip(s.help);  // marked N_() in the step table
-        ImGui::TableNextColumn();
+        stepNameCell(s.colour, s.label, s.help);  // marked N_() in the step table
         ImGui::TextUnformatted(archNeeded(s, f).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(tileText(s).c_str());
