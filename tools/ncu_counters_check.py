@@ -14,12 +14,29 @@
     python3 tools/ncu_counters_check.py --cudalab build/cudalab --out /tmp/counters
 
 Prints one Markdown table for docs/BENCHMARKS.md; exits non-zero when a count disagrees.
+
+With --playground it checks the playground's SASS pane and editor margin instead, for every
+exercise's solution (assets/playground/*.solution.cu):
+1. `cudalab check FILE --exercise ID --json --lines` reads, in the worker, CUPTI's instruction
+   counts of the first launch of each kernel: per machine instruction (each with the learner's line
+   the SASS pane gives it, from nvdisasm's line information) and per source line.
+2. The same check runs under ncu's Source page (SourceCounters, `--print-source cuda,sass`), first
+   launch of each kernel, without the worker's own counters.
+3. Compared: every instruction's "Instructions Executed" (within 1%), every line of the learner's
+   file on the Source page against the app's count for that line (within 1%), and each
+   instruction's line against the line ncu lists it under. ncu shows code inlined from a header
+   (expf, sqrtf: CUDA's math headers) under the header's own line; the app counts it on the
+   learner's line that called it, as Compiler Explorer colours it: those lines are compared with
+   ncu's count for the line plus the header code ncu places inside it, and said so.
+
+    python3 tools/ncu_counters_check.py --playground --cudalab build/cudalab --out /tmp/pg
 """
 import argparse
 import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -34,14 +51,144 @@ def number(s):
     return float(s.replace(",", "")) if s not in ("", "n/a") else 0.0
 
 
+def rel_diff(x, y):
+    """Relative to the larger of the two; 0 when both are 0."""
+    return abs(x - y) / max(abs(x), abs(y)) if (x or y) else 0.0
+
+
+def ncu_source_rows(text):
+    """Instruction rows of ncu's `--page source --print-source cuda,sass --csv` output:
+    (function, address, file, line, instructions executed). A "File Path" row starts a file, a
+    "Function Name" row a function, a row whose first cell is a number one of its lines; the
+    instruction rows under a line follow it."""
+    out = []
+    path = function = None
+    line = 0
+    executed = None
+    for r in csv.reader(io.StringIO(text)):
+        if not r:
+            continue
+        if r[0] == "File Path":
+            path = r[1]
+        elif r[0] == "Function Name":
+            function = r[1]
+        elif r[0] == "Line No":
+            executed = r.index("Instructions Executed")
+        elif r[0].isdigit():
+            line = int(r[0])
+        elif r[0] == "" and executed is not None and len(r) > executed and r[2].startswith("0x"):
+            out.append((function, int(r[2], 16), path, line, number(r[executed])))
+    return out
+
+
+def playground(a):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    folder = os.path.join(root, "assets", "playground")
+    rows = ["| exercise | instructions within 1% | lines within 1% | instructions on ncu's line | "
+            "header code counted on the calling line |", "| --- | ---: | ---: | ---: | ---: |"]
+    problems = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".solution.cu"):
+            continue
+        ex = name[: -len(".solution.cu")]
+        path = os.path.join(folder, name)
+        with open(path) as f:
+            source = f.read()
+        entries = re.findall(r'extern\s+"C"\s+__global__\s+void\s+(\w+)', source)
+        if not entries:  # the element-wise exercise: the app's two wrappers apply the learner's f
+            entries = ["cudalab_apply_float", "cudalab_apply_double"]
+        check = [a.cudalab, "check", path, "--exercise", ex]
+        app = subprocess.run(check + ["--json", "--lines"], capture_output=True, text=True)
+        try:
+            counters = json.loads(app.stdout)["files"][0]["counters"]
+        except (ValueError, KeyError, IndexError):
+            problems.append(f"{ex}: the app gave no counters: {app.stdout[-300:]} {app.stderr[-300:]}")
+            continue
+        if counters.get("problem"):
+            problems.append(f"{ex}: the app read no counters: {counters['problem']}")
+            continue
+        cmd = [a.ncu, "--csv", "--page", "source", "--print-source", "cuda,sass", "--section",
+               "SourceCounters", "-k", "regex:^(" + "|".join(entries) + ")$", "-c",
+               str(len(entries))] + check
+        run = subprocess.run(cmd, capture_output=True, text=True, cwd=a.out)
+        with open(os.path.join(a.out, f"ncu-source-{ex}.csv"), "w") as f:
+            f.write(run.stdout)
+        ncu = ncu_source_rows(run.stdout)
+        if not ncu:
+            problems.append(f"{ex}: ncu gave no Source page: {run.stdout[-300:]} {run.stderr[-300:]}")
+            continue
+        start = {}
+        for fn, addr, _, _, _ in ncu:
+            start[fn] = min(start.get(fn, addr), addr)
+        by_pc = {(fn, addr - start[fn]): (p, line, n) for fn, addr, p, line, n in ncu}
+        program = {p for p, _, _ in by_pc.values() if p and p.endswith("/kernel.cu")}
+        # Instructions.
+        same = compared = on_line = mapped = inlined = 0
+        ncu_line = {}     # learner's line -> ncu's count of that line of the learner's file
+        calling = {}      # learner's line -> ncu's count of header code the app puts on it
+        # Lines past the learner's text are the app's own (the element-wise wrappers).
+        last = source.count("\n") + 1
+        for (fn, pc), (p, line, n) in by_pc.items():
+            if p in program:
+                ncu_line[line] = ncu_line.get(line, 0) + n
+        for i in counters["instructions"]:
+            key = (i["function"], i["pc"])
+            if key not in by_pc:
+                problems.append(f"{ex}: ncu has no instruction at {key}")
+                continue
+            p, line, n = by_pc[key]
+            compared += 1
+            ok = rel_diff(i["inst_executed"], n) <= 0.01
+            same += ok
+            if not ok:
+                problems.append(f"{ex}: {key} app {i['inst_executed']} ncu {n:.0f}")
+            if "line" not in i:
+                continue
+            if p in program:
+                mapped += 1
+                # Line 0 in the app: code of no line of the learner's (ncu: past the text).
+                same_line = i["line"] == line or (i["line"] == 0 and line > last)
+                on_line += same_line
+                if not same_line:
+                    problems.append(f"{ex}: {key} on line {i['line']} in the app, {line} in ncu")
+            elif i["line"]:
+                inlined += 1
+                calling[i["line"]] = calling.get(i["line"], 0) + n
+        # Lines: the app's count of each line against ncu's, plus the header code on it.
+        lines_ok = lines = 0
+        for l in counters["lines"]:
+            if l["line"] <= 0:
+                continue
+            lines += 1
+            want = ncu_line.get(l["line"], 0) + calling.get(l["line"], 0)
+            ok = rel_diff(l["inst_executed"], want) <= 0.01
+            lines_ok += ok
+            if not ok:
+                problems.append(f"{ex}: line {l['line']} app {l['inst_executed']} ncu {want:.0f}")
+        rows.append(f"| {ex} | {same} of {compared} | {lines_ok} of {lines} | {on_line} of "
+                    f"{mapped} | {inlined} |")
+    table = "\n".join(rows) + "\n"
+    if problems:
+        table += "\nDisagreements:\n\n" + "\n".join("- " + p for p in problems[:60]) + "\n"
+    with open(os.path.join(a.out, "ncu-playground-check.md"), "w") as f:
+        f.write(table)
+    print(table)
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cudalab", default="build/cudalab")
     ap.add_argument("--out", required=True)
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--in-app", help="an existing bench-counters.json (skips step 1)")
+    ap.add_argument("--playground", action="store_true",
+                    help="the playground's per-instruction and per-line counts, every solution")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    a.cudalab = os.path.abspath(a.cudalab)
+    if a.playground:
+        return playground(a)
     in_app = a.in_app
     if not in_app:
         run = subprocess.run([a.cudalab, "bench", "counters", "--out", a.out])

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "common/format.hpp"
 #include "playground/compile.hpp"
 #include "playground/grading.hpp"
+#include "playground/machine_code.hpp"
 #include "playground/playground.hpp"
 #include "playground/worker.hpp"
 
@@ -43,7 +46,46 @@ struct FileVerdict {
   std::string verdict;  // English: what was right or wrong
   double ms = 0;        // at the exercise's size
   std::optional<Grade> grade;
+  nlohmann::json lines;  // with --lines: per source line and per instruction (linesJson)
 };
+
+// The worker's counters per source line and per machine instruction, each instruction with the
+// line the SASS pane gives it, for tools/ncu_counters_check.py --playground.
+nlohmann::json linesJson(const RunReport& r, const CompileResult& c) {
+  static constexpr const char* kNames[] = {"inst_executed",     "thread_inst_executed",
+                                           "global_sectors",    "global_requests",
+                                           "shared_wavefronts", "shared_requests"};
+  static_assert(std::size(kNames) == int(counters::SassMetric::Count));
+  auto values = [](const std::uint64_t* v) {
+    nlohmann::json j;
+    for (int m = 0; m < int(counters::SassMetric::Count); ++m)
+      j[kNames[m]] = v[m];
+    return j;
+  };
+  nlohmann::json j = {{"problem", r.linesProblem},
+                      {"lines", nlohmann::json::array()},
+                      {"instructions", nlohmann::json::array()}};
+  for (const counters::LineCounters& l : r.lines) {
+    nlohmann::json row = values(l.values);
+    row["line"] = l.line;
+    row["sass_on_line"] = l.instructionsOnLine;
+    j["lines"].push_back(std::move(row));
+  }
+  // The SASS pane's line of each instruction (nvdisasm's line information), where nvdisasm is here.
+  std::map<std::pair<std::string, std::uint64_t>, int> lineOf;
+  if (Result<std::vector<AsmLine>> sass = sassListing(c.cubin, kProgramName))
+    for (const AsmLine& a : *sass)
+      if (a.kind == AsmKind::Instruction) lineOf[{a.function, a.pc}] = a.sourceLine;
+  for (const counters::SassRecord& s : r.instructions) {
+    nlohmann::json row = values(s.values);
+    row["function"] = s.function;
+    row["pc"] = s.pcOffset;
+    const auto it = lineOf.find({s.function, s.pcOffset});
+    if (it != lineOf.end()) row["line"] = it->second;
+    j["instructions"].push_back(std::move(row));
+  }
+  return j;
+}
 
 std::string firstError(const CompileResult& c) {
   for (const Diagnostic& d : c.diagnostics)
@@ -54,7 +96,8 @@ std::string firstError(const CompileResult& c) {
 }
 
 FileVerdict checkFile(const std::string& file, const std::string& text, const Exercise& e,
-                      const RunParams& p, bool allSizes, int arch, WorkerClient& worker) {
+                      const RunParams& p, bool allSizes, bool lines, int arch,
+                      WorkerClient& worker) {
   FileVerdict v;
   v.file = file;
   CompileOptions o;
@@ -90,6 +133,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   }
   RunParams q = p;
   q.compare = false;
+  q.lineCounters = lines;
   Result<RunReport> r = worker.run(*c, e, q);
   if (!r) {
     v.verdict = "did not run to the end: " + r.status().sentence();
@@ -97,6 +141,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   }
   v.correct = r->ok;
   v.ms = r->medianMs;
+  if (lines) v.lines = linesJson(*r, *c);
   v.verdict = r->ok ? "correct" : "wrong: " + englishOf(verdictOf(*r));
   return v;
 }
@@ -163,7 +208,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
 
   std::vector<FileVerdict> verdicts;
   for (const auto& [file, text] : files)
-    verdicts.push_back(checkFile(file, text, *e, p, c.allSizes, hello->arch, worker));
+    verdicts.push_back(checkFile(file, text, *e, p, c.allSizes, c.lines, hello->arch, worker));
   const long correct = std::count_if(verdicts.begin(), verdicts.end(),
                                      [](const FileVerdict& v) { return v.correct; });
   CommandResult out;
@@ -188,6 +233,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
                                 {"correct", s.ran && s.ok},
                                 {"verdict", englishOf(s.why)},
                                 {"ms", s.ms}});
+      if (!v.lines.is_null()) f["counters"] = v.lines;
       j["files"].push_back(std::move(f));
     }
     out.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

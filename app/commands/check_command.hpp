@@ -1,4 +1,5 @@
-// `cudalab check FILE... | DIR --exercise ID [--sizes all] [--grid X,Y,Z --block X,Y,Z] [--json]`:
+// `cudalab check FILE... | DIR --exercise ID [--sizes all] [--grid X,Y,Z --block X,Y,Z] [--json]
+// [--lines]`:
 // a teacher's grading tool. Each file (a folder: its .cu files) is compiled as the exercise's
 // program, run in the playground's worker process on the GPU, and checked against the CPU's
 // reference, at the exercise's size or, with --sizes all, at every size the playground's "Check at
@@ -24,6 +25,9 @@ struct CheckCommand {
   std::string grid{}, block{};  // "X,Y,Z" (Y and Z may be left out); empty: the exercise's
   bool json = false;
   std::string executable{};  // the cudalab binary the worker runs; empty: this one
+  // With json, at the exercise's size only: the counters of each source line and each machine
+  // instruction (CUPTI's SASS metrics in the worker), for tools/ncu_counters_check.py --playground.
+  bool lines = false;
 };
 
 CommandResult runCheckCommand(const CheckCommand& c);

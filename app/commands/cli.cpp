@@ -134,6 +134,10 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
   check->add_option("--grid", o.grid, "The grid, X,Y,Z (default: the exercise's, from N)");
   check->add_option("--block", o.block, "The block, X,Y,Z (default: the exercise's)");
   check->add_flag("--json", o.json, "As JSON");
+  check->add_flag("--lines", o.lines,
+                  "With --json: the counters of each source line and machine instruction of the "
+                  "run at the exercise's size (CUPTI, in the worker), as the editor's margin and "
+                  "the SASS pane show them");
   CLI::App* soak = raw.soak = app.add_subcommand(
       "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
   soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")

@@ -81,6 +81,7 @@ struct CliOptions {
   std::vector<std::string> checkPaths;  // check FILE... | DIR
   bool allSizes = false;                // check --sizes all
   std::string grid, block;              // check --grid, --block
+  bool lines = false;                   // check --lines
 };
 
 struct CliParse {

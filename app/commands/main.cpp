@@ -545,7 +545,7 @@ int main(int argc, char** argv) {
     case Command::Check: {
       const CommandResult r =
           runCheckCommand({p.options.checkPaths, p.options.exercise, p.options.allSizes,
-                           p.options.grid, p.options.block, p.options.json, ""});
+                           p.options.grid, p.options.block, p.options.json, "", p.options.lines});
       std::fputs(r.out.c_str(), stdout);
       std::fputs(r.err.c_str(), stderr);
       return r.exitCode;

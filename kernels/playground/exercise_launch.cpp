@@ -40,8 +40,10 @@ RunParams defaultRunParams(const Exercise& e) {
 Launch launchFor(const Exercise& e, const RunParams& p) {
   Launch l = p.launch;
   if (!p.autoGrid) return l;
-  if (e.kind == Kind::Matmul) {
+  if (gridOverMatrix(e.kind)) {
     l.grid = {ceilDivLL(p.n, l.block.x), ceilDivLL(p.n, l.block.y), 1};
+  } else if (e.kind == Kind::Softmax) {
+    l.grid = {p.n, 1, 1};  // one block per row
   } else if (e.kind == Kind::Counter) {
     // Nothing to cover: the grid is the learner's.
   } else {
@@ -62,6 +64,8 @@ long long outputElements(const Exercise& e, const RunParams& p, const Launch& l)
     case Kind::Histogram:
       return p.bins;
     case Kind::Matmul:
+    case Kind::Transpose:
+    case Kind::Softmax:
       return p.n * p.n;
     case Kind::Reduce:
       return l.grid.x;
@@ -130,6 +134,10 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
     case Kind::Matmul:
       bytes = 4 * (3 * outAlloc);
       break;
+    case Kind::Transpose:
+    case Kind::Softmax:
+      bytes = 4 * (2 * outAlloc);
+      break;
     case Kind::Reduce:
       bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20);
       break;
@@ -138,6 +146,7 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
   // three matrices, the reduction lesson's input and partial sums.
   bytes += 3 * 4096 * 8;
   if (p.compare && e.kind == Kind::Matmul) bytes += 4 * 3 * p.n * p.n;
+  if (p.compare && (e.kind == Kind::Transpose || e.kind == Kind::Softmax)) bytes += 4 * p.n * p.n;
   if (p.compare && e.kind == Kind::Reduce) bytes += 8 * p.n + (64 << 20);
   return static_cast<std::size_t>(bytes);
 }
@@ -221,7 +230,10 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
   const long long warpsPerBlock = ceilDivLL(ln.threadsPerBlock, 32);
   ln.warps = ln.blocks * warpsPerBlock;
   ln.emptyLanes = ln.warps * 32 - ln.threads;
-  ln.work = e.kind == Kind::Matmul ? p.n * p.n : e.kind == Kind::Counter ? ln.threads : p.n;
+  ln.work = gridOverMatrix(e.kind)    ? p.n * p.n
+            : e.kind == Kind::Softmax ? std::min(ln.threads, p.n * p.n)
+            : e.kind == Kind::Counter ? ln.threads
+                                      : p.n;
   ln.idleThreads = std::max(0LL, ln.threads - ln.work);
   ln.occupancy = blockOccupancy(static_cast<int>(std::min<long long>(ln.threadsPerBlock, 1 << 20)),
                                 registersPerThread, staticShared, sm);
@@ -268,6 +280,9 @@ double exerciseBytes(const Exercise& e, const RunParams& p) {
       return 4 * 3 * n * n;  // each matrix once: the least any kernel moves
     case Kind::Reduce:
       return 4 * n;
+    case Kind::Transpose:
+    case Kind::Softmax:
+      return 8 * n * n;  // read once, written once
   }
   return 0;
 }
@@ -287,6 +302,10 @@ double exerciseFlops(const Exercise& e, const RunParams& p) {
       return 2 * n * n * n;
     case Kind::Reduce:
       return n;
+    case Kind::Transpose:
+      return 0;
+    case Kind::Softmax:
+      return 4 * n * n;  // a comparison, a subtraction, an exponential and a division per score
   }
   return 0;
 }

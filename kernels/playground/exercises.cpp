@@ -32,6 +32,7 @@ constexpr Arg kHistogramArgs[] = {Arg::In0, Arg::N, Arg::XMin, Arg::XMax, Arg::H
 constexpr Arg kElementwiseArgs[] = {Arg::In0, Arg::Out, Arg::N};
 constexpr Arg kMatmulArgs[] = {Arg::MatA, Arg::MatB, Arg::MatC, Arg::N};
 constexpr Arg kReduceArgs[] = {Arg::In0, Arg::Partial, Arg::N};
+constexpr Arg kMatrixMapArgs[] = {Arg::In0, Arg::Out, Arg::N};
 
 constexpr const char* kDoubleHints[] = {
     N_("Which element is a thread's? threadIdx.x only counts inside one block: every block's "
@@ -76,6 +77,38 @@ constexpr const char* kMatmulHints[] = {
        "C.shape[0] and j < C.shape[1]`."),
     N_("Then compare the time with the matmul lesson's tiled kernels and cuBLAS: every thread "
        "reads a whole row of A and column of B from global memory.")};
+constexpr const char* kTiledMatmulHints[] = {
+    N_("n = 1000 is not a multiple of 16: n / 16 = 62 tiles cover 992 of the 1,000 products each "
+       "element of C adds. Round the number of tiles up."),
+    N_("The last tile then reaches past the matrix: load a 0 where row, column or m * 16 + tx is "
+       "n or more, so the extra products add nothing. The threads past the edge must still load "
+       "and reach __syncthreads(); only their write of C is skipped."),
+    N_("The two __syncthreads() are both needed: the first waits until the tile is loaded, the "
+       "second until every thread has used it before the next tile overwrites it."),
+    N_("Compare with the naive product (exercise 7): each number of A and B now comes from global "
+       "memory n / 16 times instead of n times. The matmul lesson's ladder climbs further.")};
+constexpr const char* kTransposeHints[] = {
+    N_("Try n = 32 (one block): it is right. With more blocks, which tile of `out` does block "
+       "(bx, by) fill? The tile of `in` at column bx, row by goes to column by, row bx of `out`."),
+    N_("Swap the blocks when writing: x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + "
+       "threadIdx.y, and read the tile transposed, tile[threadIdx.x][threadIdx.y]."),
+    N_("Reading tile[threadIdx.x][threadIdx.y] takes a column of the tile: 32 floats 32 apart, all "
+       "in one bank of shared memory. Declare the tile 32 x 33 and they fall in 32 banks (the "
+       "memory lesson's bank picture shows it)."),
+    N_("Compare with the memory lesson's transpose ladder: the naive transpose, which writes a "
+       "column of `out` per warp, is several times slower than the copy.")};
+constexpr const char* kSoftmaxHints[] = {
+    N_("float32's largest number is about 3.4e38 = exp(88.7): exp(100) is infinite, and infinity "
+       "divided by infinity is NaN."),
+    N_("exp(x - m) / sum exp(x - m) is the same softmax for any m. With m the row's largest score, "
+       "every exponential is in (0, 1]: find the row's maximum first, with the same tree as the "
+       "sum."),
+    N_("After the tree, every thread reads part[0]. Add a __syncthreads() before part[] is "
+       "overwritten by the next tree, or a fast thread overwrites the maximum before a slow one "
+       "has read it."),
+    N_("The app's version beside yours is an online softmax: one pass keeps a running maximum and "
+       "rescales its sum each time the maximum grows, so the row is read twice instead of three "
+       "times.")};
 constexpr const char* kReduceHints[] = {
     N_("Follow the tree for 4 threads: stride 2 adds s[2] into s[0] and s[3] into s[1]; stride 1 "
        "must then add s[1] into s[0]. Does the loop run with stride 1?"),
@@ -282,6 +315,90 @@ constexpr Exercise kExercises[] = {
      {{65536, 1, 1}, {256, 1, 1}},
      N_("the reduction lesson's best step"),
      "CUB DeviceReduce::Sum"},
+    {"tiled-matmul",
+     N_("9. A tiled matrix product in shared memory"),
+     N_("Course file 001: `matmul_shared_kernel` loads 16 x 16 tiles of A and B into "
+        "`cuda.shared.array` and adds their products between two `cuda.syncthreads()`; "
+        "`matmul_tiled_kernel` adds the guards for any size."),
+     N_("Compute C = A B for n x n matrices with 16 x 16 tiles in shared memory, correct for any "
+        "n. "
+        "Then compare your time with the naive product, the matmul lesson's best kernel and "
+        "cuBLAS."),
+     "matmul_tiled",
+     Kind::Matmul,
+     MapOp::Double,
+     kMatmulArgs,
+     1000,
+     1,
+     4096,
+     "rows and columns",
+     {{63, 63, 1}, {16, 16, 1}},
+     true,
+     0,
+     N_("each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
+        "float32 unit roundoffs)"),
+     kTiledMatmulHints,
+     "runs n / 16 tiles, rounded down, with no guards: for n = 1000 the last 8 products of every "
+     "element are missing and the threads past the edge write into the next row and past C",
+     1000,
+     {{63, 63, 1}, {16, 16, 1}},
+     N_("the matmul lesson's warp-tile kernel"),
+     "cuBLAS SGEMM"},
+    {"transpose",
+     N_("10. A transpose through shared memory"),
+     N_("Course file 000, trap 2 (coalescing): `B[x, y] = A[y, x]` with neighbouring threads on "
+        "neighbouring columns; reading A is coalesced, writing B is not."),
+     N_("Write out = the transpose of the n x n matrix in, through a 32 x 32 tile in shared memory "
+        "so that both the reads and the writes are coalesced, correct for any n. Then compare "
+        "with the memory lesson's best transpose and a plain copy of the same bytes."),
+     "transpose",
+     Kind::Transpose,
+     MapOp::Double,
+     kMatrixMapArgs,
+     1000,
+     1,
+     8192,
+     "rows and columns",
+     {{32, 32, 1}, {32, 32, 1}},
+     true,
+     0,
+     N_("exact: a transpose moves numbers without arithmetic, so every element must equal "
+        "in[column, row] bit for bit"),
+     kTransposeHints,
+     "writes block (bx, by)'s tile back to block (bx, by) instead of (by, bx): only the tiles on "
+     "the diagonal come out right",
+     1000,
+     {{32, 32, 1}, {32, 32, 1}},
+     N_("the memory lesson's best transpose (padded tile, four rows per thread)"),
+     N_("a device-to-device copy of the same bytes (cudaMemcpy: the ceiling)")},
+    {"softmax",
+     N_("11. A row-wise softmax"),
+     N_("Course file 000: float32's range and cancellation; the precision lesson shows where "
+        "float32 overflows and where subtracting close numbers loses digits."),
+     N_("Compute the softmax of each row of an n x n matrix of scores, one block of 256 threads "
+        "per "
+        "row: exp of each score over the sum of the row's exps. Make it right for scores up to "
+        "120 and any n. Then compare with the app's online softmax."),
+     "softmax_rows",
+     Kind::Softmax,
+     MapOp::Double,
+     kMatrixMapArgs,
+     1000,
+     1,
+     8192,
+     "rows and columns",
+     {{1000, 1, 1}, {256, 1, 1}},
+     true,
+     0,
+     N_("each element within a few float32 roundings of the float64 softmax (relative: the "
+        "rounding of x - max carried through exp, the row's n additions and the division)"),
+     kSoftmaxHints,
+     "takes exp of the raw scores: exp(x) overflows to infinity for x above 88.7, and the row "
+     "becomes NaN",
+     1000,
+     {{1000, 1, 1}, {256, 1, 1}},
+     N_("the app's online softmax (maximum and sum in one pass)"),
+     ""},
 };
 
 std::string_view embeddedSource(const Exercise& e, const char* which) {
@@ -455,6 +572,14 @@ Inputs makeInputs(const Exercise& e, const RunParams& p) {
       uniform(in.in0, p.n * p.n, -1.0f, 1.0f);
       uniform(in.in1, p.n * p.n, -1.0f, 1.0f);
       break;
+    case Kind::Transpose:
+      uniform(in.in0, p.n * p.n, -1.0f, 1.0f);
+      break;
+    case Kind::Softmax:
+      // Scores past exp's float32 range (exp(88.7) is its largest number): the overflow the
+      // max subtraction avoids shows in almost every row.
+      uniform(in.in0, p.n * p.n, -30.0f, 120.0f);
+      break;
   }
   return in;
 }
@@ -516,6 +641,32 @@ std::vector<int> histogramSlack(std::span<const float> x, float xmin, float xmax
 
 long double elementwiseExact(long double x) {
   return x * x / (std::sqrt(x * x + 1.0L) + 1.0L);
+}
+
+std::vector<double> softmaxReference(std::span<const float> x, int n) {
+  std::vector<double> y(x.size());
+  for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
+    const float* row = x.data() + r * static_cast<size_t>(n);
+    double* out = y.data() + r * static_cast<size_t>(n);
+    double m = -HUGE_VAL, s = 0;
+    for (int j = 0; j < n; ++j)
+      m = std::max(m, static_cast<double>(row[j]));
+    for (int j = 0; j < n; ++j)
+      s += out[j] = std::exp(static_cast<double>(row[j]) - m);
+    for (int j = 0; j < n; ++j)
+      out[j] /= s;
+  }
+  return y;
+}
+
+double softmaxTolerance(double gap, double reference, int n) {
+  const double u = std::ldexp(1.0, -24);
+  // x - max: one rounding of a number up to |gap|, an absolute error |gap| u in the exponent;
+  // exp: 2 units (expf), or 2 + 1.2 |gap| with __expf. The sum: n roundings, plus the other
+  // terms' exp errors weighted by their size (|g| exp(-g) is at most 0.37, so at most about
+  // 1.3 n units relative to the sum, which is at least 1). The quotient: 1.
+  const double relative = (4 * std::fabs(gap) + 3.0 * n + 16) * u;
+  return relative * std::fabs(reference) + std::ldexp(1.0, -125);
 }
 
 double sumBound(long long depth, double absSum) {

@@ -14,10 +14,12 @@ namespace cudalab::playground {
 
 namespace {
 
-// The largest size graded: 2^28 elements keep the worker's CPU reference within seconds; a matrix
-// product's reference costs n^3, so its largest n is far smaller.
+// The largest size graded: 2^28 elements keep the worker's CPU reference within seconds; n x n
+// matrices stop at 2^26 elements (two of them in the worker, and a grade runs every size), and a
+// matrix product's reference costs n^3, so its largest n is far smaller.
 constexpr long long kLargest = 1LL << 28;
-constexpr long long kLargestMatrix = 1536;
+constexpr long long kLargestProduct = 1536;
+constexpr long long kLargestMatrix = 8192;
 
 }  // namespace
 
@@ -40,10 +42,14 @@ std::vector<GradeCase> gradingCases(const Exercise& e, const RunParams& p) {
     }
     return out;
   }
-  const bool matrix = e.kind == Kind::Matmul;
-  // Matrices: N is the side, and the block's side is what a tile edge meets.
-  const long long b = matrix ? p.launch.block.x : p.launch.block.count();
-  const long long largest = std::min(e.maxN, matrix ? kLargestMatrix : kLargest);
+  const bool matrix = squareMatrix(e.kind);
+  // Matrices: N is the side, and the block's side is what a tile edge meets (one block per row:
+  // the block's threads against the row's length).
+  const long long b = gridOverMatrix(e.kind) ? p.launch.block.x : p.launch.block.count();
+  // The CPU's reference of a product costs n^3, of the others n^2 (n^2 capped at 2^26).
+  const long long largest = std::min(e.maxN, e.kind == Kind::Matmul ? kLargestProduct
+                                             : matrix               ? kLargestMatrix
+                                                                    : kLargest);
   std::vector<std::pair<long long, Phrase>> sizes = {
       {1, Phrase{N_("one element"), {}}},
       {e.minN, Phrase{N_("the smallest N the exercise takes (%s)"), {thousands(e.minN)}}},
@@ -61,7 +67,10 @@ std::vector<GradeCase> gradingCases(const Exercise& e, const RunParams& p) {
   if (!p.autoGrid) {
     // A fixed grid: fewer elements than its threads.
     const Launch l = p.launch;
-    const long long threads = matrix ? l.grid.x * l.block.x : l.grid.count() * l.block.count();
+    // What the grid covers: a side of the matrix, rows (one block each), or elements.
+    const long long threads = gridOverMatrix(e.kind)    ? l.grid.x * l.block.x
+                              : e.kind == Kind::Softmax ? l.grid.x
+                                                        : l.grid.count() * l.block.count();
     if (threads > 2)
       sizes.push_back({threads / 2 + 1, Phrase{N_("fewer elements than threads (%s)"),
                                                {thousands(threads / 2 + 1)}}});

@@ -51,7 +51,19 @@ enum class Kind {
   Elementwise,  // the learner writes only `template <class T> __device__ T f(T)`
   Matmul,       // n x n float matrices, 2D launch
   Reduce,       // one partial sum per block; the app adds them
+  Transpose,    // n x n float matrix in, its transpose out; 2D launch; exact
+  Softmax,      // n x n float scores in, each row's softmax out; one block per row
 };
+
+// Whether N is the side of n x n matrices (the output has n * n elements, N's largest graded size
+// is capped so that n * n stays within 2^28), and whether the grid covers the matrix in 2D (one
+// thread per element of the output) rather than one block per row.
+constexpr bool squareMatrix(Kind k) {
+  return k == Kind::Matmul || k == Kind::Transpose || k == Kind::Softmax;
+}
+constexpr bool gridOverMatrix(Kind k) {
+  return k == Kind::Matmul || k == Kind::Transpose;
+}
 
 // The arguments of the learner's kernel, in the order of its signature.
 enum class Arg { In0, In1, Out, N, Counter, XMin, XMax, Hist, Bins, MatA, MatB, MatC, Partial };
@@ -238,7 +250,8 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
 //   Map: in0 (and in1) uniform in the course's ranges (Hypot: -12..12; others -1..1, not 0).
 //   Histogram: standard normals, as the course's np.random.normal.
 //   Elementwise: x log-spaced from 1e-8 to 1e4 (where cancellation shows).
-//   Matmul: A and B uniform in -1..1.  Reduce: standard normals.
+//   Matmul: A and B uniform in -1..1.  Reduce: whole numbers -4..4.
+//   Transpose: uniform in -1..1.  Softmax: scores uniform in -30..120 (past float32's exp range).
 struct Inputs {
   std::vector<float> in0, in1;
 };
@@ -263,6 +276,15 @@ inline constexpr double kElementwiseUlps = 8;
 
 // Error bound of a float32 sum whose longest chain of roundings is `depth`: gamma_depth sum|x|.
 double sumBound(long long depth, double absSum);
+
+// The softmax of each row of the n x n `x`, in float64 (the row's maximum subtracted first).
+std::vector<double> softmaxReference(std::span<const float> x, int n);
+// The most a correct float32 softmax may differ from the float64 one at an element whose score is
+// `gap` below its row's maximum and whose reference value is `reference`, in a row of n: the
+// rounding of x - max (carried into exp as a relative error |gap| units), exp itself (__expf's
+// error grows with |gap|), the row's sum (n roundings) and the division; under float32's smallest
+// normal number, absolute (a flushed exponential).
+double softmaxTolerance(double gap, double reference, int n);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Report
@@ -382,7 +404,7 @@ inline constexpr ParamSpec kExerciseChoice{
     .id = "exercise",
     .label = "Exercise",
     .min = 0,
-    .max = 7,
+    .max = 10,  // exercises().size() - 1; the registry test checks it against the table
     .defaultValue = 0,
     .help = "Which of the course's exercises the editor holds."};
 

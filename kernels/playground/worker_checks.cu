@@ -14,7 +14,6 @@
 #include "common/format.hpp"
 #include "common/translatable.hpp"
 #include "launch_config/launch_config.hpp"
-#include "matmul/matmul.hpp"
 #include "playground/worker_run_internal.cuh"
 #include "reduction/reduction.hpp"
 
@@ -437,89 +436,8 @@ bool Run::runElementwise() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Matmul and Reduce: checked against the lessons' references, compared with their runners
+// [SECTION] Reduce: checked against the exact sum, compared with the reduction lesson's runner
 // ---------------------------------------------------------------------------------------------
-
-bool Run::runMatmul() {
-  const Exercise& e = e_;
-  const RunParams& p = p_;
-  const Inputs& in = in_;
-  RunReport& r = r_;
-  cudaStream_t st = st_;
-  const long long threads = threads_;
-  const int n = n_;
-  Status s;
-  Buffer<float> A, B, C;
-  const long long nn = p.n * p.n;
-  const long long guard = guardElements(nn, threads);
-  if (!(s = A.allocate(nn, guard, st)) || !(s = B.allocate(nn, guard, st)) ||
-      !(s = C.allocate(nn, guard, st)))
-    return fail(s);
-  if (!(s = A.upload(in.in0, st)) || !(s = B.upload(in.in1, st))) return fail(s);
-  float* pa = A.ptr();
-  float* pb = B.ptr();
-  float* pc = C.ptr();
-  void* args[] = {&pa, &pb, &pc, &n_};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pc, C.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = C.download(st))) return runFailed(s);
-  // The matmul lesson's float64 reference (every row, on all cores) and its bound: n
-  // roundings times the sum of |A[i,k] B[k,j]| for each element.
-  std::vector<int> rows(static_cast<size_t>(p.n));
-  for (int i = 0; i < n; ++i)
-    rows[static_cast<size_t>(i)] = i;
-  const matmul::Reference ref =
-      matmul::referenceProduct(in.in0.data(), in.in1.data(), n, n, n, std::move(rows));
-  const double gamma = matmul::errorBound(matmul::Precision::Float32, n);
-  const int cw = static_cast<int>(std::min<long long>(p.n, 256));
-  r.cellsWide = cw;
-  r.cellSpan = 1;
-  r.cells.assign(static_cast<size_t>(cw) * static_cast<size_t>(cw), Cell::Correct);
-  auto cellOf = [&](long long i, long long j) -> Cell& {
-    const long long ci = i * cw / p.n, cj = j * cw / p.n;
-    return r.cells[static_cast<size_t>(ci * cw + cj)];
-  };
-  for (long long i = 0; i < p.n; ++i)
-    for (long long j = 0; j < p.n; ++j) {
-      const size_t k = static_cast<size_t>(i * p.n + j);
-      const float got = C.host[k];
-      ++r.checked;
-      Cell& cell = cellOf(i, j);
-      if (isPoison(got)) {
-        ++r.unwritten, ++r.wrong;
-        cell = Cell::Unwritten;
-        note(r, static_cast<long long>(k), ref.c[k], got, true);
-        continue;
-      }
-      const double err = std::fabs(got - ref.c[k]);
-      if (!(err <= gamma * ref.absSum[k] + 1e-30)) {
-        ++r.wrong;
-        if (cell != Cell::Unwritten) cell = Cell::Wrong;
-        note(r, static_cast<long long>(k), ref.c[k], got, false);
-      }
-      if (std::isfinite(err)) r.maxAbsError = std::max(r.maxAbsError, err);
-    }
-  checkGuard(C, r);
-  if (!p.compare) return true;
-  // The matmul lesson's runner at the same size (its own fresh matrices).
-  matmul::MatmulParams mp;
-  mp.M = mp.N = mp.K = n;
-  mp.runs = std::max(3, std::min(p.runs, 10));
-  const matmul::StepId which[] = {matmul::StepId::Warp, matmul::StepId::Cublas};
-  Result<matmul::LadderReport> lr = matmul::measureLadder(mp, which);
-  if (!lr) {
-    failedComparison(e.builtIn, lr.status());
-    return true;
-  }
-  const char* labels[] = {e.builtIn, e.library};
-  for (size_t i = 0; i < lr->steps.size(); ++i)
-    r.comparisons.push_back({labels[i], lr->steps[i].m.kernel().medianMs, lr->steps[i].error.ok(),
-                             N_("measured by the matmul lesson's runner at the same n")});
-  return true;
-}
 
 bool Run::runReduce() {
   const Exercise& e = e_;

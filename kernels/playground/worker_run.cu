@@ -371,6 +371,12 @@ RunOutcome Run::go(const std::vector<std::string>& entries, const std::string& i
     case Kind::Reduce:
       ran = runReduce();
       break;
+    case Kind::Transpose:
+      ran = runTranspose();
+      break;
+    case Kind::Softmax:
+      ran = runSoftmax();
+      break;
   }
   if (!ran) return out_;
   if (p_.lineCounters && r_.linesProblem.empty()) readLineCounters();

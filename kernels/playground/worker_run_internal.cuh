@@ -200,8 +200,11 @@ class Run {
   bool runHistogram();
   bool compareHistogram(const float* px, float xmin, float xmax, int bins);
   bool runElementwise();
-  bool runMatmul();
   bool runReduce();
+  // worker_checks_matrices.cu: n x n outputs
+  bool runMatmul();
+  bool runTranspose();
+  bool runSoftmax();
 
   // verdict
   void readLineCounters();

@@ -125,8 +125,7 @@ int benchPlayground(const BenchOptions& bench) {
         return fail(Status::error("The benchmark's binaries did not differ."));
       previous = c->cubin;
       RunParams p = defaultRunParams(e);
-      p.n =
-          std::max<long long>(e.minN, std::min<long long>(p.n, e.kind == Kind::Matmul ? 64 : 4096));
+      p.n = std::max<long long>(e.minN, std::min<long long>(p.n, squareMatrix(e.kind) ? 64 : 4096));
       p.runs = 1;
       p.compare = false;
       double wall[2];
@@ -226,8 +225,8 @@ int benchPlayground(const BenchOptions& bench) {
     p.runs = bench.quick ? 2 : 20;
     p.timeoutSeconds = bench.quick ? 60 : 30;  // a sanitizer slows the kernels a hundredfold
     if (bench.quick)
-      p.n = std::max<long long>(e.minN,
-                                std::min<long long>(p.n, e.kind == Kind::Matmul ? 100 : 5000));
+      p.n =
+          std::max<long long>(e.minN, std::min<long long>(p.n, squareMatrix(e.kind) ? 100 : 5000));
     Result<RunReport> r = worker.run(*c, e, p);
     if (!r) return fail(r.status());
     std::string beside;

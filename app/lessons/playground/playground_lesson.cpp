@@ -222,7 +222,7 @@ class PlaygroundLesson final : public Lesson {
     if (ex_->kind != Kind::Counter) {
       ParamSpec n{
           .id = "n",
-          .label = ex_->kind == Kind::Matmul ? N_("n (rows = columns)") : "N",
+          .label = squareMatrix(ex_->kind) ? N_("n (rows = columns)") : "N",
           .min = double(ex_->minN),
           .max = double(ex_->maxN),
           .defaultValue = double(ex_->defaultN),

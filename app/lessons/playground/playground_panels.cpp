@@ -99,6 +99,7 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
   const char* where = e.kind == Kind::Counter     ? N_("run")
                       : e.kind == Kind::Histogram ? N_("bin")
                       : e.kind == Kind::Matmul    ? N_("C[row, column]")
+                      : squareMatrix(e.kind)      ? N_("out[row, column]")
                       : e.kind == Kind::Reduce    ? N_("partial sum")
                                                   : N_("element");
   const TableColumn kFirstColumns[] = {{where}, {"expected"}, {"got"}};
@@ -106,7 +107,7 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
     for (const Mismatch& m : r.first) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      if (e.kind == Kind::Matmul)
+      if (squareMatrix(e.kind))
         ImGui::Text("[%lld, %lld]", m.index / p.n, m.index % p.n);
       else if (m.index < 0)
         ImGui::TextUnformatted(tr("sum"));

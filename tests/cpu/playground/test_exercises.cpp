@@ -2,6 +2,7 @@
 // (no GPU needed), the table's launches and references hold, and bad runs are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -111,6 +112,16 @@ TEST(PlaygroundRun, AutoGridCoversN) {
   RunParams q = defaultRunParams(m);
   q.n = 1000;
   EXPECT_EQ(launchFor(m, q).grid, (Dim3{63, 63, 1}));
+  // n x n matrices: the transpose covers the matrix in 32 x 32 blocks, the softmax one block a row.
+  const Exercise& t = *findExercise("transpose");
+  RunParams tp = defaultRunParams(t);
+  tp.n = 1000;
+  EXPECT_EQ(launchFor(t, tp).grid, (Dim3{32, 32, 1}));
+  const Exercise& sm = *findExercise("softmax");
+  RunParams sp = defaultRunParams(sm);
+  sp.n = 777;
+  EXPECT_EQ(launchFor(sm, sp).grid, (Dim3{777, 1, 1}));
+  EXPECT_EQ(launchFor(sm, sp).block, (Dim3{256, 1, 1}));
 }
 
 TEST(PlaygroundRun, RefusesWithSentences) {
@@ -182,6 +193,57 @@ TEST(PlaygroundInputs, References) {
   // The exact f does not cancel: for tiny x it is x^2 / 2.
   EXPECT_NEAR(static_cast<double>(elementwiseExact(1e-8L)), 5e-17, 1e-30);
   EXPECT_NEAR(static_cast<double>(elementwiseExact(3.0L)), std::sqrt(10.0) - 1, 1e-15);
+}
+
+// The softmax exercise's reference and tolerance: a float32 softmax that subtracts the row's
+// maximum (three passes, as the solution) is within the tolerance at every element of fresh random
+// scores; the starter's, without the maximum, overflows; an off-by-one-column answer does not pass.
+TEST(PlaygroundInputs, SoftmaxReferenceAdmitsAFloatSoftmaxOnly) {
+  const Exercise& e = *findExercise("softmax");
+  RunParams p = defaultRunParams(e);
+  p.seed = std::random_device{}();
+  for (long long n : {1LL, 33LL, 257LL, 1000LL}) {
+    SCOPED_TRACE(n);
+    p.n = n;
+    const Inputs in = makeInputs(e, p);
+    ASSERT_EQ(in.in0.size(), static_cast<size_t>(n * n));
+    const std::vector<double> ref = softmaxReference(in.in0, static_cast<int>(n));
+    long long overflowed = 0, shiftedWrong = 0;
+    for (long long r = 0; r < n; ++r) {
+      const float* x = in.in0.data() + r * n;
+      float m = x[0];
+      for (long long j = 0; j < n; ++j)
+        m = std::max(m, x[j]);
+      float s = 0, raw = 0;
+      for (long long j = 0; j < n; ++j) {
+        s += std::exp(x[j] - m);
+        raw += std::exp(x[j]);
+      }
+      double rowSum = 0;
+      for (long long j = 0; j < n; ++j) {
+        const size_t k = static_cast<size_t>(r * n + j);
+        rowSum += ref[k];
+        const double tol = softmaxTolerance(double(m) - x[j], ref[k], static_cast<int>(n));
+        const float good = std::exp(x[j] - m) / s;
+        ASSERT_LE(std::fabs(good - ref[k]), tol) << r << ", " << j;
+        const float naive = std::exp(x[j]) / raw;
+        overflowed += !(std::fabs(naive - ref[k]) <= tol);
+        // The neighbour's value (a kernel that mixed up its columns).
+        const float other = std::exp(x[(j + 1) % n] - m) / s;
+        shiftedWrong += n > 1 && !(std::fabs(other - ref[k]) <= tol);
+      }
+      EXPECT_NEAR(rowSum, 1.0, 1e-12);
+    }
+    // Scores reach 120: exp overflows float32 above 88.7, in almost every row.
+    if (n >= 33) {
+      EXPECT_GT(overflowed, n * n / 2);
+    }
+    // (Scores more than about 87 below their row's maximum come out below float32's smallest
+    // normal number, where the tolerance is absolute: about a fifth of them.)
+    if (n > 1) {
+      EXPECT_GT(shiftedWrong, n * n / 2);
+    }
+  }
 }
 
 // The course's cpu_histogram: hand-worked bins, values outside the range, and the truncation

@@ -43,16 +43,16 @@ TEST(Grading, EveryExerciseGetsItsEdgeSizes) {
     if (e.kind == Kind::Counter) continue;
     EXPECT_TRUE(ns.count(e.minN)) << "the smallest N";
     EXPECT_TRUE(ns.count(p.n)) << "the exercise's own size";
-    const bool matrix = e.kind == Kind::Matmul;
+    const bool matrix = squareMatrix(e.kind);
     for (long long n : {31LL, 32LL, 33LL, 1009LL})
       if (n <= e.maxN) {
         EXPECT_TRUE(ns.count(n)) << n;
       }
-    const long long b = matrix ? p.launch.block.x : p.launch.block.count();
+    const long long b = gridOverMatrix(e.kind) ? p.launch.block.x : p.launch.block.count();
     EXPECT_TRUE(ns.count(b + 1)) << "one more than the block";
-    // The largest: odd, capped (2^28 elements; a matrix product at 1,536).
+    // The largest: odd, capped (2^28 elements; n x n matrices at 8,192, a product at 1,536).
     EXPECT_EQ(*ns.rbegin() % 2, 1);
-    EXPECT_LE(*ns.rbegin(), matrix ? 1536 : 1LL << 28);
+    EXPECT_LE(*ns.rbegin(), e.kind == Kind::Matmul ? 1536 : matrix ? 8192 : 1LL << 28);
   }
   // A fixed grid adds sizes around its threads.
   const Exercise& hypot = *findExercise("hypot");
