@@ -44,6 +44,11 @@ Launch launchFor(const Exercise& e, const RunParams& p) {
     l.grid = {ceilDivLL(p.n, l.block.x), ceilDivLL(p.n, l.block.y), 1};
   } else if (e.kind == Kind::Softmax) {
     l.grid = {p.n, 1, 1};  // one block per row
+  } else if (e.kind == Kind::Wmma) {
+    // One warp per 16 x 16 tile of the padded C (blocks of one warp; a larger block is the
+    // learner's to share out).
+    const long long tiles = paddedSide(e.kind, p.n) / kWmmaTile;
+    l.grid = {tiles, tiles, 1};
   } else if (e.kind == Kind::Counter) {
     // Nothing to cover: the grid is the learner's.
   } else {
@@ -67,6 +72,8 @@ long long outputElements(const Exercise& e, const RunParams& p, const Launch& l)
     case Kind::Transpose:
     case Kind::Softmax:
       return p.n * p.n;
+    case Kind::Wmma:
+      return paddedSide(e.kind, p.n) * paddedSide(e.kind, p.n);  // the padded C
     case Kind::Reduce:
       return l.grid.x;
   }
@@ -138,6 +145,11 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
     case Kind::Softmax:
       bytes = 4 * (2 * outAlloc);
       break;
+    case Kind::Wmma:
+      // A and B in half, each with 4,096 zeros after it (a wrong leading dimension reads past
+      // the end), C in float with its guard zone.
+      bytes = 2 * 2 * (out + 4096) + 4 * outAlloc;
+      break;
     case Kind::Reduce:
       bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20);
       break;
@@ -147,6 +159,11 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
   bytes += 3 * 4096 * 8;
   if (p.compare && e.kind == Kind::Matmul) bytes += 4 * 3 * p.n * p.n;
   if (p.compare && (e.kind == Kind::Transpose || e.kind == Kind::Softmax)) bytes += 4 * p.n * p.n;
+  if (p.compare && e.kind == Kind::Wmma) {
+    // The tensor-cores lesson's runner: its operands padded to 256, in three formats, and C.
+    const long long side = (p.n + 255) / 256 * 256;
+    bytes += (2 + 2 + 4) * 2 * side * side + 4 * side * side;
+  }
   if (p.compare && e.kind == Kind::Reduce) bytes += 8 * p.n + (64 << 20);
   return static_cast<std::size_t>(bytes);
 }
@@ -231,6 +248,7 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
   ln.warps = ln.blocks * warpsPerBlock;
   ln.emptyLanes = ln.warps * 32 - ln.threads;
   ln.work = gridOverMatrix(e.kind)    ? p.n * p.n
+            : e.kind == Kind::Wmma    ? std::min(ln.threads, p.n * p.n)
             : e.kind == Kind::Softmax ? std::min(ln.threads, p.n * p.n)
             : e.kind == Kind::Counter ? ln.threads
                                       : p.n;
@@ -283,6 +301,8 @@ double exerciseBytes(const Exercise& e, const RunParams& p) {
     case Kind::Transpose:
     case Kind::Softmax:
       return 8 * n * n;  // read once, written once
+    case Kind::Wmma:
+      return 2 * 2 * n * n + 4 * n * n;  // A and B in half once, C in float once
   }
   return 0;
 }
@@ -306,6 +326,8 @@ double exerciseFlops(const Exercise& e, const RunParams& p) {
       return 0;
     case Kind::Softmax:
       return 4 * n * n;  // a comparison, a subtraction, an exponential and a division per score
+    case Kind::Wmma:
+      return 2 * n * n * n;
   }
   return 0;
 }

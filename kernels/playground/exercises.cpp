@@ -33,6 +33,7 @@ constexpr Arg kElementwiseArgs[] = {Arg::In0, Arg::Out, Arg::N};
 constexpr Arg kMatmulArgs[] = {Arg::MatA, Arg::MatB, Arg::MatC, Arg::N};
 constexpr Arg kReduceArgs[] = {Arg::In0, Arg::Partial, Arg::N};
 constexpr Arg kMatrixMapArgs[] = {Arg::In0, Arg::Out, Arg::N};
+constexpr Arg kWmmaArgs[] = {Arg::HalfA, Arg::HalfB, Arg::MatC, Arg::N};
 
 constexpr const char* kDoubleHints[] = {
     N_("Which element is a thread's? threadIdx.x only counts inside one block: every block's "
@@ -109,6 +110,19 @@ constexpr const char* kSoftmaxHints[] = {
     N_("The app's version beside yours is an online softmax: one pass keeps a running maximum and "
        "rescales its sum each time the maximum grows, so the row is read twice instead of three "
        "times.")};
+constexpr const char* kWmmaHints[] = {
+    N_("Try n = 16 (one tile): it is right. With n = 32, where does row 1 of A's tile start in "
+       "memory? The tile's rows are rows of the whole matrix, n numbers apart, not 16."),
+    N_("The last argument of load_matrix_sync and store_matrix_sync is the leading dimension: "
+       "how many elements apart the rows are in memory. For A, B and C stored row by row that is "
+       "n."),
+    N_("One warp computes one 16 x 16 tile of C: all 32 threads call every wmma function "
+       "together, and the fragment's elements are spread over them in a layout you cannot rely "
+       "on. That is why the tensor-cores lesson's later steps use mma.sync, whose layout is "
+       "documented."),
+    N_("Compare with the tensor-cores lesson's ladder: this is its first step. Staging the tiles "
+       "in shared memory and feeding mma.sync from it make the next steps several times "
+       "faster.")};
 constexpr const char* kReduceHints[] = {
     N_("Follow the tree for 4 threads: stride 2 adds s[2] into s[0] and s[3] into s[1]; stride 1 "
        "must then add s[1] into s[0]. Does the loop run with stride 1?"),
@@ -399,6 +413,34 @@ constexpr Exercise kExercises[] = {
      {{1000, 1, 1}, {256, 1, 1}},
      N_("the app's online softmax (maximum and sum in one pass)"),
      ""},
+    {"wmma",
+     N_("12. A tensor-core tile with WMMA"),
+     N_("The tensor-cores lesson, step 1: nvcuda::wmma fragments of 16 x 16 x 16 in half "
+        "precision, one warp per tile of C, float32 accumulation."),
+     N_("Compute C = A B for n x n matrices of halves with the tensor cores: one warp per 16 x 16 "
+        "tile of C, fragments loaded from global memory, accumulated in float. The app pads A, B "
+        "and C with zeros to a multiple of 16 and passes that n. Then compare with the "
+        "tensor-cores lesson's first step and cuBLAS."),
+     "wmma_matmul",
+     Kind::Wmma,
+     MapOp::Double,
+     kWmmaArgs,
+     1024,
+     1,
+     4096,
+     "rows and columns",
+     {{64, 64, 1}, {32, 1, 1}},
+     true,
+     0,
+     N_("each element within the tensor cores' roundings of the float64 product ((2 n + 3) float32 "
+        "unit roundoffs times the sum of |A[i,k] B[k,j]|: they add in float32 and may truncate); "
+        "the inputs are exact in half"),
+     kWmmaHints,
+     "passes 16 as the leading dimension of A and B: right for n = 16, wrong for every larger n",
+     1024,
+     {{64, 64, 1}, {32, 1, 1}},
+     N_("the tensor-cores lesson's first step (WMMA from global memory)"),
+     "cuBLAS GemmEx FP16"},
 };
 
 std::string_view embeddedSource(const Exercise& e, const char* which) {
@@ -492,6 +534,10 @@ std::string signatureText(const Exercise& e) {
         return "float* C";
       case Arg::Partial:
         return "float* partial";
+      case Arg::HalfA:
+        return "const __half* A";
+      case Arg::HalfB:
+        return "const __half* B";
     }
     return "?";
   };
@@ -580,6 +626,19 @@ Inputs makeInputs(const Exercise& e, const RunParams& p) {
       // max subtraction avoids shows in almost every row.
       uniform(in.in0, p.n * p.n, -30.0f, 120.0f);
       break;
+    case Kind::Wmma: {
+      // k / 256 for k in -256..256, not 0: half holds them exactly, so the products are exact
+      // and the check measures the tensor cores' additions alone.
+      std::uniform_int_distribution<int> d(1, 512);
+      for (std::vector<float>* v : {&in.in0, &in.in1}) {
+        v->resize(static_cast<size_t>(p.n * p.n));
+        for (float& x : *v) {
+          const int k = d(rng);
+          x = static_cast<float>(k <= 256 ? k : 256 - k) / 256.0f;
+        }
+      }
+      break;
+    }
   }
   return in;
 }

@@ -47,9 +47,9 @@ std::vector<GradeCase> gradingCases(const Exercise& e, const RunParams& p) {
   // the block's threads against the row's length).
   const long long b = gridOverMatrix(e.kind) ? p.launch.block.x : p.launch.block.count();
   // The CPU's reference of a product costs n^3, of the others n^2 (n^2 capped at 2^26).
-  const long long largest = std::min(e.maxN, e.kind == Kind::Matmul ? kLargestProduct
-                                             : matrix               ? kLargestMatrix
-                                                                    : kLargest);
+  const long long largest = std::min(e.maxN, matrixProduct(e.kind) ? kLargestProduct
+                                             : matrix              ? kLargestMatrix
+                                                                   : kLargest);
   std::vector<std::pair<long long, Phrase>> sizes = {
       {1, Phrase{N_("one element"), {}}},
       {e.minN, Phrase{N_("the smallest N the exercise takes (%s)"), {thousands(e.minN)}}},

@@ -53,20 +53,48 @@ enum class Kind {
   Reduce,       // one partial sum per block; the app adds them
   Transpose,    // n x n float matrix in, its transpose out; 2D launch; exact
   Softmax,      // n x n float scores in, each row's softmax out; one block per row
+  Wmma,         // n x n half A and B, float C through the tensor cores; the app pads n up to a
+                // multiple of 16 with zeros and passes the padded n; one warp per 16 x 16 tile
 };
 
 // Whether N is the side of n x n matrices (the output has n * n elements, N's largest graded size
 // is capped so that n * n stays within 2^28), and whether the grid covers the matrix in 2D (one
 // thread per element of the output) rather than one block per row.
 constexpr bool squareMatrix(Kind k) {
-  return k == Kind::Matmul || k == Kind::Transpose || k == Kind::Softmax;
+  return k == Kind::Matmul || k == Kind::Transpose || k == Kind::Softmax || k == Kind::Wmma;
 }
 constexpr bool gridOverMatrix(Kind k) {
   return k == Kind::Matmul || k == Kind::Transpose;
 }
+// A product of two n x n matrices: 2 n^3 flops, and a CPU reference that costs n^3.
+constexpr bool matrixProduct(Kind k) {
+  return k == Kind::Matmul || k == Kind::Wmma;
+}
+// The tensor cores' tile edge in the WMMA exercise: its matrices are padded to a multiple of it.
+inline constexpr long long kWmmaTile = 16;
+// The side of the matrices the learner's kernel gets: n, or for Kind::Wmma n rounded up to 16.
+constexpr long long paddedSide(Kind k, long long n) {
+  return k == Kind::Wmma ? (n + kWmmaTile - 1) / kWmmaTile * kWmmaTile : n;
+}
 
 // The arguments of the learner's kernel, in the order of its signature.
-enum class Arg { In0, In1, Out, N, Counter, XMin, XMax, Hist, Bins, MatA, MatB, MatC, Partial };
+enum class Arg {
+  In0,
+  In1,
+  Out,
+  N,
+  Counter,
+  XMin,
+  XMax,
+  Hist,
+  Bins,
+  MatA,
+  MatB,
+  MatC,
+  Partial,
+  HalfA,  // const __half* A (Kind::Wmma)
+  HalfB,  // const __half* B
+};
 
 // The element-wise maps (Kind::Map): what out[i] must be.
 enum class MapOp { Double, Multiply, Hypot };
@@ -252,6 +280,7 @@ LaunchNumbers launchNumbers(const Exercise& e, const RunParams& p, int registers
 //   Elementwise: x log-spaced from 1e-8 to 1e4 (where cancellation shows).
 //   Matmul: A and B uniform in -1..1.  Reduce: whole numbers -4..4.
 //   Transpose: uniform in -1..1.  Softmax: scores uniform in -30..120 (past float32's exp range).
+//   Wmma: A and B n x n (unpadded), multiples of 1/256 in -1..1 (not 0): exact in half.
 struct Inputs {
   std::vector<float> in0, in1;
 };
@@ -404,7 +433,7 @@ inline constexpr ParamSpec kExerciseChoice{
     .id = "exercise",
     .label = "Exercise",
     .min = 0,
-    .max = 10,  // exercises().size() - 1; the registry test checks it against the table
+    .max = 11,  // exercises().size() - 1; the registry test checks it against the table
     .defaultValue = 0,
     .help = "Which of the course's exercises the editor holds."};
 

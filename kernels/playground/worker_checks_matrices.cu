@@ -3,6 +3,7 @@
 // the learner's launches, checks every element of the n x n output against its CPU reference in
 // one shared loop (checkSquare) that also draws the output's picture, then, when the learner asked
 // to compare, times the built-in kernel and the library on the same problem.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "memory/memory.hpp"
 #include "playground/online_softmax.hpp"
 #include "playground/worker_run_internal.cuh"
+#include "tensor_cores/tensor_cores.hpp"
 
 namespace cudalab::playground::detail {
 
@@ -21,10 +23,12 @@ namespace {
 
 // Every element of the n x n output `out` against `expected(k)` within `tolerance(k)` (k = row *
 // n + column): the counts, the first mismatches and the picture (at most 256 x 256 cells, each the
-// worst of its elements).
+// worst of its elements). The output's rows are `ld` elements apart (the WMMA exercise's padded C;
+// 0: n), and the guard zone follows its ld x ld elements.
 template <class Expected, class Tolerance>
 void checkSquare(const Buffer<float>& out, long long n, RunReport& r, Expected expected,
-                 Tolerance tolerance) {
+                 Tolerance tolerance, long long ld = 0) {
+  if (ld == 0) ld = n;
   const int cw = static_cast<int>(std::min<long long>(n, 256));
   r.cellsWide = cw;
   r.cellSpan = 1;
@@ -32,7 +36,7 @@ void checkSquare(const Buffer<float>& out, long long n, RunReport& r, Expected e
   for (long long i = 0; i < n; ++i)
     for (long long j = 0; j < n; ++j) {
       const long long k = i * n + j;
-      const float got = out.host[static_cast<size_t>(k)];
+      const float got = out.host[static_cast<size_t>(i * ld + j)];
       const double want = expected(k);
       ++r.checked;
       Cell& cell = r.cells[static_cast<size_t>((i * cw / n) * cw + j * cw / n)];
@@ -131,6 +135,82 @@ bool Run::runMatmul() {
   for (size_t i = 0; i < lr->steps.size(); ++i)
     r.comparisons.push_back({labels[i], lr->steps[i].m.kernel().medianMs, lr->steps[i].error.ok(),
                              N_("measured by the matmul lesson's runner at the same n")});
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Wmma: the tensor cores on padded halves, the tensor-cores lesson's runner beside it
+// ---------------------------------------------------------------------------------------------
+
+bool Run::runWmma() {
+  const Exercise& e = e_;
+  const RunParams& p = p_;
+  RunReport& r = r_;
+  cudaStream_t st = st_;
+  Status s;
+  // A and B padded with zeros to a multiple of 16 (the zeros add nothing to C), in half; 4,096
+  // more zeros after each, where a wrong leading dimension reads.
+  const long long side = paddedSide(e.kind, p.n), padded = side * side;
+  std::vector<__half> ha(static_cast<size_t>(padded + 4096), __float2half(0.0f));
+  std::vector<__half> hb(ha);
+  for (long long i = 0; i < p.n; ++i)
+    for (long long j = 0; j < p.n; ++j) {
+      ha[static_cast<size_t>(i * side + j)] =
+          __float2half(in_.in0[static_cast<size_t>(i * p.n + j)]);
+      hb[static_cast<size_t>(i * side + j)] =
+          __float2half(in_.in1[static_cast<size_t>(i * p.n + j)]);
+    }
+  DeviceArray<__half> A, B;
+  Buffer<float> C;
+  if (!(s = A.allocate(ha.size())) || !(s = B.allocate(hb.size())) ||
+      !(s = C.allocate(padded, guardElements(padded, threads_), st)))
+    return fail(s);
+  if (cudaMemcpyAsync(A.get(), ha.data(), ha.size() * sizeof(__half), cudaMemcpyHostToDevice, st) !=
+          cudaSuccess ||
+      cudaMemcpyAsync(B.get(), hb.data(), hb.size() * sizeof(__half), cudaMemcpyHostToDevice, st) !=
+          cudaSuccess)
+    return fail(Status::error("Copying the inputs to the GPU failed."));
+  const __half* pa = A.get();
+  const __half* pb = B.get();
+  float* pc = C.ptr();
+  int n = static_cast<int>(side);
+  void* args[] = {&pa, &pb, &pc, &n};
+  s = timeRuns(
+      p.runs, st, [&] { return poison(pc, C.total(), false, st); },
+      [&] { return launch(kernels_[0], args); }, r.kernelMs);
+  if (!s) return runFailed(s);
+  phase_("checking");
+  if (!(s = C.download(st))) return runFailed(s);
+  // The float64 product of the same numbers (exact in half); the tensor cores add in float32
+  // and may truncate each addition: (2 n + 3) units of float32 times sum |A[i,k] B[k,j]|, the
+  // bound the tensor-cores lesson checks its steps against.
+  std::vector<int> rows(static_cast<size_t>(p.n));
+  for (int i = 0; i < n_; ++i)
+    rows[static_cast<size_t>(i)] = i;
+  const matmul::Reference ref =
+      matmul::referenceProduct(in_.in0.data(), in_.in1.data(), n_, n_, n_, std::move(rows));
+  const double gamma = (2.0 * static_cast<double>(p.n) + 3.0) * std::ldexp(1.0, -24);
+  checkSquare(
+      C, p.n, r, [&](long long k) { return ref.c[static_cast<size_t>(k)]; },
+      [&](long long k) { return gamma * ref.absSum[static_cast<size_t>(k)] + 1e-30; }, side);
+  if (!p.compare) return true;
+  // The tensor-cores lesson's runner at the same size (its own fresh matrices, FP16).
+  tensor_cores::TensorParams tp;
+  tp.M = tp.N = tp.K = n_;
+  tp.format = tensor_cores::InputFormat::Half;
+  tp.warmup = 1;
+  tp.runs = std::max(3, std::min(p.runs, 10));
+  const tensor_cores::StepId which[] = {tensor_cores::StepId::WmmaGlobal,
+                                        tensor_cores::StepId::CublasHalf};
+  Result<tensor_cores::LadderReport> lr = tensor_cores::measureLadder(tp, which);
+  if (!lr) {
+    failedComparison(e.builtIn, lr.status());
+    return true;
+  }
+  for (const tensor_cores::StepResult& t : lr->steps)
+    r.comparisons.push_back({t.step == tensor_cores::StepId::WmmaGlobal ? e.builtIn : e.library,
+                             t.m.kernel().medianMs, t.error.ok(),
+                             N_("measured by the tensor-cores lesson's runner at the same n")});
   return true;
 }
 

@@ -377,6 +377,9 @@ RunOutcome Run::go(const std::vector<std::string>& entries, const std::string& i
     case Kind::Softmax:
       ran = runSoftmax();
       break;
+    case Kind::Wmma:
+      ran = runWmma();
+      break;
   }
   if (!ran) return out_;
   if (p_.lineCounters && r_.linesProblem.empty()) readLineCounters();

@@ -205,6 +205,7 @@ class Run {
   bool runMatmul();
   bool runTranspose();
   bool runSoftmax();
+  bool runWmma();
 
   // verdict
   void readLineCounters();

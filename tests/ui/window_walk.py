@@ -11,7 +11,10 @@ window's close button (the WM_DELETE_WINDOW message a window manager sends, by x
 checks what the app shows through what the app already writes: the pictures F12 saves (their
 size, the lesson in their name, their content compared region by region, never at fixed pixel
 positions), settings.json, the exit code and the standard error. Where to click is found in those
-pictures too: the sidebar's lines of text, the menu bar's words.
+pictures too: the sidebar's lines of text, the menu bar's words. Then the playground at 1440 x 900:
+its editor with Korean and Chinese typed, a click on a machine-code instruction, and the
+comparison chosen in its combo and started with its button (Check at every size greyed out
+without a GPU, and a click on it doing nothing).
 
 On a failure the last picture is kept in FAILURE_DIR (default: the temporary folder) and named.
 """
@@ -967,6 +970,106 @@ def machine_code_walk():
         s.close()
 
 
+def tinted_rows(p, x0, x1, y0, y1):
+    """Rows between y0 and y1 where a third of the pixels from x0 to x1 have one of the
+    comparison's tints over a field: (red ones, green ones). The dark theme's error and good colours at a quarter
+    over FRAME: red lifts red over green, green lifts green over red."""
+    red = green = 0
+    for y in range(y0, y1):
+        r_n = g_n = 0
+        xs = range(x0, x1, 2)
+        for x in xs:
+            r, g, b = p.rgb(x, y)
+            r_n += r - g > 15 and r > FRAME[0] + 20
+            g_n += g - r > 25 and g > FRAME[1] + 20
+        # Each tint fills its own half of the listing: a third of the row is plenty.
+        red += r_n > len(xs) // 3
+        green += g_n > len(xs) // 3
+    return red, green
+
+
+def compare_walk():
+    """The machine code's comparison, chosen and started with the pointer: the combo opened, its
+    second variant chosen, Compare pressed; the two listings then stand side by side with rows
+    only one has tinted. Without a GPU, Check at every size stays greyed out."""
+    s = Session(1440, 900)
+    try:
+        opened = open_playground(s)
+        if not opened:
+            return
+        p, bar = opened
+        unit = bar[1] - bar[0] + 1
+        time.sleep(2.0)
+        s.xdo("mousemove", str(p.w * 2 // 3), str(p.h - 4 * unit))
+        s.xdo("click", "--repeat", "60", "--delay", "20", "5")  # the lesson's end
+        time.sleep(1.0)
+        p = s.look()
+        if not p:
+            return
+        side = p.w * 21 // 100
+        # The combo's arrow (a square button) with the Compare button right of it, on one row.
+        pair = None
+        for row in rows_of(p.boxes(BUTTON, side, p.w - 20, bar[1] + 1, p.h - 2 * unit, unit)):
+            for a, b in zip(row, row[1:]):
+                square = abs((a[2] - a[0]) - (a[3] - a[1])) <= 3
+                if square and b[2] - b[0] > a[2] - a[0] and b[0] - a[2] < 2 * unit:
+                    pair = (a, b)
+        if not check("the comparison's choice and its Compare button are found", pair is not None):
+            return
+        arrow, button = pair
+        greyed = [b for b in p.boxes(BUTTON_OFF, side, p.w - 20, button[3] + 1, p.h - 2 * unit,
+                                     unit) if b[2] - b[0] > 4 * unit]
+        check("without a GPU, Check at every size is greyed out", bool(greyed))
+        if greyed:
+            s.click(*centre(greyed[0]))
+            q = s.look()
+            check("a click on the greyed-out Check at every size changes nothing",
+                  q is not None and not q.region_differs(p, side, p.w - 20, greyed[0][1],
+                                                         p.h - 2 * unit))
+        # The combo opened: its list drawn below it, four variants; the second one chosen.
+        s.click(*centre(arrow))
+        opened_list = s.look()
+        if not opened_list:
+            return
+        bands = changed_rows(p, opened_list, side, arrow[2] + 1, arrow[3] + 1, p.h - unit)
+        if not check("the combo opened its list", bool(bands), str(bands)):
+            return
+        top, bottom = bands[0][0], max(b[1] for b in bands)
+        s.click((side + arrow[0]) / 2, top + 1.5 * (bottom - top) / 4)
+        chosen = s.look()
+        if not chosen:
+            return
+        check("another variant is chosen (the combo's text changed)",
+              chosen.region_differs(p, side, arrow[0], arrow[1], arrow[3]))
+        # Compare: both compiles and disassemblies on a worker thread, then the listings.
+        s.click(*centre(button))
+        after = None
+        for _ in range(60):
+            time.sleep(0.5)
+            after = s.look()
+            if after and changed_rows(chosen, after, side, p.w - 20, button[3] + 1,
+                                      p.h - unit):
+                time.sleep(1.0)
+                after = s.look()
+                break
+        if not after:
+            return
+        grown = changed_rows(chosen, after, side, p.w - 20, button[3] + 1, p.h - unit)
+        check("Compare showed the comparison under its button", bool(grown))
+        # The side-by-side listing, scrolled to its first rows (the wheel over it scrolls it).
+        s.xdo("mousemove", str(p.w * 2 // 3), str(min(p.h - 4 * unit, button[3] + 8 * unit)))
+        s.xdo("click", "--repeat", "40", "--delay", "20", "4")
+        time.sleep(1.0)
+        end = s.look()
+        if not end:
+            return
+        red, green = tinted_rows(end, side + unit, p.w - 3 * unit, bar[1] + 1, p.h - unit)
+        check("the listings side by side mark what only one has (%d red rows, %d green)" %
+              (red, green), red > 0 and green > 0)
+    finally:
+        s.close()
+
+
 def walk(width, height, scale_steps):
     s = Session(width, height)
     try:
@@ -1160,6 +1263,8 @@ def main():
     editor_walk()
     print("--- 1440 x 900, the playground's machine code, a click on an instruction", flush=True)
     machine_code_walk()
+    print("--- 1440 x 900, the machine code's comparison, chosen and pressed", flush=True)
+    compare_walk()
     print("%d failure(s) in %.0f s" % (len(failures), time.monotonic() - start))
     sys.exit(1 if failures else 0)
 

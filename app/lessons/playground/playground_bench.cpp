@@ -236,9 +236,9 @@ int benchPlayground(const BenchOptions& bench) {
                 fmt("%.2f", x.ms > 0 ? r->medianMs / x.ms : 0.0) + "x its time)";
       cmp.push_back({{"label", x.label}, {"ms", x.ms}, {"ok", x.ok}, {"note", x.note()}});
     }
-    const std::string rate = e.kind == Kind::Matmul ? fmt("%.0f GFLOP/s", r->gflops())
-                             : r->bytes > 8         ? fmt("%.0f GB/s", r->gbps())
-                                                    : std::string("-");
+    const std::string rate = matrixProduct(e.kind) ? fmt("%.0f GFLOP/s", r->gflops())
+                             : r->bytes > 8        ? fmt("%.0f GB/s", r->gbps())
+                                                   : std::string("-");
     md +=
         fmt("| %s | %s | %s | %.4f | %s | %s |\n", e.id,
             e.kind == Kind::Counter ? "64 x 64 threads" : thousands(p.n).c_str(),

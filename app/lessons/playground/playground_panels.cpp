@@ -98,7 +98,7 @@ void drawVerdict(LessonContext& ctx, const Exercise& e, const RunParams& p, cons
                                                                 : tr("The first wrong values:"));
   const char* where = e.kind == Kind::Counter     ? N_("run")
                       : e.kind == Kind::Histogram ? N_("bin")
-                      : e.kind == Kind::Matmul    ? N_("C[row, column]")
+                      : matrixProduct(e.kind)     ? N_("C[row, column]")
                       : squareMatrix(e.kind)      ? N_("out[row, column]")
                       : e.kind == Kind::Reduce    ? N_("partial sum")
                                                   : N_("element");
@@ -236,7 +236,7 @@ void drawTimes(LessonContext& ctx, const Exercise& e, const RunReport& r, bool s
                           "are many times the real ones."));
   ImGui::Text(tr("Your kernel: %s (median of %d runs after 2 warm-ups, CUDA events)"),
               msText(r.medianMs).c_str(), static_cast<int>(r.kernelMs.size()));
-  if (e.kind == Kind::Matmul)
+  if (matrixProduct(e.kind))
     ImGui::Text(tr("%s GFLOP/s (2 n^3 flops)"), thousands(std::llround(r.gflops())).c_str());
   else if (r.bytes > 8)
     ImGui::Text(tr("%s GB/s (%s read and written)"),

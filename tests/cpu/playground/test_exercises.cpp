@@ -122,6 +122,14 @@ TEST(PlaygroundRun, AutoGridCoversN) {
   sp.n = 777;
   EXPECT_EQ(launchFor(sm, sp).grid, (Dim3{777, 1, 1}));
   EXPECT_EQ(launchFor(sm, sp).block, (Dim3{256, 1, 1}));
+  // WMMA: one warp per 16 x 16 tile of C padded to a multiple of 16 (1,000 -> 1,008: 63 tiles).
+  const Exercise& w = *findExercise("wmma");
+  RunParams wp = defaultRunParams(w);
+  wp.n = 1000;
+  EXPECT_EQ(paddedSide(w.kind, wp.n), 1008);
+  EXPECT_EQ(launchFor(w, wp).grid, (Dim3{63, 63, 1}));
+  wp.n = 1;
+  EXPECT_EQ(launchFor(w, wp).grid, (Dim3{1, 1, 1}));
 }
 
 TEST(PlaygroundRun, RefusesWithSentences) {

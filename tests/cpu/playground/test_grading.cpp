@@ -52,7 +52,7 @@ TEST(Grading, EveryExerciseGetsItsEdgeSizes) {
     EXPECT_TRUE(ns.count(b + 1)) << "one more than the block";
     // The largest: odd, capped (2^28 elements; n x n matrices at 8,192, a product at 1,536).
     EXPECT_EQ(*ns.rbegin() % 2, 1);
-    EXPECT_LE(*ns.rbegin(), e.kind == Kind::Matmul ? 1536 : matrix ? 8192 : 1LL << 28);
+    EXPECT_LE(*ns.rbegin(), matrixProduct(e.kind) ? 1536 : matrix ? 8192 : 1LL << 28);
   }
   // A fixed grid adds sizes around its threads.
   const Exercise& hypot = *findExercise("hypot");

@@ -216,8 +216,8 @@ TEST_F(PlaygroundGpu, ComparisonsAndTheBuiltInDoubling) {
   EXPECT_EQ(r->comparisons[0].note(),
             "256 threads per block, grid from N; outputs identical to yours, bit for bit");
   EXPECT_FALSE(r->sum) << "only the reduction has sums";
-  for (const char* id : {"histogram", "matmul", "tiled-matmul", "transpose", "softmax", "reduce",
-                         "multiply", "hypot", "elementwise"}) {
+  for (const char* id : {"histogram", "matmul", "tiled-matmul", "transpose", "softmax", "wmma",
+                         "reduce", "multiply", "hypot", "elementwise"}) {
     const Exercise& x = *findExercise(id);
     RunParams q = defaultRunParams(x);
     q.n = sized(x, q.n);
