@@ -155,6 +155,9 @@ CommandResult runCompileCommand(const CompileCommand& c) {
       keys += std::string(keys.empty() ? "" : ", ") + v.key;
     }
     if (!variant) return refuse("--compare takes one of " + keys + ", not \"" + c.compare + "\".");
+    if (const char* why = ex ? variantRefused(*ex, variant->id) : nullptr)
+      return refuse(std::string("--compare ") + variant->key + " does not apply to the exercise " +
+                    ex->id + ": " + why);
   }
   CompileOptions o;
   if (!c.arch.empty()) {

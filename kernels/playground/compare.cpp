@@ -58,6 +58,15 @@ std::span<const VariantInfo> variants() {
   return kVariants;
 }
 
+const char* variantRefused(const Exercise& e, Variant v) {
+  if (v == Variant::Double && e.kind == Kind::Wmma)
+    return N_(
+        "The tensor cores multiply these halves into float; they have no double product of "
+        "halves, so this kernel has no double twin (their double product, 8 x 8 x 4 on "
+        "doubles, is another kernel).");
+  return nullptr;
+}
+
 VariantSource applyVariant(Variant v, std::string_view text) {
   VariantSource out{std::string(text), {}};
   std::string& s = out.text;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "playground/machine_code.hpp"
+#include "playground/playground.hpp"
 
 namespace cudalab::playground {
 
@@ -37,6 +38,10 @@ struct VariantSource {
   std::vector<std::string> options;
 };
 VariantSource applyVariant(Variant v, std::string_view text);
+
+// Why variant `v` has no meaning for exercise `e` (a sentence marked N_()), or nullptr where it
+// applies: the WMMA exercise's halves have no double twin on the tensor cores.
+const char* variantRefused(const Exercise& e, Variant v);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] The diff

@@ -113,10 +113,11 @@ void MachineCodePanel::setSource(const Exercise& e, std::string text) {
 
 bool MachineCodePanel::compareWith(int variant) {
   if (!exercise_ || !sass_ || compareJob_.running()) return false;
+  const VariantInfo& v = variants()[static_cast<std::size_t>(variant)];
+  const Exercise& e = *exercise_;
+  if (variantRefused(e, v.id)) return false;  // the combo does not offer it
   variant_ = variant;
   compareError_ = {};
-  const VariantInfo& v = variants()[static_cast<std::size_t>(variant_)];
-  const Exercise& e = *exercise_;
   compareJob_.start([&e, text = text_, arch = arch_, base = cubin_,
                      sassA = sass_ ? *sass_ : std::vector<AsmLine>{},
                      id = v.id](AsyncJob<Comparison>::Control&) -> Result<Comparison> {
@@ -353,13 +354,20 @@ void MachineCodePanel::drawCompare(LessonContext& ctx, float height) {
       std::min(ImGui::GetContentRegionAvail().x - buttonW - ImGui::GetStyle().ItemSpacing.x,
                24 * ImGui::GetFontSize())));
   if (ImGui::BeginCombo("##variant", tr(all[static_cast<std::size_t>(variant_)].label))) {
-    for (std::size_t i = 0; i < all.size(); ++i)
-      if (ImGui::Selectable(tr(all[i].label), static_cast<int>(i) == variant_))
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const char* refused = exercise_ ? variantRefused(*exercise_, all[i].id) : nullptr;
+      if (ImGui::Selectable(tr(all[i].label), static_cast<int>(i) == variant_,
+                            refused ? ImGuiSelectableFlags_Disabled : 0))
         variant_ = static_cast<int>(i);
+      if (refused && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", tr(refused));
+    }
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(compareJob_.running() || !exercise_);
+  const bool refused =
+      exercise_ && variantRefused(*exercise_, all[static_cast<std::size_t>(variant_)].id);
+  ImGui::BeginDisabled(compareJob_.running() || !exercise_ || refused);
   if (button("Compare")) compareWith(variant_);
   ImGui::EndDisabled();
   errorText(ctx.theme, compareError_);

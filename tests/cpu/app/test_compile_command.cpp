@@ -181,6 +181,11 @@ TEST(CompileCommand, CompareShowsWhatTheChangeMade) {
   const CommandResult bad = runCompileCommand({.file = path, .compare = "nope"});
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_NE(bad.err.find("fast-math, restrict, unroll, double"), std::string::npos) << bad.err;
+  // The WMMA kernel has no double twin: refused with the reason, before anything compiles.
+  const CommandResult wmma =
+      runCompileCommand({.file = path, .exercise = "wmma", .compare = "double"});
+  EXPECT_EQ(wmma.exitCode, 2);
+  EXPECT_NE(wmma.err.find("no double product of halves"), std::string::npos) << wmma.err;
   if (playground::findMachineTools().nvdisasm.empty()) GTEST_SKIP() << "nvdisasm missing";
   const CommandResult t =
       runCompileCommand({.file = path, .exercise = "double", .compare = "fast-math"});
