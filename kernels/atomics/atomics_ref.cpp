@@ -123,9 +123,7 @@ int RaceVariant::distinct() const {
 }
 
 const RaceVariant* RaceReport::find(CounterId id) const {
-  for (const RaceVariant& v : variants)
-    if (v.id == id) return &v;
-  return nullptr;
+  return findRow(variants, &RaceVariant::id, id);
 }
 
 std::vector<long long> defaultThreadCounts() {
@@ -485,9 +483,7 @@ HistCheck compareHistograms(const std::vector<std::uint32_t>& expected,
 }
 
 const HistStepResult* HistReport::find(HistStepId id) const {
-  for (const HistStepResult& s : steps)
-    if (s.step == id) return &s;
-  return nullptr;
+  return findRow(steps, &HistStepResult::step, id);
 }
 
 std::vector<double> defaultSkews() {

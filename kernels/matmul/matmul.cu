@@ -354,9 +354,7 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
 }  // namespace
 
 const StepResult* LadderReport::find(StepId id) const {
-  for (const StepResult& s : steps)
-    if (s.step == id) return &s;
-  return nullptr;
+  return findRow(steps, &StepResult::step, id);
 }
 
 Result<LadderReport> measureLadder(const MatmulParams& p, std::span<const StepId> which,

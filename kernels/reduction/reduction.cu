@@ -464,9 +464,7 @@ void fillRatios(LadderReport& report) {
 }  // namespace
 
 const StepResult* LadderReport::find(StepId id) const {
-  for (const StepResult& s : steps)
-    if (s.step == id) return &s;
-  return nullptr;
+  return findRow(steps, &StepResult::step, id);
 }
 
 Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId> which,

@@ -326,9 +326,7 @@ constexpr double kStepBudgetMs = 3000;
 }  // namespace
 
 const StepResult* LadderReport::find(StepId id) const {
-  for (const StepResult& s : steps)
-    if (s.step == id) return &s;
-  return nullptr;
+  return findRow(steps, &StepResult::step, id);
 }
 
 Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId> which,
