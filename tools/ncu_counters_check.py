@@ -109,13 +109,18 @@ def playground(a):
         if counters.get("problem"):
             problems.append(f"{ex}: the app read no counters: {counters['problem']}")
             continue
-        cmd = [a.ncu, "--csv", "--page", "source", "--print-source", "cuda,sass", "--section",
-               "SourceCounters", "-k", "regex:^(" + "|".join(entries) + ")$", "-c",
-               str(len(entries))] + check
-        run = subprocess.run(cmd, capture_output=True, text=True, cwd=a.out)
+        # Each kernel's first launch, one ncu run per kernel: the element-wise exercise launches
+        # its float kernel 22 times before its double kernel, so one run with -c 2 would profile
+        # the float kernel twice.
+        text = ""
+        for entry in entries:
+            cmd = [a.ncu, "--csv", "--page", "source", "--print-source", "cuda,sass", "--section",
+                   "SourceCounters", "-k", "regex:^" + entry + "$", "-c", "1"] + check
+            run = subprocess.run(cmd, capture_output=True, text=True, cwd=a.out)
+            text += run.stdout + "\n"
         with open(os.path.join(a.out, f"ncu-source-{ex}.csv"), "w") as f:
-            f.write(run.stdout)
-        ncu = ncu_source_rows(run.stdout)
+            f.write(text)
+        ncu = ncu_source_rows(text)
         if not ncu:
             problems.append(f"{ex}: ncu gave no Source page: {run.stdout[-300:]} {run.stderr[-300:]}")
             continue

@@ -150,6 +150,8 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
 
 CommandResult runCheckCommand(const CheckCommand& c) {
   // The input first: every refusal before anything runs.
+  if (c.lines && (!c.json || c.allSizes))
+    return refuse("--lines goes with --json, at the exercise's size (not with --sizes all).");
   const Exercise* e = findExercise(c.exercise);
   if (!e) {
     std::string ids;

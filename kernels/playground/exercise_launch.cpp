@@ -45,10 +45,11 @@ Launch launchFor(const Exercise& e, const RunParams& p) {
   } else if (e.kind == Kind::Softmax) {
     l.grid = {p.n, 1, 1};  // one block per row
   } else if (e.kind == Kind::Wmma) {
-    // One warp per 16 x 16 tile of the padded C (blocks of one warp; a larger block is the
-    // learner's to share out).
+    // One warp per 16 x 16 tile of the padded C; a block of several warps takes as many
+    // neighbouring tiles along a row (blocks of one warp, the exercise's, take one).
     const long long tiles = paddedSide(e.kind, p.n) / kWmmaTile;
-    l.grid = {tiles, tiles, 1};
+    const long long warps = std::max(1LL, l.block.count() / 32);
+    l.grid = {ceilDivLL(tiles, warps), tiles, 1};
   } else if (e.kind == Kind::Counter) {
     // Nothing to cover: the grid is the learner's.
   } else {
@@ -145,11 +146,13 @@ std::size_t deviceBytes(const Exercise& e, const RunParams& p) {
     case Kind::Softmax:
       bytes = 4 * (2 * outAlloc);
       break;
-    case Kind::Wmma:
-      // A and B in half, each with 4,096 zeros after it (a wrong leading dimension reads past
-      // the end), C in float with its guard zone.
-      bytes = 2 * 2 * (out + 4096) + 4 * outAlloc;
+    case Kind::Wmma: {
+      // A and B in half with zeros after them, C in float with its guard zone, each as far as a
+      // warp's tiles reach past the end (wmmaGuardElements).
+      const long long guard = wmmaGuardElements(out, threads);
+      bytes = 2 * 2 * (out + guard) + 4 * (out + guard);
       break;
+    }
     case Kind::Reduce:
       bytes = 4 * (p.n + guardElements(p.n, threads) + outAlloc) + (1 << 20);
       break;

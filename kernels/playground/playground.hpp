@@ -22,6 +22,7 @@
 // back; if it crashes or hangs, only the worker dies.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -58,7 +59,7 @@ enum class Kind {
 };
 
 // Whether N is the side of n x n matrices (the output has n * n elements, N's largest graded size
-// is capped so that n * n stays within 2^28), and whether the grid covers the matrix in 2D (one
+// is capped so that n * n stays within 2^26), and whether the grid covers the matrix in 2D (one
 // thread per element of the output) rather than one block per row.
 constexpr bool squareMatrix(Kind k) {
   return k == Kind::Matmul || k == Kind::Transpose || k == Kind::Softmax || k == Kind::Wmma;
@@ -75,6 +76,12 @@ inline constexpr long long kWmmaTile = 16;
 // The side of the matrices the learner's kernel gets: n, or for Kind::Wmma n rounded up to 16.
 constexpr long long paddedSide(Kind k, long long n) {
   return k == Kind::Wmma ? (n + kWmmaTile - 1) / kWmmaTile * kWmmaTile : n;
+}
+// What a WMMA launch of `threads` threads can touch past the padded matrices: every warp stores
+// a 16 x 16 tile (8 elements a thread) and reads 16 x 16 tiles of A and B, so a grid larger than
+// the tiles reaches that far past the end (the guard zones and zeros are sized for it).
+inline long long wmmaGuardElements(long long padded, long long threads) {
+  return std::clamp(threads * 8 - padded, 0LL, 1LL << 24) + 4096;
 }
 
 // The arguments of the learner's kernel, in the order of its signature.

@@ -148,10 +148,12 @@ bool Run::runWmma() {
   RunReport& r = r_;
   cudaStream_t st = st_;
   Status s;
-  // A and B padded with zeros to a multiple of 16 (the zeros add nothing to C), in half; 4,096
-  // more zeros after each, where a wrong leading dimension reads.
+  // A and B padded with zeros to a multiple of 16 (the zeros add nothing to C), in half, with
+  // more zeros after each where a wrong leading dimension or a grid too large reads; C's guard
+  // zone as far as a warp's stores reach (wmmaGuardElements).
   const long long side = paddedSide(e.kind, p.n), padded = side * side;
-  std::vector<__half> ha(static_cast<size_t>(padded + 4096), __float2half(0.0f));
+  const long long guard = wmmaGuardElements(padded, threads_);
+  std::vector<__half> ha(static_cast<size_t>(padded + guard), __float2half(0.0f));
   std::vector<__half> hb(ha);
   for (long long i = 0; i < p.n; ++i)
     for (long long j = 0; j < p.n; ++j) {
@@ -163,7 +165,7 @@ bool Run::runWmma() {
   DeviceArray<__half> A, B;
   Buffer<float> C;
   if (!(s = A.allocate(ha.size())) || !(s = B.allocate(hb.size())) ||
-      !(s = C.allocate(padded, guardElements(padded, threads_), st)))
+      !(s = C.allocate(padded, guard, st)))
     return fail(s);
   if (cudaMemcpyAsync(A.get(), ha.data(), ha.size() * sizeof(__half), cudaMemcpyHostToDevice, st) !=
           cudaSuccess ||

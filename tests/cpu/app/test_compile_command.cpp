@@ -142,6 +142,9 @@ TEST(CheckCommand, BadInputAndNoGpuAreRefusedWithExitTwo) {
       {{.paths = {(dir / "empty").string()}, .exercise = "double"}, "holds no .cu file"},
       {{.paths = {good}, .exercise = "double", .grid = "1,x"}, "--grid takes"},
       {{.paths = {good}, .exercise = "double", .block = "-3"}, "--block takes"},
+      {{.paths = {good}, .exercise = "double", .lines = true}, "--lines goes with --json"},
+      {{.paths = {good}, .exercise = "double", .allSizes = true, .json = true, .lines = true},
+       "not with --sizes all"},
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.says);

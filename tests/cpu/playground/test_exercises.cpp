@@ -128,6 +128,10 @@ TEST(PlaygroundRun, AutoGridCoversN) {
   wp.n = 1000;
   EXPECT_EQ(paddedSide(w.kind, wp.n), 1008);
   EXPECT_EQ(launchFor(w, wp).grid, (Dim3{63, 63, 1}));
+  // Blocks of four warps take four neighbouring tiles of a row: 63 tiles need 16 blocks.
+  wp.launch.block = {128, 1, 1};
+  EXPECT_EQ(launchFor(w, wp).grid, (Dim3{16, 63, 1}));
+  wp.launch.block = {32, 1, 1};
   wp.n = 1;
   EXPECT_EQ(launchFor(w, wp).grid, (Dim3{1, 1, 1}));
 }
