@@ -78,6 +78,10 @@ constexpr const char* kMatmulHints[] = {
        "C.shape[0] and j < C.shape[1]`."),
     N_("Then compare the time with the matmul lesson's tiled kernels and cuBLAS: every thread "
        "reads a whole row of A and column of B from global memory.")};
+// How both float32 matrix products (naive and tiled) are checked.
+constexpr const char* kProductCheck =
+    N_("each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
+       "float32 unit roundoffs)");
 constexpr const char* kTiledMatmulHints[] = {
     N_("n = 1000 is not a multiple of 16: n / 16 = 62 tiles cover 992 of the 1,000 products each "
        "element of C adds. Round the number of tiles up."),
@@ -294,8 +298,7 @@ constexpr Exercise kExercises[] = {
      {{63, 63, 1}, {16, 16, 1}},
      true,
      0,
-     N_("each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
-        "float32 unit roundoffs)"),
+     kProductCheck,
      kMatmulHints,
      "has no guard, so with n = 1000 the threads past the last column write into the next row "
      "(wrong elements) and those past the last row write past the end of C",
@@ -335,8 +338,7 @@ constexpr Exercise kExercises[] = {
         "`cuda.shared.array` and adds their products between two `cuda.syncthreads()`; "
         "`matmul_tiled_kernel` adds the guards for any size."),
      N_("Compute C = A B for n x n matrices with 16 x 16 tiles in shared memory, correct for any "
-        "n. "
-        "Then compare your time with the naive product, the matmul lesson's best kernel and "
+        "n. Then compare your time with the naive product, the matmul lesson's best kernel and "
         "cuBLAS."),
      "matmul_tiled",
      Kind::Matmul,
@@ -349,8 +351,7 @@ constexpr Exercise kExercises[] = {
      {{63, 63, 1}, {16, 16, 1}},
      true,
      0,
-     N_("each element within n roundings of the float64 product (sum of |A[i,k] B[k,j]| times n "
-        "float32 unit roundoffs)"),
+     kProductCheck,
      kTiledMatmulHints,
      "runs n / 16 tiles, rounded down, with no guards: for n = 1000 the last 8 products of every "
      "element are missing and the threads past the edge write into the next row and past C",

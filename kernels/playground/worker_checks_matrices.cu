@@ -217,6 +217,28 @@ bool Run::runWmma() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] An n x n matrix in, an n x n matrix out: the learner's timed runs
+// ---------------------------------------------------------------------------------------------
+
+bool Run::runMatrixMap(Buffer<float>& in, Buffer<float>& out) {
+  const long long nn = p_.n * p_.n;
+  const long long guard = guardElements(nn, threads_);
+  Status s;
+  if (!(s = in.allocate(nn, guard, st_)) || !(s = out.allocate(nn, guard, st_))) return fail(s);
+  if (!(s = in.upload(in_.in0, st_))) return fail(s);
+  float* pin = in.ptr();
+  float* pout = out.ptr();
+  void* args[] = {&pin, &pout, &n_};
+  s = timeRuns(
+      p_.runs, st_, [&] { return poison(pout, out.total(), false, st_); },
+      [&] { return launch(kernels_[0], args); }, r_.kernelMs);
+  if (!s) return runFailed(s);
+  phase_("checking");
+  if (!(s = out.download(st_))) return runFailed(s);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] Transpose: exact, beside the memory lesson's best transpose and a copy
 // ---------------------------------------------------------------------------------------------
 
@@ -228,18 +250,8 @@ bool Run::runTranspose() {
   Status s;
   Buffer<float> A, B;
   const long long nn = p.n * p.n;
-  const long long guard = guardElements(nn, threads_);
-  if (!(s = A.allocate(nn, guard, st)) || !(s = B.allocate(nn, guard, st))) return fail(s);
-  if (!(s = A.upload(in_.in0, st))) return fail(s);
+  if (!runMatrixMap(A, B)) return false;
   float* pa = A.ptr();
-  float* pb = B.ptr();
-  void* args[] = {&pa, &pb, &n_};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pb, B.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = B.download(st))) return runFailed(s);
   // out[i, j] = in[j, i], bit for bit.
   const auto expected = [&](long long k) {
     return static_cast<double>(in_.in0[static_cast<size_t>((k % p.n) * p.n + k / p.n)]);
@@ -288,18 +300,8 @@ bool Run::runSoftmax() {
   Status s;
   Buffer<float> X, Y;
   const long long nn = p.n * p.n;
-  const long long guard = guardElements(nn, threads_);
-  if (!(s = X.allocate(nn, guard, st)) || !(s = Y.allocate(nn, guard, st))) return fail(s);
-  if (!(s = X.upload(in_.in0, st))) return fail(s);
+  if (!runMatrixMap(X, Y)) return false;
   float* px = X.ptr();
-  float* py = Y.ptr();
-  void* args[] = {&px, &py, &n_};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(py, Y.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = Y.download(st))) return runFailed(s);
   const std::vector<double> ref = softmaxReference(in_.in0, n_);
   // Each row's maximum, for the tolerance (how far below it each score is).
   std::vector<float> rowMax(static_cast<size_t>(p.n), -HUGE_VALF);

@@ -203,6 +203,9 @@ class Run {
   bool runReduce();
   // worker_checks_matrices.cu: n x n outputs
   bool runMatmul();
+  // The transpose's and the softmax's shared part: in_.in0 uploaded into `in`, the learner's
+  // timed runs writing `out` (n x n, poisoned before each run), `out` downloaded.
+  bool runMatrixMap(Buffer<float>& in, Buffer<float>& out);
   bool runTranspose();
   bool runSoftmax();
   bool runWmma();

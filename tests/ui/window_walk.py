@@ -830,6 +830,23 @@ def open_playground(s):
     return p, bar
 
 
+def playground_at_its_end(s):
+    """The playground opened in Session `s` and scrolled to its end, where the machine code's
+    panes and its comparison are: (the picture before the scroll, the menu bar's rows, the text
+    line's height), or None. The starting kernel compiles as the lesson opens; the wheel turns
+    low in the lesson, below the editor (which would scroll itself)."""
+    opened = open_playground(s)
+    if not opened:
+        return None
+    p, bar = opened
+    unit = bar[1] - bar[0] + 1
+    time.sleep(2.0)
+    s.xdo("mousemove", str(p.w * 2 // 3), str(p.h - 4 * unit))
+    s.xdo("click", "--repeat", "60", "--delay", "20", "5")
+    time.sleep(1.0)
+    return p, bar, unit
+
+
 def editor_walk():
     """The playground in a 1440-wide window: its editor as wide as the lesson, and Korean and
     Chinese typed into it drawn as letters. Ten '?' on one line, ten Korean and Chinese letters
@@ -922,17 +939,10 @@ def machine_code_walk():
     of its source line, in the SASS and in the PTX, and no other."""
     s = Session(1440, 900)
     try:
-        opened = open_playground(s)
+        opened = playground_at_its_end(s)
         if not opened:
             return
-        p, bar = opened
-        unit = bar[1] - bar[0] + 1
-        # The starting kernel compiles as the lesson opens; its panes are at the lesson's end:
-        # the wheel low in the lesson, below the editor (which would scroll itself).
-        time.sleep(2.0)
-        s.xdo("mousemove", str(p.w * 2 // 3), str(p.h - 4 * unit))
-        s.xdo("click", "--repeat", "40", "--delay", "20", "5")
-        time.sleep(1.0)
+        p, bar, unit = opened
         p = s.look()
         if not p:
             return
@@ -994,15 +1004,10 @@ def compare_walk():
     only one has tinted. Without a GPU, Check at every size stays greyed out."""
     s = Session(1440, 900)
     try:
-        opened = open_playground(s)
+        opened = playground_at_its_end(s)
         if not opened:
             return
-        p, bar = opened
-        unit = bar[1] - bar[0] + 1
-        time.sleep(2.0)
-        s.xdo("mousemove", str(p.w * 2 // 3), str(p.h - 4 * unit))
-        s.xdo("click", "--repeat", "60", "--delay", "20", "5")  # the lesson's end
-        time.sleep(1.0)
+        p, bar, unit = opened
         p = s.look()
         if not p:
             return
