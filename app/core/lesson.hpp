@@ -125,6 +125,17 @@ struct ComparedRow {
 LessonResults ladderResults(nlohmann::json json, const std::vector<MeasuredRow>& rows,
                             const char* noCsv);
 
+// The measured ladder's rows for ladderResults, one per step of `report` (none while it is null):
+// `row(report, step)` makes each.
+template <class Report, class Row>
+std::vector<MeasuredRow> stepRows(const Report* report, Row row) {
+  std::vector<MeasuredRow> rows;
+  if (report)
+    for (const auto& s : report->steps)
+      rows.push_back(row(*report, s));
+  return rows;
+}
+
 // Writes the results to the export folder (JSON or CSV) and says where, or why not, in the status
 // bar: what the lessons' Export buttons do.
 void exportLessonResults(LessonContext& ctx, const LessonResults& r, bool json);

@@ -25,9 +25,11 @@
 #include <vector>
 
 #include "common/async_job.hpp"
+#include "common/gemm_check.hpp"
 #include "counters/counters.hpp"
 #include "common/translatable.hpp"
 #include "core/counters_helper.hpp"
+#include "core/i18n.hpp"
 #include "core/lesson.hpp"
 #include "ui/data_table.hpp"
 
@@ -99,11 +101,21 @@ class CountersPanel {
   std::string columnsLanguage_;  // the language the tooltips were made in
 };
 
-// A product's M, N and K as its counters are read: each at most `cap` (every kernel runs once per
-// profiler pass, so the readings cap the sizes), for the note under the table.
+// The note under a product's counters table: M, N and K as they were read, each at most `cap`
+// (every kernel runs once per profiler pass, so the readings cap the sizes), and the inputs'
+// `format` where the ladder has several.
 template <class P>
-std::array<int, 3> cappedSizes(const P& p, int cap) {
-  return {std::min(p.M, cap), std::min(p.N, cap), std::min(p.K, cap)};
+std::string cappedSizesNote(const P& p, int cap, const char* format = nullptr) {
+  const P c = cappedProduct(p, cap);
+  const int M = c.M, N = c.N, K = c.K;
+  if (format)
+    return trf(
+        "M x N x K = %d x %d x %d in %s (at most %d each: every kernel runs once per "
+        "profiler pass).",
+        M, N, K, format, cap);
+  return trf(
+      "M x N x K = %d x %d x %d (at most %d each: every kernel runs once per profiler pass).", M, N,
+      K, cap);
 }
 
 // A ladder's counters panel whose measurement runs in the counters' helper process: the lesson
@@ -111,7 +123,7 @@ std::array<int, 3> cappedSizes(const P& p, int cap) {
 // and `context` says under the table what was measured ("1,023 x 1,017 floats, the size the
 // model counts"), in the language of the moment it starts.
 //
-//   HelperCountersPanel<MatmulParams> counters_{"matmul", kSpec, &measuredSizes};
+//   HelperCountersPanel<MatmulParams> counters_{"matmul", kSpec, [](const MatmulParams& p) {...}};
 //   ... in the action table: .start = [this] { return counters_.start(params()); }
 //   ... in drawMain:         counters_.draw(ctx, gpu_, action(kActionCounters));
 template <class P>

@@ -578,6 +578,14 @@ void ladderNotMeasured(bool running, bool gpu, const char* noGpu) {
                             : tr(noGpu));
 }
 
+void ladderStatus(const Theme& theme, bool measured, bool stale, bool running, bool gpu,
+                  const char* noGpu) {
+  if (measured)
+    staleNote(theme, stale, N_("Measure the ladder"));
+  else
+    ladderNotMeasured(running, gpu, noGpu);
+}
+
 void correctnessCell(const Theme& theme, const Correctness& c, const std::string& tooltip) {
   ImGui::PushStyleColor(ImGuiCol_Text, c.ok() ? ImGui::ColorConvertU32ToFloat4(paletteColour(2))
                                               : theme.errorColour());

@@ -179,6 +179,12 @@ void productSizeControls(const ParamSpec& specM, const ParamSpec& specN, const P
 // ("Measure the ladder"), or, without a GPU, `noGpu` (marked N_()): what the panel shows instead.
 void ladderNotMeasured(bool running, bool gpu, const char* noGpu);
 
+// The line under a ladder panel's summary: with figures (`measured`), a warning when they are for
+// parameters the learner has changed since (`stale`: press "Measure the ladder" again), or
+// without, ladderNotMeasured's sentence.
+void ladderStatus(const Theme& theme, bool measured, bool stale, bool running, bool gpu,
+                  const char* noGpu);
+
 // A ladder table's "checked" cell: "correct" in green or "N wrong" in the error colour, with
 // `tooltip` (translated already) saying against what and with which tolerance.
 void correctnessCell(const Theme& theme, const Correctness& c, const std::string& tooltip);

@@ -137,7 +137,7 @@ struct RaceReport {
   RaceParams p;
   std::string device;
   std::vector<RaceVariant> variants;  // in counters() order
-  const RaceVariant* find(CounterId id) const;
+  const RaceVariant* find(CounterId id) const { return findRow(variants, &RaceVariant::id, id); }
 };
 Result<RaceReport> runRace(const RaceParams& p, const std::atomic<bool>* cancel,
                            const Progress& progress);
@@ -347,7 +347,9 @@ struct HistReport {
   long long dropped = 0;                 // values outside the range (and NaN)
   double distinctPerWarp = 32;
   std::vector<HistStepResult> steps;
-  const HistStepResult* find(HistStepId id) const;
+  const HistStepResult* find(HistStepId id) const {
+    return findRow(steps, &HistStepResult::step, id);
+  }
 };
 Result<HistReport> measureHistLadder(const HistParams& p, std::span<const HistStepId> steps,
                                      const std::atomic<bool>* cancel, const Progress& progress);

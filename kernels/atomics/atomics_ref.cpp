@@ -122,10 +122,6 @@ int RaceVariant::distinct() const {
   return int(std::unique(c.begin(), c.end()) - c.begin());
 }
 
-const RaceVariant* RaceReport::find(CounterId id) const {
-  return findRow(variants, &RaceVariant::id, id);
-}
-
 std::vector<long long> defaultThreadCounts() {
   std::vector<long long> v;
   for (long long t = 1LL << 10; t <= (1LL << 24); t *= 4)
@@ -480,10 +476,6 @@ HistCheck compareHistograms(const std::vector<std::uint32_t>& expected,
       }
     }
   return c;
-}
-
-const HistStepResult* HistReport::find(HistStepId id) const {
-  return findRow(steps, &HistStepResult::step, id);
 }
 
 std::vector<double> defaultSkews() {

@@ -7,6 +7,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_fault.hpp"
+#include "common/table.hpp"
 
 namespace cudalab {
 
@@ -27,25 +28,19 @@ __global__ void cudalabInjectedFault(int kind, int* nowhere) {
   *nowhere = 1;
 }
 
+namespace {
+// FaultKind::None has no name of its own: nothing to inject.
+constexpr EnumName<FaultKind> kFaultNames[] = {{FaultKind::IllegalAddress, "illegal-address"},
+                                               {FaultKind::Trap, "trap"},
+                                               {FaultKind::Simulated, "simulated"}};
+}  // namespace
+
 std::optional<FaultKind> parseFaultKind(std::string_view name) {
-  if (name == "illegal-address") return FaultKind::IllegalAddress;
-  if (name == "trap") return FaultKind::Trap;
-  if (name == "simulated") return FaultKind::Simulated;
-  return std::nullopt;
+  return valueOf(kFaultNames, name);
 }
 
 const char* faultKindName(FaultKind k) {
-  switch (k) {
-    case FaultKind::IllegalAddress:
-      return "illegal-address";
-    case FaultKind::Trap:
-      return "trap";
-    case FaultKind::Simulated:
-      return "simulated";
-    case FaultKind::None:
-      break;
-  }
-  return "none";
+  return nameOf(kFaultNames, k, "none");
 }
 
 void armFault(FaultKind k) {

@@ -9,6 +9,7 @@
 // Matrices are row-major: A is M x K, B is K x N, C is M x N with a row pitch of ldc >= N.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -42,6 +43,16 @@ Correctness compareProduct(const T* c, std::size_t ldc, const GemmReference& ref
 
 // A product step's row for the exports (CSV, JSON): the sizes, the step's rate under `rateName`
 // ("gflops", "tflops"), its share of cuBLAS, its check against the reference, and its times.
+// A product's parameters (M, N, K) with each at most `cap`: the counters' readings cap the sizes,
+// since every kernel runs once per profiler pass.
+template <class P>
+P cappedProduct(P p, int cap) {
+  p.M = std::min(p.M, cap);
+  p.N = std::min(p.N, cap);
+  p.K = std::min(p.K, cap);
+  return p;
+}
+
 MeasuredRow productRow(const char* key, int M, int N, int K, const char* rateName, double rate,
                        double ofLibrary, const Correctness& e, const Measurement& m);
 

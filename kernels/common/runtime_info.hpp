@@ -37,6 +37,17 @@ int currentComputeCapability();
 // cudaMemGetInfo's free bytes on the current device.
 Status freeDeviceBytes(std::size_t& free);
 
+// Whether a lesson's parameters `p` can run now: its validate(p), then its checkMemory(p, free)
+// against the device's free memory (both found by argument in the lesson's namespace), the first
+// failure's sentence.
+template <class P>
+Status validateAndFit(const P& p) {
+  if (Status s = validate(p); !s) return s;
+  std::size_t free = 0;
+  if (Status s = freeDeviceBytes(free); !s) return s;
+  return checkMemory(p, free);
+}
+
 // Makes CUDA's context on `device` now (it is otherwise made by the first GPU work), so that the
 // app can check, before it draws, that the GPU's OpenGL still draws beside CUDA
 // (app/platform/drawing_path.hpp).

@@ -90,6 +90,34 @@ auto fastestHandWritten(const Results& results, Rate rate, Keep keep = {}) {
   return best;
 }
 
+// An enum's stable names (command line, JSON, presets) in one table for both directions, where a
+// switch per direction would repeat them:
+//   constexpr EnumName<DataType> kTypeNames[] = {{DataType::Int32, "int32"}, ...};
+//   nameOf(kTypeNames, DataType::Int32)         // "int32"; "?" for a value the table lacks
+//   valueOf(kTypeNames, "int32")                // DataType::Int32; nullopt for an unknown name
+template <class E>
+struct EnumName {
+  E id;
+  const char* key;
+};
+template <class Names, class E>
+const char* nameOf(const Names& names, E id, const char* missing = "?") {
+  const EnumName<E>* row = findRow(names, &EnumName<E>::id, id);
+  return row ? row->key : missing;
+}
+template <class E, std::size_t N>
+std::optional<E> valueOf(const EnumName<E> (&names)[N], std::string_view key) {
+  return idOf(names, &EnumName<E>::key, &EnumName<E>::id, key);
+}
+
+// The best hand-written step's share of the library's rate in a measured ladder (its results'
+// `ofLibrary`), 0 when no hand-written step ran: what the benchmarks' targets compare.
+template <class Results>
+double bestShareOfLibrary(const Results& results) {
+  const auto* top = fastestHandWritten(results, &Results::value_type::ofLibrary);
+  return top ? top->ofLibrary : 0;
+}
+
 template <class Row>
 class KeyedTable {
  public:

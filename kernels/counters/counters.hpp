@@ -22,13 +22,17 @@
 // every other lesson works, where it is missing.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "common/status.hpp"
+#include "common/translatable.hpp"
 
 namespace cudalab::counters {
 
@@ -109,6 +113,35 @@ struct StepReading {
 Result<StepReading> profileStep(std::string key, std::string label, int colour,
                                 const std::vector<std::string>& keys,
                                 const std::function<Status()>& work);
+
+// A ladder under the counters, step by step in its order: `info(item)` is the step's row (with a
+// `label`), `keep(row)` says whether it is read (a library's kernels are its own), and
+// `read(row, index)` reads it (profileStep with the step's launch, and the model's values).
+// Reports each step's label through `progress` (fraction, text), then "done"; stops with
+// "Measurement cancelled." once `cancel` is set.
+//   return counters::profileSteps(steps, &stepInfo, &handWritten, [&](const StepInfo& s,
+//       std::size_t) { return counters::profileStep(s.key, ..., [&] { return launch(s); }); },
+//       cancel, progress);
+template <class Items, class Info, class Keep, class Read>
+Result<std::vector<StepReading>> profileSteps(
+    const Items& items, Info info, Keep keep, Read read, const std::atomic<bool>* cancel,
+    const std::function<void(float, const std::string&)>& progress) {
+  std::vector<StepReading> out;
+  const std::size_t n = std::size(items);
+  std::size_t i = 0;
+  for (const auto& item : items) {
+    const auto& s = info(item);
+    const std::size_t index = i++;
+    if (!keep(s)) continue;
+    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
+    if (progress) progress(float(index) / float(n), s.label);
+    Result<StepReading> r = read(s, index);
+    if (!r) return r.status();
+    out.push_back(std::move(*r));
+  }
+  if (progress) progress(1, N_("done"));
+  return out;
+}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Checking

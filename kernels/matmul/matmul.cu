@@ -302,10 +302,7 @@ struct LadderRun {
 Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::vector<float> b,
                             std::span<const StepId> which, const std::vector<float>* cpu,
                             const std::atomic<bool>* cancel, const Progress& progress) {
-  CUDALAB_TRY(validate(p));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(p, free));
+  CUDALAB_TRY(validateAndFit(p));
   LadderRun run;
   LadderReport& report = run.report;
   report.p = p;
@@ -352,10 +349,6 @@ Result<LadderRun> runLadder(const MatmulParams& p, std::vector<float> a, std::ve
 }
 
 }  // namespace
-
-const StepResult* LadderReport::find(StepId id) const {
-  return findRow(steps, &StepResult::step, id);
-}
 
 Result<LadderReport> measureLadder(const MatmulParams& p, std::span<const StepId> which,
                                    const std::atomic<bool>* cancel, const Progress& progress) {

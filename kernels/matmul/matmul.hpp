@@ -291,7 +291,7 @@ struct LadderReport {
   MatmulParams p;
   std::string device;
   std::vector<StepResult> steps;  // in the order asked
-  const StepResult* find(StepId id) const;
+  const StepResult* find(StepId id) const { return findRow(steps, &StepResult::step, id); }
 };
 
 // Measures `which` (ladder order) at p.M x p.N x p.K: fresh random inputs in [-1, 1], outputs

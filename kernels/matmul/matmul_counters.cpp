@@ -33,10 +33,7 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
                                                            std::span<const StepId> steps,
                                                            const std::atomic<bool>* cancel,
                                                            const Progress& progress) {
-  MatmulParams p = lesson;
-  p.M = std::min(p.M, kCountersExtent);
-  p.N = std::min(p.N, kCountersExtent);
-  p.K = std::min(p.K, kCountersExtent);
+  const MatmulParams p = cappedProduct(lesson, kCountersExtent);
   CUDALAB_TRY(validate(p));
   int device = 0, maxThreadsPerSM = 0;
   CUDALAB_CUDA_TRY(cudaGetDevice(&device));
@@ -46,12 +43,8 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
   const size_t a = size_t(p.M) * p.K, b = size_t(p.K) * p.N, c = size_t(p.M) * p.N;
   DeviceArray<float> A, B, C;
   DeviceArray<double> A64, B64, C64;
-  std::vector<counters::StepReading> out;
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const StepInfo& s = stepInfo(steps[i]);
-    if (!handWritten(s)) continue;  // cuBLAS's kernels are its own
-    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
-    if (progress) progress(float(i) / float(steps.size()), s.label);
+  // cuBLAS's kernels are its own.
+  auto read = [&](const StepInfo& s, std::size_t) -> Result<counters::StepReading> {
     const bool f64 = s.precision == Precision::Float64;
     if (f64 && !A64.get()) {
       CUDALAB_TRY(upload(A64, a, rng));
@@ -77,10 +70,9 @@ Result<std::vector<counters::StepReading>> measureCounters(const MatmulParams& l
     const int warps = (threads + 31) / 32;
     reading.model.emplace_back("achieved_occupancy",
                                100.0 * *blocks * warps * 32 / std::max(1, maxThreadsPerSM));
-    out.push_back(std::move(reading));
-  }
-  if (progress) progress(1, N_("done"));
-  return out;
+    return r;
+  };
+  return counters::profileSteps(steps, &stepInfo, &handWritten, read, cancel, progress);
 }
 
 }  // namespace cudalab::matmul

@@ -105,15 +105,9 @@ const std::array<StepInfo, 14> kSteps{{
 }  // namespace
 
 const char* precisionLabel(Precision p) {
-  switch (p) {
-    case Precision::Float32:
-      return "float32";
-    case Precision::Tf32:
-      return "TF32";
-    case Precision::Float64:
-      return "float64";
-  }
-  return "?";
+  static constexpr EnumName<Precision> kNames[] = {
+      {Precision::Float32, "float32"}, {Precision::Tf32, "TF32"}, {Precision::Float64, "float64"}};
+  return nameOf(kNames, p);
 }
 
 int elementBytes(Precision p) {

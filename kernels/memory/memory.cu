@@ -375,10 +375,7 @@ class TransposeWorkload final : public Workload {
 
 Result<TransposeReport> measureTranspose(const TransposeParams& p, const std::atomic<bool>* cancel,
                                          const Progress& progress) {
-  CUDALAB_TRY(validate(p));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(p, free));
+  CUDALAB_TRY(validateAndFit(p));
   TransposeReport report;
   report.p = p;
   report.device = currentDeviceName();
@@ -485,10 +482,7 @@ class StridedWorkload final : public Workload {
 
 Result<StridedReport> measureStridedCopy(const StridedParams& p, const std::atomic<bool>* cancel,
                                          const Progress& progress) {
-  CUDALAB_TRY(validate(p));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(p, free));
+  CUDALAB_TRY(validateAndFit(p));
   StridedReport report;
   report.p = p;
   report.device = currentDeviceName();

@@ -51,13 +51,9 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
       v = u(rng);
     CUDALAB_CUDA_TRY(cudaMemcpy(A.get(), h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   }
-  std::vector<counters::StepReading> out;
-  const auto steps = transposeSteps();
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const TransposeStepInfo& s = steps[i];
-    if (s.step == TransposeStep::Memcpy) continue;  // a copy engine's work, not a kernel
-    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
-    if (progress) progress(float(i) / float(steps.size()), s.label);
+  // The copy is a copy engine's work, not a kernel.
+  auto keep = [](const TransposeStepInfo& s) { return s.step != TransposeStep::Memcpy; };
+  auto read = [&](const TransposeStepInfo& s, std::size_t i) -> Result<counters::StepReading> {
     Result<counters::StepReading> r = counters::profileStep(
         s.id, s.label, int(i), kTransposeCounterKeys,
         [&] { return launchTranspose(s.step, A.get(), B.get(), rows, cols, nullptr); });
@@ -82,10 +78,11 @@ Result<std::vector<counters::StepReading>> measureTransposeCounters(const Transp
              {t.what, std::to_string(std::llround(want)),
               std::isnan(got) ? N_("nothing") : std::to_string(std::llround(got))}});
     }
-    out.push_back(std::move(reading));
-  }
-  if (progress) progress(1, N_("done"));
-  return out;
+    return r;
+  };
+  return counters::profileSteps(
+      transposeSteps(), [](const TransposeStepInfo& s) -> const TransposeStepInfo& { return s; },
+      keep, read, cancel, progress);
 }
 
 }  // namespace cudalab::memory

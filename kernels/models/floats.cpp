@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <limits>
 
+#include "common/table.hpp"
+
 namespace cudalab::floats {
 
 namespace {
@@ -226,19 +228,12 @@ std::string hexString(Format f, uint64_t bits) {
 }
 
 const char* kindName(Kind k) {
-  switch (k) {
-    case Kind::Zero:
-      return "zero";
-    case Kind::Subnormal:
-      return "subnormal";
-    case Kind::Normal:
-      return "normal";
-    case Kind::Infinite:
-      return "infinity";
-    case Kind::NaN:
-      return "NaN";
-  }
-  return "?";
+  static constexpr EnumName<Kind> kNames[] = {{Kind::Zero, "zero"},
+                                              {Kind::Subnormal, "subnormal"},
+                                              {Kind::Normal, "normal"},
+                                              {Kind::Infinite, "infinity"},
+                                              {Kind::NaN, "NaN"}};
+  return nameOf(kNames, k);
 }
 
 // ---------------------------------------------------------------------------------------------

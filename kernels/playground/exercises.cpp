@@ -507,41 +507,17 @@ std::vector<int> expectedParamSizes(const Exercise& e) {
 }
 
 std::string signatureText(const Exercise& e) {
-  auto one = [](Arg a) -> const char* {
-    switch (a) {
-      case Arg::In0:
-        return "const float* in";
-      case Arg::In1:
-        return "const float* b";
-      case Arg::Out:
-        return "float* out";
-      case Arg::N:
-        return "int n";
-      case Arg::Counter:
-        return "int* counter";
-      case Arg::XMin:
-        return "float xmin";
-      case Arg::XMax:
-        return "float xmax";
-      case Arg::Hist:
-        return "int* hist";
-      case Arg::Bins:
-        return "int nbins";
-      case Arg::MatA:
-        return "const float* A";
-      case Arg::MatB:
-        return "const float* B";
-      case Arg::MatC:
-        return "float* C";
-      case Arg::Partial:
-        return "float* partial";
-      case Arg::HalfA:
-        return "const __half* A";
-      case Arg::HalfB:
-        return "const __half* B";
-    }
-    return "?";
-  };
+  // Each argument as the kernel's parameter list declares it.
+  static constexpr EnumName<Arg> kDeclared[] = {
+      {Arg::In0, "const float* in"},    {Arg::In1, "const float* b"},
+      {Arg::Out, "float* out"},         {Arg::N, "int n"},
+      {Arg::Counter, "int* counter"},   {Arg::XMin, "float xmin"},
+      {Arg::XMax, "float xmax"},        {Arg::Hist, "int* hist"},
+      {Arg::Bins, "int nbins"},         {Arg::MatA, "const float* A"},
+      {Arg::MatB, "const float* B"},    {Arg::MatC, "float* C"},
+      {Arg::Partial, "float* partial"}, {Arg::HalfA, "const __half* A"},
+      {Arg::HalfB, "const __half* B"}};
+  auto one = [](Arg a) { return nameOf(kDeclared, a); };
   if (e.kind == Kind::Elementwise) return "template <typename T> __device__ T f(T x)";
   std::string s = std::string(e.entry) + "(";
   for (size_t i = 0; i < e.args.size(); ++i) {

@@ -327,10 +327,7 @@ Correctness check(double value, DataType type, long double exact, double bound) 
 }  // namespace
 
 Result<double> reduceOnce(StepId step, const HostData& d, int block) {
-  CUDALAB_TRY(validate(ReduceParams{d.type, d.size(), block}));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(ReduceParams{d.type, d.size(), block}, free));
+  CUDALAB_TRY(validateAndFit(ReduceParams{d.type, d.size(), block}));
   StreamGuard stream;
   CUDALAB_TRY(stream.create());
   DeviceArray<unsigned char> in;
@@ -463,16 +460,9 @@ void fillRatios(LadderReport& report) {
 
 }  // namespace
 
-const StepResult* LadderReport::find(StepId id) const {
-  return findRow(steps, &StepResult::step, id);
-}
-
 Result<LadderReport> measureLadder(const ReduceParams& p, std::span<const StepId> which,
                                    const std::atomic<bool>* cancel, const Progress& progress) {
-  CUDALAB_TRY(validate(p));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(p, free));
+  CUDALAB_TRY(validateAndFit(p));
   LadderReport report;
   report.p = p;
   report.device = currentDeviceName();

@@ -332,7 +332,7 @@ struct LadderReport {
   int sms = 0;
   CpuSums cpu;
   std::vector<StepResult> steps;  // in the order asked
-  const StepResult* find(StepId id) const;
+  const StepResult* find(StepId id) const { return findRow(steps, &StepResult::step, id); }
 };
 
 // Measures `which` (ladder order) on fresh random numbers: outputs poisoned before every run, every

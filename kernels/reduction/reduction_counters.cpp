@@ -13,24 +13,17 @@ Result<std::vector<counters::StepReading>> measureCounters(const ReduceParams& p
                                                            const Progress& progress) {
   CUDALAB_TRY(validate(p));
   const HostData d = makeData(p.type, p.n, std::random_device{}());
-  std::vector<counters::StepReading> out;
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const StepInfo& s = stepInfo(steps[i]);
-    if (s.shape == Shape::Library) continue;  // CUB's kernels are its own
-    if (cancel && cancel->load()) return Status::error("Measurement cancelled.");
-    if (progress) progress(float(i) / float(steps.size()), s.label);
-    // Measured: the step's first kernel, its pass over all N numbers (the poisons are memsets,
-    // not kernels; later passes sum the partial sums).
-    Result<counters::StepReading> r =
-        counters::profileStep(s.key, s.label, s.colour, kCounterKeys, [&]() -> Status {
+  // CUB's kernels are its own. Measured: the step's first kernel, its pass over all N numbers
+  // (the poisons are memsets, not kernels; later passes sum the partial sums).
+  return counters::profileSteps(
+      steps, &stepInfo, [](const StepInfo& s) { return s.shape != Shape::Library; },
+      [&](const StepInfo& s, std::size_t) {
+        return counters::profileStep(s.key, s.label, s.colour, kCounterKeys, [&]() -> Status {
           Result<double> sum = reduceOnce(s.id, d, p.block);
           return sum ? Status{} : sum.status();
         });
-    if (!r) return r.status();
-    out.push_back(std::move(*r));
-  }
-  if (progress) progress(1, N_("done"));
-  return out;
+      },
+      cancel, progress);
 }
 
 }  // namespace cudalab::reduction

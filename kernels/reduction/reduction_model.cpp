@@ -91,16 +91,11 @@ bool powerOfTwo(long long v) {
 
 }  // namespace
 
+constexpr EnumName<DataType> kTypeNames[] = {
+    {DataType::Int32, "int32"}, {DataType::Float32, "float32"}, {DataType::Float64, "float64"}};
+
 const char* typeLabel(DataType t) {
-  switch (t) {
-    case DataType::Int32:
-      return "int32";
-    case DataType::Float32:
-      return "float32";
-    case DataType::Float64:
-      return "float64";
-  }
-  return "?";
+  return nameOf(kTypeNames, t);
 }
 
 int typeBytes(DataType t) {
@@ -108,9 +103,7 @@ int typeBytes(DataType t) {
 }
 
 std::optional<DataType> typeByLabel(const std::string& label) {
-  for (DataType t : kTypes)
-    if (label == typeLabel(t)) return t;
-  return std::nullopt;
+  return valueOf(kTypeNames, label);
 }
 
 const KeyedTable<StepInfo> kStepTable{kSteps};

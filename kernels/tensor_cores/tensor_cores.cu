@@ -325,10 +325,6 @@ constexpr double kStepBudgetMs = 3000;
 
 }  // namespace
 
-const StepResult* LadderReport::find(StepId id) const {
-  return findRow(steps, &StepResult::step, id);
-}
-
 Result<LadderReport> measureLadder(const TensorParams& p, std::span<const StepId> which,
                                    const std::atomic<bool>* cancel, const Progress& progress) {
   CUDALAB_TRY(validate(p));
@@ -416,14 +412,8 @@ Result<std::vector<counters::StepReading>> measureCounters(const TensorParams& l
                                                            std::span<const StepId> steps,
                                                            const std::atomic<bool>* cancel,
                                                            const Progress& progress) {
-  TensorParams p = lesson;
-  p.M = std::min(p.M, kCountersExtent);
-  p.N = std::min(p.N, kCountersExtent);
-  p.K = std::min(p.K, kCountersExtent);
-  CUDALAB_TRY(validate(p));
-  std::size_t free = 0;
-  CUDALAB_TRY(freeDeviceBytes(free));
-  CUDALAB_TRY(checkMemory(p, free));
+  const TensorParams p = cappedProduct(lesson, kCountersExtent);
+  CUDALAB_TRY(validateAndFit(p));
   if (progress) progress(0, N_("float64 reference on the CPU"));
   std::random_device seed;
   const std::uint64_t s0 = (std::uint64_t(seed()) << 32) | seed();
@@ -434,12 +424,9 @@ Result<std::vector<counters::StepReading>> measureCounters(const TensorParams& l
   const Padded pad = padded(p.M, p.N, p.K);
   const double in = 2;  // bytes per input of the hand-written steps (BF16 or FP16)
   const double leastBytes = (double(p.M) * p.K + double(p.K) * p.N) * in;
-  std::vector<counters::StepReading> out;
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const StepInfo& s = stepInfo(steps[i]);
-    if (!handWritten(s) || !available(s.id, p.format)) continue;  // cuBLAS's kernels are its own
-    if (cancel && cancel->load()) return Status::error(N_("Measurement cancelled."));
-    if (progress) progress(float(i) / float(steps.size()), s.label);
+  // cuBLAS's kernels are its own.
+  auto keep = [&](const StepInfo& s) { return handWritten(s) && available(s.id, p.format); };
+  auto read = [&](const StepInfo& s, std::size_t) -> Result<counters::StepReading> {
     w.setStep(s.id);
     Result<counters::StepReading> r = counters::profileStep(
         s.key, s.label, s.colour, kCounterKeys, [&]() -> Status { return w.launch(nullptr); });
@@ -454,10 +441,9 @@ Result<std::vector<counters::StepReading>> measureCounters(const TensorParams& l
           {N_("%s: the tile arithmetic counts %s, the GPU %s"),
            {N_("tensor instructions"), std::to_string(std::llround(want)),
             std::isnan(got) ? N_("nothing") : std::to_string(std::llround(got))}});
-    out.push_back(std::move(*r));
-  }
-  if (progress) progress(1, N_("done"));
-  return out;
+    return r;
+  };
+  return counters::profileSteps(steps, &stepInfo, keep, read, cancel, progress);
 }
 
 }  // namespace cudalab::tensor_cores

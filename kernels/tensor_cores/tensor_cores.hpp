@@ -361,7 +361,7 @@ struct LadderReport {
   std::string memoryFormula, tensorFormula;
   std::vector<StepResult> steps;  // in the order asked
   std::vector<Skipped> skipped;
-  const StepResult* find(StepId id) const;
+  const StepResult* find(StepId id) const { return findRow(steps, &StepResult::step, id); }
 };
 
 // Measures `which` (ladder order) at p.M x p.N x p.K: fresh random inputs, C poisoned with NaN

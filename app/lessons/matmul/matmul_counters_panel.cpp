@@ -44,18 +44,12 @@ constexpr CountersPanelSpec kSpec{
 const bool kHelperJob =
     registerLadderCountersJob<MatmulParams>("matmul", &measureCounters, allStepIds());
 
-// What the table's note says was measured (the kernels cap the sizes: measureCounters).
-std::string measuredSizes(const MatmulParams& p) {
-  const auto [M, N, K] = cappedSizes(p, kCountersExtent);
-  return trf(
-      "M x N x K = %d x %d x %d (at most 1024 each: every kernel runs once per profiler pass).", M,
-      N, K);
-}
-
 }  // namespace
 
 HelperCountersPanel<MatmulParams> makeMatmulCountersPanel() {
-  return {"matmul", kSpec, &measuredSizes};
+  // The note says what was measured: measureCounters caps the sizes.
+  return {"matmul", kSpec,
+          [](const MatmulParams& p) { return cappedSizesNote(p, kCountersExtent); }};
 }
 
 }  // namespace cudalab

@@ -182,13 +182,11 @@ class MatmulLesson final : public Lesson {
             "%d x %d x %d on %s. Best hand-written step: %s, %s. The course's tile size (16): "
             "%s; the course's Numba tiled kernel reached 7.9 TFLOP/s on an H200.",
             r->p.M, r->p.N, r->p.K, r->device.c_str(), bestName, bestRate.c_str(), tiled16.c_str());
-      staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_,
-                actionLabel(kActionLadder));
-    } else {
-      ladderNotMeasured(ladder_.running(), gpu_,
-                        N_("No GPU: nothing is measured. The table shows each step's "
-                           "launch for the chosen sizes."));
     }
+    const bool stale = r && (r->p.M != M_ || r->p.N != N_ || r->p.K != K_);
+    ladderStatus(ctx.theme, r != nullptr, stale, ladder_.running(), gpu_,
+                 N_("No GPU: nothing is measured. The table shows each step's "
+                    "launch for the chosen sizes."));
     const int M = r ? r->p.M : M_, N = r ? r->p.N : N_, K = r ? r->p.K : K_;
     // On a projector the step, its speed and whether it is right matter most; the launch shape
     // and the finer numbers give way first.
@@ -518,14 +516,14 @@ class MatmulLesson final : public Lesson {
   }
 
   LessonResults results() const override {
-    std::vector<MeasuredRow> rows;
+    const std::vector<MeasuredRow> rows = stepRows(
+        ladder_ ? &ladder_->report : nullptr, [](const LadderReport& r, const StepResult& s) {
+          return productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "gflops", s.gflops,
+                            s.ofLibrary, s.error, s.m);
+        });
     nlohmann::json j;
     if (ladder_) {
-      const LadderReport& r = ladder_->report;
-      for (const StepResult& s : r.steps)
-        rows.push_back(productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "gflops", s.gflops,
-                                  s.ofLibrary, s.error, s.m));
-      j["device"] = r.device;
+      j["device"] = ladder_->report.device;
       j["ladder"] = toJson(rows);
       if (ladder_->ceilings)
         j["ceilings"] = {{"memory_gbps", ladder_->ceilings->memoryGBps},

@@ -211,13 +211,11 @@ class ReductionLesson final : public Lesson {
       else
         textWrapped("%s %s numbers (%s) on %s, %d threads per block.", n.c_str(),
                     typeLabel(r->p.type), bytes.c_str(), r->device.c_str(), r->p.block);
-      staleNote(ctx.theme, r->p.n != n_ || r->p.type != type_ || r->p.block != block_,
-                actionLabel(kActionLadder));
-    } else {
-      ladderNotMeasured(ladder_.running(), gpu_,
-                        N_("No GPU: nothing is measured. The table shows how many "
-                           "passes each step makes for the chosen N."));
     }
+    const bool stale = r && (r->p.n != n_ || r->p.type != type_ || r->p.block != block_);
+    ladderStatus(ctx.theme, r != nullptr, stale, ladder_.running(), gpu_,
+                 N_("No GPU: nothing is measured. The table shows how many "
+                    "passes each step makes for the chosen N."));
     // On a projector the step, its speed and whether it is right matter most; the launch plan
     // and the speedups give way first.
     static const TableColumn kColumns[] = {
@@ -599,24 +597,25 @@ class ReductionLesson final : public Lesson {
   }
 
   LessonResults results() const override {
-    std::vector<MeasuredRow> rows;
+    const std::vector<MeasuredRow> rows =
+        stepRows(ladder_.get(), [](const LadderReport& r, const StepResult& s) {
+          return MeasuredRow{stepInfo(s.step).key,
+                             {{"n", double(r.p.n)},
+                              {"block", r.p.block},
+                              {"ms", s.ms},
+                              {"gbps", s.gbps},
+                              {"step_speedup", s.stepSpeedup},
+                              {"total_speedup", s.totalSpeedup},
+                              {"of_peak", s.ofPeak},
+                              {"of_cub", s.ofLibrary},
+                              {"sum", s.value},
+                              {"error", s.error},
+                              {"correct", s.ok ? 1.0 : 0.0}},
+                             s.m};
+        });
     nlohmann::json j;
     if (ladder_) {
       const LadderReport& r = *ladder_;
-      for (const StepResult& s : r.steps)
-        rows.push_back({stepInfo(s.step).key,
-                        {{"n", double(r.p.n)},
-                         {"block", r.p.block},
-                         {"ms", s.ms},
-                         {"gbps", s.gbps},
-                         {"step_speedup", s.stepSpeedup},
-                         {"total_speedup", s.totalSpeedup},
-                         {"of_peak", s.ofPeak},
-                         {"of_cub", s.ofLibrary},
-                         {"sum", s.value},
-                         {"error", s.error},
-                         {"correct", s.ok ? 1.0 : 0.0}},
-                        s.m});
       j["device"] = r.device;
       j["type"] = typeLabel(r.p.type);
       j["exact"] = static_cast<double>(r.cpu.exact);

@@ -46,19 +46,13 @@ constexpr CountersPanelSpec kSpec{
 const bool kHelperJob =
     registerLadderCountersJob<TensorParams>("tensor-cores", &measureCounters, allStepIds());
 
-// What the table's note says was measured (measureCounters caps the sizes).
-std::string measuredSizes(const TensorParams& p) {
-  const auto [M, N, K] = cappedSizes(p, kCountersExtent);
-  return trf(
-      "M x N x K = %d x %d x %d in %s (at most 4096 each: every kernel runs once per "
-      "profiler pass).",
-      M, N, K, formatLabel(p.format));
-}
-
 }  // namespace
 
 HelperCountersPanel<TensorParams> makeTensorCoresCountersPanel() {
-  return {"tensor-cores", kSpec, &measuredSizes};
+  // The note says what was measured: measureCounters caps the sizes.
+  return {"tensor-cores", kSpec, [](const TensorParams& p) {
+            return cappedSizesNote(p, kCountersExtent, formatLabel(p.format));
+          }};
 }
 
 }  // namespace cudalab

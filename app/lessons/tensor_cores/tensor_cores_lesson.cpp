@@ -158,13 +158,12 @@ class TensorCoresLesson final : public Lesson {
       else
         textWrapped("%d x %d x %d, %s inputs, on %s.", r->p.M, r->p.N, r->p.K, formatLabel(f),
                     r->device.c_str());
-      staleNote(ctx.theme, r->p.M != M_ || r->p.N != N_ || r->p.K != K_ || r->p.format != format_,
-                actionLabel(kActionLadder));
-    } else {
-      ladderNotMeasured(ladder_.running(), gpu_,
-                        N_("No GPU: nothing is measured. The table shows what "
-                           "each step needs and the tile it works on."));
     }
+    const bool stale =
+        r && (r->p.M != M_ || r->p.N != N_ || r->p.K != K_ || r->p.format != format_);
+    ladderStatus(ctx.theme, r != nullptr, stale, ladder_.running(), gpu_,
+                 N_("No GPU: nothing is measured. The table shows what "
+                    "each step needs and the tile it works on."));
     // On a projector the step, its speed and whether it is right matter most; what it needs and
     // its tile give way first.
     static const TableColumn kColumns[] = {
@@ -346,13 +345,14 @@ class TensorCoresLesson final : public Lesson {
   }
 
   LessonResults results() const override {
-    std::vector<MeasuredRow> rows;
+    const std::vector<MeasuredRow> rows =
+        stepRows(ladder_.get(), [](const LadderReport& r, const StepResult& s) {
+          return productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "tflops", s.tflops,
+                            s.ofLibrary, s.error, s.m);
+        });
     nlohmann::json j;
     if (ladder_) {
       const LadderReport& r = *ladder_;
-      for (const StepResult& s : r.steps)
-        rows.push_back(productRow(stepInfo(s.step).key, r.p.M, r.p.N, r.p.K, "tflops", s.tflops,
-                                  s.ofLibrary, s.error, s.m));
       j["device"] = r.device;
       j["format"] = formatLabel(r.p.format);
       j["memory_peak_gbps"] = r.memoryPeakGBps;
