@@ -46,7 +46,8 @@ struct FileVerdict {
   std::string verdict;  // English: what was right or wrong
   double ms = 0;        // at the exercise's size
   std::optional<Grade> grade;
-  nlohmann::json lines;  // with --lines: per source line and per instruction (linesJson)
+  nlohmann::json lines;   // with --lines: per source line and per instruction (linesJson)
+  nlohmann::json stalls;  // with --stalls: the PC samples (stallsJson)
 };
 
 // The worker's counters per source line and per machine instruction, each instruction with the
@@ -95,8 +96,32 @@ std::string firstError(const CompileResult& c) {
   return "the compiler gave no message";
 }
 
+// The PC samples: the reasons' names, and per instruction (with the SASS pane's line) its samples
+// per reason by name, for tools/ncu_counters_check.py --playground.
+nlohmann::json stallsJson(const RunReport& r, const CompileResult& c) {
+  nlohmann::json j = {{"problem", r.stallsProblem},
+                      {"total_samples", r.stallSamples},
+                      {"dropped_samples", r.stallSamplesDropped},
+                      {"reasons", r.stallReasons},
+                      {"instructions", nlohmann::json::array()}};
+  std::map<std::pair<std::string, std::uint64_t>, int> lineOf;
+  if (Result<std::vector<AsmLine>> sass = sassListing(c.cubin, kProgramName))
+    for (const AsmLine& a : *sass)
+      if (a.kind == AsmKind::Instruction) lineOf[{a.function, a.pc}] = a.sourceLine;
+  for (const counters::StallRecord& s : r.stalls) {
+    nlohmann::json samples = nlohmann::json::object();
+    for (const auto& [reason, n] : s.samples)
+      samples[r.stallReasons[static_cast<std::size_t>(reason)]] = n;
+    nlohmann::json row = {{"function", s.function}, {"pc", s.pcOffset}, {"samples", samples}};
+    const auto it = lineOf.find({s.function, s.pcOffset});
+    if (it != lineOf.end()) row["line"] = it->second;
+    j["instructions"].push_back(std::move(row));
+  }
+  return j;
+}
+
 FileVerdict checkFile(const std::string& file, const std::string& text, const Exercise& e,
-                      const RunParams& p, bool allSizes, bool lines, int arch,
+                      const RunParams& p, bool allSizes, bool lines, bool stalls, int arch,
                       WorkerClient& worker) {
   FileVerdict v;
   v.file = file;
@@ -134,6 +159,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   RunParams q = p;
   q.compare = false;
   q.lineCounters = lines;
+  q.stalls = stalls;
   Result<RunReport> r = worker.run(*c, e, q);
   if (!r) {
     v.verdict = "did not run to the end: " + r.status().sentence();
@@ -142,6 +168,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   v.correct = r->ok;
   v.ms = r->medianMs;
   if (lines) v.lines = linesJson(*r, *c);
+  if (stalls) v.stalls = stallsJson(*r, *c);
   v.verdict = r->ok ? "correct" : "wrong: " + englishOf(verdictOf(*r));
   return v;
 }
@@ -208,7 +235,8 @@ CommandResult runCheckCommand(const CheckCommand& c) {
 
   std::vector<FileVerdict> verdicts;
   for (const auto& [file, text] : files)
-    verdicts.push_back(checkFile(file, text, *e, p, c.allSizes, c.lines, hello->arch, worker));
+    verdicts.push_back(
+        checkFile(file, text, *e, p, c.allSizes, c.lines, c.stalls, hello->arch, worker));
   const long correct = std::count_if(verdicts.begin(), verdicts.end(),
                                      [](const FileVerdict& v) { return v.correct; });
   CommandResult out;
@@ -234,6 +262,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
                                 {"verdict", englishOf(s.why)},
                                 {"ms", s.ms}});
       if (!v.lines.is_null()) f["counters"] = v.lines;
+      if (!v.stalls.is_null()) f["stalls"] = v.stalls;
       j["files"].push_back(std::move(f));
     }
     out.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

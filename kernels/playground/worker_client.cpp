@@ -404,7 +404,7 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
   if (m->blobs.size() >= 1) r->cells = cells(m->blobs[0]);
   if (m->blobs.size() >= 2) r->guardCells = cells(m->blobs[1]);
   r->output = output_;
-  if (p.lineCounters) {
+  if (p.lineCounters || p.stalls) {
     // The worker ends after a run with counters per line (worker_server.cpp): reap it; the next
     // run starts a fresh one.
     waitForExit(10.0);

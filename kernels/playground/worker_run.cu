@@ -227,9 +227,14 @@ Status Run::launch(cudaKernel_t k, void** args) {
   // The learner's time limit starts with the first launch.
   if (!launched_) phase_("launching");
   launched_ = true;
-  if (!p_.lineCounters || r_.linesProblem.size() ||
-      std::find(probed_.begin(), probed_.end(), k) != probed_.end())
+  const bool probed = std::find(probed_.begin(), probed_.end(), k) != probed_.end();
+  if (!p_.lineCounters || r_.linesProblem.size() || probed) {
+    // The launch after the line counters' (or the first, without them) under PC sampling.
+    const bool sampled = std::find(sampled_.begin(), sampled_.end(), k) != sampled_.end();
+    if (p_.stalls && !sampled && r_.stallsProblem.empty() && (probed || !p_.lineCounters))
+      return sampledLaunch(k, args);
     return plainLaunch(k, args);
+  }
   probed_.push_back(k);
   Status launchStatus;
   Result<std::vector<counters::SassRecord>> recs = counters::profileSass([&] {
@@ -244,6 +249,28 @@ Status Run::launch(cudaKernel_t k, void** args) {
   // A fault of the kernel itself is the run's failure; anything else only the lines'.
   if (recs.status().cudaCode() != 0) return recs.status();
   r_.linesProblem = recs.status().sentence();
+  return {};
+}
+
+Status Run::sampledLaunch(cudaKernel_t k, void** args) {
+  sampled_.push_back(k);
+  Status launchStatus;
+  Result<counters::StallSamples> s = counters::samplePcs([&] {
+    launchStatus = plainLaunch(k, args);
+    return launchStatus;
+  });
+  if (!launchStatus) return launchStatus;
+  if (!s) {
+    if (s.status().cudaCode() != 0) return s.status();
+    r_.stallsProblem = s.status().sentence();
+    return {};
+  }
+  // The reasons' names are the same for every kernel of the GPU: the first sample's stand.
+  if (r_.stallReasons.empty()) r_.stallReasons = s->reasons;
+  if (r_.stallReasons != s->reasons) return {};
+  r_.stalls.insert(r_.stalls.end(), s->records.begin(), s->records.end());
+  r_.stallSamples += s->totalSamples;
+  r_.stallSamplesDropped += s->droppedSamples;
   return {};
 }
 

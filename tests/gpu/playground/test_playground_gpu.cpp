@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "playground/compile.hpp"
 #include "playground/playground.hpp"
@@ -460,6 +461,44 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
   for (const counters::SassRecord& rec : r->instructions)
     byInstruction += rec.values[int(counters::SassMetric::Instructions)];
   EXPECT_EQ(byInstruction, byLine);
+}
+
+// Where the kernel waits: PC sampling on the launch after the line counters', in the same worker.
+// The tiled product waits at its barriers and on its global loads: every sample is at an
+// instruction the line counters saw execute, with a reason the GPU named, and the samples add up.
+TEST_F(PlaygroundGpu, StallReasonsPerInstruction) {
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot sample under a sanitizer";
+  const Exercise& e = *findExercise("tiled-matmul");
+  RunParams p = defaultRunParams(e);
+  p.n = 1024;
+  p.seed = freshSeed();
+  p.runs = 2;
+  p.compare = false;
+  p.lineCounters = true;
+  p.stalls = true;
+  Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->summary;
+  if (!r->stallsProblem.empty()) GTEST_SKIP() << r->stallsProblem;
+  EXPECT_TRUE(r->linesProblem.empty()) << r->linesProblem;
+  ASSERT_FALSE(r->stallReasons.empty());
+  ASSERT_FALSE(r->stalls.empty());
+  std::set<std::pair<std::string, std::uint64_t>> executed;
+  for (const counters::SassRecord& rec : r->instructions)
+    executed.insert({rec.function, rec.pcOffset});
+  std::uint64_t sum = 0, barrier = 0;
+  for (const counters::StallRecord& s : r->stalls) {
+    EXPECT_TRUE(executed.count({s.function, s.pcOffset})) << s.function << " +" << s.pcOffset;
+    for (const auto& [reason, n] : s.samples) {
+      ASSERT_GE(reason, 0);
+      ASSERT_LT(reason, static_cast<int>(r->stallReasons.size()));
+      sum += n;
+      if (r->stallReasons[static_cast<std::size_t>(reason)] == "barrier") barrier += n;
+    }
+  }
+  EXPECT_GT(sum, 100u);
+  EXPECT_LE(sum, r->stallSamples);
+  EXPECT_GT(barrier, 0u) << "two __syncthreads() per tile, and no warp ever waited at one";
 }
 
 // Runs with counters per line one after another: an exercise with two kernels (element-wise:
