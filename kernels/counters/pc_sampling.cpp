@@ -127,7 +127,7 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
   CUpti_PCSamplingData flushed = data;
   flushed.pPcData = pcs2.data();
 
-  std::vector<CUpti_PCSamplingConfigurationInfo> info(6);
+  std::vector<CUpti_PCSamplingConfigurationInfo> info(5);
   info[0].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON;
   info[0].attributeData.stallReasonData.stallReasonCount = chosen.size();
   info[0].attributeData.stallReasonData.pStallReasonIndex = chosen.data();
@@ -145,9 +145,6 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
   // product none on an H200).
   info[4].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD;
   info[4].attributeData.samplingPeriodData.samplingPeriod = 9;
-  // Sampling from cuptiPCSamplingStart to cuptiPCSamplingStop, around the work alone.
-  info[5].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL;
-  info[5].attributeData.enableStartStopControlData.enableStartStopControl = 1;
   auto config =
       sized<CUpti_PCSamplingConfigurationInfoParams>(CUpti_PCSamplingConfigurationInfoParamsSize);
   config.ctx = *ctx;
@@ -155,15 +152,9 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
   config.pPCSamplingConfigurationInfo = info.data();
   CUDALAB_CUPTI_TRY(cuptiPCSamplingSetConfigurationAttribute, config);
 
-  auto start = sized<CUpti_PCSamplingStartParams>(CUpti_PCSamplingStartParamsSize);
-  start.ctx = *ctx;
-  CUDALAB_CUPTI_TRY(cuptiPCSamplingStart, start);
   const Status ran = work();
   if (!ran) return ran;
   CUDALAB_CUDA_TRY(cudaDeviceSynchronize());
-  auto stop = sized<CUpti_PCSamplingStopParams>(CUpti_PCSamplingStopParamsSize);
-  stop.ctx = *ctx;
-  CUDALAB_CUPTI_TRY(cuptiPCSamplingStop, stop);
   // The kernel has ended: its samples are flushed into `flushed`; disabling sampling puts what
   // is left into `data`. Both are parsed, the same instruction's samples added.
   auto flush = sized<CUpti_PCSamplingGetDataParams>(CUpti_PCSamplingGetDataParamsSize);
@@ -174,17 +165,17 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
     return Status::error(failureSentence(r, "cuptiPCSamplingDisable"));
   std::map<std::pair<std::string, std::uint64_t>, std::map<int, std::uint64_t>> byPc;
   for (CUpti_PCSamplingData* d : {&flushed, &data}) {
+    out.nonUserSamples += d->nonUsrKernelsTotalSamples;
+    out.bufferFull = out.bufferFull || d->hardwareBufferFull;
+    out.pcs += d->totalNumPcs;
     out.totalSamples += d->totalSamples;
     out.droppedSamples += d->droppedSamples;
     for (size_t k = 0; k < d->totalNumPcs && k < kMaxPcs; ++k) {
       CUpti_PCSamplingPCData& pc = d->pPcData[k];
       const std::uint64_t offset = pc.pcOffset;  // a copy: the struct is packed
       std::string function;
-      if (pc.functionName) {
-        function = pc.functionName;
-        std::free(pc.functionName);  // CUPTI's allocation
-        pc.functionName = nullptr;
-      }
+      // CUPTI keeps the name (freeing it aborted the worker with glibc's "invalid pointer").
+      if (pc.functionName) function = pc.functionName;
       for (size_t s = 0; s < pc.stallReasonCount; ++s) {
         const auto slot = slotOf.find(pc.stallReason[s].pcSamplingStallReasonIndex);
         const std::uint32_t taken = pc.stallReason[s].samples;  // a copy: the struct is packed

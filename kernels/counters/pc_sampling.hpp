@@ -32,6 +32,8 @@ struct StallSamples {
   std::vector<std::string> reasons;
   std::vector<StallRecord> records;
   std::uint64_t totalSamples = 0, droppedSamples = 0;
+  std::uint64_t nonUserSamples = 0, pcs = 0;  // diagnostics (WIP)
+  bool bufferFull = false;
 };
 
 // Runs `work` once with PC sampling on for every kernel it launches (the current device's context,
