@@ -59,13 +59,15 @@ def rel_diff(x, y):
 
 def ncu_source_rows(text):
     """Instruction rows of ncu's `--page source --print-source cuda,sass --csv` output:
-    (function, address, file, line, instructions executed). A "File Path" row starts a file, a
-    "Function Name" row a function, a row whose first cell is a number one of its lines; the
-    instruction rows under a line follow it."""
+    (function, address, file, line, instructions executed, {stall reason: samples}). A "File Path"
+    row starts a file, a "Function Name" row a function, a row whose first cell is a number one of
+    its lines; the instruction rows under a line follow it. The stall columns are "stall_REASON"
+    (all samples; the "(Not Issued)" twins are left out)."""
     out = []
     path = function = None
     line = 0
     executed = None
+    stall_cols = {}
     for r in csv.reader(io.StringIO(text)):
         if not r:
             continue
@@ -75,19 +77,38 @@ def ncu_source_rows(text):
             function = r[1]
         elif r[0] == "Line No":
             executed = r.index("Instructions Executed")
+            stall_cols = {c[len("stall_"):]: i for i, c in enumerate(r)
+                          if c.startswith("stall_") and "(" not in c}
         elif r[0].isdigit():
             line = int(r[0])
         elif r[0] == "" and executed is not None and len(r) > executed and r[2].startswith("0x"):
-            out.append((function, int(r[2], 16), path, line, number(r[executed])))
+            stalls = {k: number(r[i]) for k, i in stall_cols.items() if i < len(r)}
+            out.append((function, int(r[2], 16), path, line, number(r[executed]), stalls))
     return out
+
+
+def ncu_reason(name):
+    """CUPTI's stall reason in ncu's Source page words: long_scoreboard -> long_sb, lg_throttle ->
+    lg, math_pipe_throttle -> math, no_instructions -> no_inst, sleeping -> sleep, ..."""
+    name = name.replace("scoreboard", "sb").replace("math_pipe", "math")
+    for suffix in ("_throttle", "_stall", "_miss"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return {"no_instructions": "no_inst", "sleeping": "sleep"}.get(name, name)
+
+
+def shares(counts):
+    total = sum(counts.values())
+    return {k: v / total for k, v in counts.items()} if total else {}
 
 
 def playground(a):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     folder = os.path.join(root, "assets", "playground")
     rows = ["| exercise | instructions within 1% | lines within 1% | instructions on ncu's line | "
-            "header code (the pane's calling line; ncu's header) |",
-            "| --- | ---: | ---: | ---: | ---: |"]
+            "header code (the pane's calling line; ncu's header) | stall samples, app / ncu | "
+            "distance per line | distance per reason | top reason, app / ncu |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     problems = []
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".solution.cu"):
@@ -100,9 +121,11 @@ def playground(a):
         if not entries:  # the element-wise exercise: the app's two wrappers apply the learner's f
             entries = ["cudalab_apply_float", "cudalab_apply_double"]
         check = [a.cudalab, "check", path, "--exercise", ex]
-        app = subprocess.run(check + ["--json", "--lines"], capture_output=True, text=True)
+        app = subprocess.run(check + ["--json", "--lines", "--stalls"], capture_output=True,
+                             text=True)
         try:
             counters = json.loads(app.stdout)["files"][0]["counters"]
+            stalls = json.loads(app.stdout)["files"][0].get("stalls", {})
         except (ValueError, KeyError, IndexError):
             problems.append(f"{ex}: the app gave no counters: {app.stdout[-300:]} {app.stderr[-300:]}")
             continue
@@ -125,17 +148,22 @@ def playground(a):
             problems.append(f"{ex}: ncu gave no Source page: {run.stdout[-300:]} {run.stderr[-300:]}")
             continue
         start = {}
-        for fn, addr, _, _, _ in ncu:
+        for fn, addr, _, _, _, _ in ncu:
             start[fn] = min(start.get(fn, addr), addr)
-        by_pc = {(fn, addr - start[fn]): (p, line, n) for fn, addr, p, line, n in ncu}
+        by_pc = {(fn, addr - start[fn]): (p, line, n) for fn, addr, p, line, n, _ in ncu}
+        ncu_stalls = {(fn, addr - start[fn]): st for fn, addr, _, _, _, st in ncu}
         program = {p for p, _, _ in by_pc.values() if p and p.endswith("/kernel.cu")}
         # Instructions.
         same = compared = on_line = mapped = inlined = 0
         ncu_line = {}     # learner's line -> ncu's count of that line of the learner's file
         # Lines past the learner's text are the app's own (the element-wise wrappers).
         last = source.count("\n") + 1
+        # Only the kernels the app read: CUPTI's SASS metrics give records once per process, so
+        # the app's margin counts the first kernel the exercise launches (the element-wise
+        # exercise's float one; its double one has no counts there).
+        app_functions = {i["function"] for i in counters["instructions"]}
         for (fn, pc), (p, line, n) in by_pc.items():
-            if p in program:
+            if p in program and fn in app_functions:
                 ncu_line[line] = ncu_line.get(line, 0) + n
         for i in counters["instructions"]:
             key = (i["function"], i["pc"])
@@ -170,8 +198,37 @@ def playground(a):
             lines_ok += ok
             if not ok:
                 problems.append(f"{ex}: line {l['line']} app {l['inst_executed']} ncu {want:.0f}")
+        # Where the kernel waits: samples are statistics, so the shares are compared, per line
+        # (the app's line of each sampled instruction, as the margin shows it; ncu's line of the
+        # learner's file, header code under 0 on both sides) and per stall reason, as the
+        # distance between the two distributions (half the sum of |difference|: 0 the same, 1
+        # nothing in common).
+        stall_text = stalls.get("problem") or "-"
+        if stalls.get("instructions"):
+            app_line, ncu_by_line, app_reason, ncu_by_reason = {}, {}, {}, {}
+            for i in stalls["instructions"]:
+                line = i.get("line", 0)
+                for reason, n in i["samples"].items():
+                    app_line[line] = app_line.get(line, 0) + n
+                    app_reason[ncu_reason(reason)] = app_reason.get(ncu_reason(reason), 0) + n
+            for key, st in ncu_stalls.items():
+                p, line, _ = by_pc[key]
+                line = line if p in program and line <= last else 0
+                for reason, n in st.items():
+                    ncu_by_line[line] = ncu_by_line.get(line, 0) + n
+                    ncu_by_reason[reason] = ncu_by_reason.get(reason, 0) + n
+            def distance(x, y):
+                x, y = shares(x), shares(y)
+                return sum(abs(x.get(k, 0) - y.get(k, 0)) for k in set(x) | set(y)) / 2
+            top = lambda d: max(d, key=d.get) if d else "-"
+            stall_text = (f"{sum(app_reason.values()):.0f} / {sum(ncu_by_reason.values()):.0f} | "
+                          f"{distance(app_line, ncu_by_line):.2f} | "
+                          f"{distance(app_reason, ncu_by_reason):.2f} | {top(app_reason)} / "
+                          f"{top(ncu_by_reason)}")
+        else:
+            stall_text += " | | |"
         rows.append(f"| {ex} | {same} of {compared} | {lines_ok} of {lines} | {on_line} of "
-                    f"{mapped} | {inlined} |")
+                    f"{mapped} | {inlined} | {stall_text} |")
     table = "\n".join(rows) + "\n"
     if problems:
         table += "\nDisagreements:\n\n" + "\n".join("- " + p for p in problems[:60]) + "\n"

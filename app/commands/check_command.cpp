@@ -46,7 +46,8 @@ struct FileVerdict {
   std::string verdict;  // English: what was right or wrong
   double ms = 0;        // at the exercise's size
   std::optional<Grade> grade;
-  nlohmann::json lines;  // with --lines: per source line and per instruction (linesJson)
+  nlohmann::json lines;   // with --lines: per source line and per instruction (linesJson)
+  nlohmann::json stalls;  // with --stalls: the PC samples (stallsJson)
 };
 
 // The worker's counters per source line and per machine instruction, each instruction with the
@@ -95,8 +96,27 @@ std::string firstError(const CompileResult& c) {
   return "the compiler gave no message";
 }
 
+// The PC samples: the reasons' names, and per instruction (with its line as the editor's margin
+// gives it, 0: none of the learner's) its samples per reason by name, for
+// tools/ncu_counters_check.py --playground.
+nlohmann::json stallsJson(const RunReport& r) {
+  nlohmann::json j = {{"problem", r.stallsProblem},
+                      {"total_samples", r.stallSamples},
+                      {"dropped_samples", r.stallSamplesDropped},
+                      {"reasons", r.stallReasons},
+                      {"instructions", nlohmann::json::array()}};
+  for (const counters::StallRecord& s : r.stalls) {
+    nlohmann::json samples = nlohmann::json::object();
+    for (const auto& [reason, n] : s.samples)
+      samples[r.stallReasons[static_cast<std::size_t>(reason)]] = n;
+    j["instructions"].push_back(
+        {{"function", s.function}, {"pc", s.pcOffset}, {"line", s.line}, {"samples", samples}});
+  }
+  return j;
+}
+
 FileVerdict checkFile(const std::string& file, const std::string& text, const Exercise& e,
-                      const RunParams& p, bool allSizes, bool lines, int arch,
+                      const RunParams& p, bool allSizes, bool lines, bool stalls, int arch,
                       WorkerClient& worker) {
   FileVerdict v;
   v.file = file;
@@ -134,6 +154,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   RunParams q = p;
   q.compare = false;
   q.lineCounters = lines;
+  q.stalls = stalls;
   Result<RunReport> r = worker.run(*c, e, q);
   if (!r) {
     v.verdict = "did not run to the end: " + r.status().sentence();
@@ -142,6 +163,7 @@ FileVerdict checkFile(const std::string& file, const std::string& text, const Ex
   v.correct = r->ok;
   v.ms = r->medianMs;
   if (lines) v.lines = linesJson(*r, *c);
+  if (stalls) v.stalls = stallsJson(*r);
   v.verdict = r->ok ? "correct" : "wrong: " + englishOf(verdictOf(*r));
   return v;
 }
@@ -152,6 +174,8 @@ CommandResult runCheckCommand(const CheckCommand& c) {
   // The input first: every refusal before anything runs.
   if (c.lines && (!c.json || c.allSizes))
     return refuse("--lines goes with --json, at the exercise's size (not with --sizes all).");
+  if (c.stalls && (!c.json || c.allSizes))
+    return refuse("--stalls goes with --json, at the exercise's size (not with --sizes all).");
   const Exercise* e = findExercise(c.exercise);
   if (!e) {
     std::string ids;
@@ -210,7 +234,8 @@ CommandResult runCheckCommand(const CheckCommand& c) {
 
   std::vector<FileVerdict> verdicts;
   for (const auto& [file, text] : files)
-    verdicts.push_back(checkFile(file, text, *e, p, c.allSizes, c.lines, hello->arch, worker));
+    verdicts.push_back(
+        checkFile(file, text, *e, p, c.allSizes, c.lines, c.stalls, hello->arch, worker));
   const long correct = std::count_if(verdicts.begin(), verdicts.end(),
                                      [](const FileVerdict& v) { return v.correct; });
   CommandResult out;
@@ -236,6 +261,7 @@ CommandResult runCheckCommand(const CheckCommand& c) {
                                 {"verdict", englishOf(s.why)},
                                 {"ms", s.ms}});
       if (!v.lines.is_null()) f["counters"] = v.lines;
+      if (!v.stalls.is_null()) f["stalls"] = v.stalls;
       j["files"].push_back(std::move(f));
     }
     out.out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -1,5 +1,5 @@
 // `cudalab check FILE... | DIR --exercise ID [--sizes all] [--grid X,Y,Z --block X,Y,Z] [--json]
-// [--lines]`:
+// [--lines] [--stalls]`:
 // a teacher's grading tool. Each file (a folder: its .cu files) is compiled as the exercise's
 // program, run in the playground's worker process on the GPU, and checked against the CPU's
 // reference, at the exercise's size or, with --sizes all, at every size the playground's "Check at
@@ -28,6 +28,9 @@ struct CheckCommand {
   // With json, at the exercise's size only: the counters of each source line and each machine
   // instruction (CUPTI's SASS metrics in the worker), for tools/ncu_counters_check.py --playground.
   bool lines = false;
+  // With json, at the exercise's size only: CUPTI's PC sampling of the kernel, the samples per
+  // instruction and stall reason (counters/pc_sampling.hpp).
+  bool stalls = false;
 };
 
 CommandResult runCheckCommand(const CheckCommand& c);

@@ -138,6 +138,9 @@ void defineOptions(CLI::App& app, CliOptions& o, RawOptions& raw) {
                   "With --json: the counters of each source line and machine instruction of the "
                   "run at the exercise's size (CUPTI, in the worker), as the editor's margin and "
                   "the SASS pane show them");
+  check->add_flag("--stalls", o.stalls,
+                  "With --json: where the kernel waits, CUPTI's PC sampling per instruction and "
+                  "stall reason, at the exercise's size");
   CLI::App* soak = raw.soak = app.add_subcommand(
       "soak", "Use every lesson headless for M minutes and report memory, files and frame times");
   soak->add_option("--minutes", o.soakMinutes, "How long (default 10)")

@@ -82,6 +82,7 @@ struct CliOptions {
   bool allSizes = false;                // check --sizes all
   std::string grid, block;              // check --grid, --block
   bool lines = false;                   // check --lines
+  bool stalls = false;                  // check --stalls
 };
 
 struct CliParse {

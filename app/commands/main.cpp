@@ -543,9 +543,9 @@ int main(int argc, char** argv) {
     case Command::CountersHelper:
       return runCountersHelper(3, 4);
     case Command::Check: {
-      const CommandResult r =
-          runCheckCommand({p.options.checkPaths, p.options.exercise, p.options.allSizes,
-                           p.options.grid, p.options.block, p.options.json, "", p.options.lines});
+      const CommandResult r = runCheckCommand(
+          {p.options.checkPaths, p.options.exercise, p.options.allSizes, p.options.grid,
+           p.options.block, p.options.json, "", p.options.lines, p.options.stalls});
       std::fputs(r.out.c_str(), stdout);
       std::fputs(r.err.c_str(), stderr);
       return r.exitCode;

@@ -26,7 +26,7 @@ const Cupti& cupti() {
           "The GPU's counters need CUPTI (libcupti, part of the CUDA toolkit), and it "
           "could not be loaded (tried " +
           tried + "). The models still work.";
-      c.sassProblem = c.problem;
+      c.sassProblem = c.pcProblem = c.problem;
       return c;
     }
 #define CUDALAB_CUPTI_LOAD(name, field, why)                      \
@@ -66,10 +66,23 @@ const Cupti& cupti() {
     CUDALAB_CUPTI_SASS(cuptiSassMetricsGetDataProperties)
     CUDALAB_CUPTI_SASS(cuptiSassMetricsFlushData)
     CUDALAB_CUPTI_SASS(cuptiGetSassToSourceCorrelation)
+#define CUDALAB_CUPTI_PC(name)        \
+  CUDALAB_CUPTI_LOAD(name, pcProblem, \
+                     "stall reasons need CUPTI's PC sampling (CUDA 11.3 or newer).")
+    CUDALAB_CUPTI_PC(cuptiPCSamplingGetNumStallReasons)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingGetStallReasons)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingSetConfigurationAttribute)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingEnable)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingDisable)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingGetData)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingStart)
+    CUDALAB_CUPTI_PC(cuptiPCSamplingStop)
+#undef CUDALAB_CUPTI_PC
 #undef CUDALAB_CUPTI_SASS
 #undef CUDALAB_CUPTI_RANGE
 #undef CUDALAB_CUPTI_LOAD
     if (!c.problem.empty() && c.sassProblem.empty()) c.sassProblem = c.problem;
+    if (!c.problem.empty() && c.pcProblem.empty()) c.pcProblem = c.problem;
     return c;
   }();
   return loaded;

@@ -52,9 +52,18 @@ struct Cupti {
   CUDALAB_CUPTI_FN(cuptiSassMetricsGetDataProperties);
   CUDALAB_CUPTI_FN(cuptiSassMetricsFlushData);
   CUDALAB_CUPTI_FN(cuptiGetSassToSourceCorrelation);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingGetNumStallReasons);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingGetStallReasons);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingSetConfigurationAttribute);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingEnable);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingDisable);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingGetData);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingStart);
+  CUDALAB_CUPTI_FN(cuptiPCSamplingStop);
 #undef CUDALAB_CUPTI_FN
   std::string problem;
   std::string sassProblem;
+  std::string pcProblem;  // why PC sampling's entry points are missing (no stall reasons)
 };
 const Cupti& cupti();
 

@@ -71,20 +71,23 @@ double LineCounters::threadsPerInstruction() const {
   return r ? double(value(SassMetric::ThreadInstructions)) / double(r) : 0;
 }
 
+int programLine(const SourcePlace& place, const std::string& programFile) {
+  // The program's own file, by name (CUPTI reports the name NVRTC was given, sometimes with a
+  // directory in front).
+  const bool ours =
+      place.line > 0 && (place.file == programFile ||
+                         (place.file.size() > programFile.size() &&
+                          place.file.compare(place.file.size() - programFile.size() - 1,
+                                             std::string::npos, "/" + programFile) == 0));
+  return ours ? place.line : 0;
+}
+
 std::vector<LineCounters> countersByLine(
     std::span<const SassRecord> records, const std::string& programFile,
     const std::function<SourcePlace(const SassRecord&)>& placeOf) {
   std::map<int, LineCounters> byLine;
   for (const SassRecord& r : records) {
-    const SourcePlace place = placeOf(r);
-    // The program's own file, by name (CUPTI reports the name NVRTC was given, sometimes with a
-    // directory in front).
-    const bool ours =
-        place.line > 0 && (place.file == programFile ||
-                           (place.file.size() > programFile.size() &&
-                            place.file.compare(place.file.size() - programFile.size() - 1,
-                                               std::string::npos, "/" + programFile) == 0));
-    const int line = ours ? place.line : 0;
+    const int line = programLine(placeOf(r), programFile);
     LineCounters& l = byLine[line];
     l.line = line;
     ++l.instructionsOnLine;

@@ -68,6 +68,10 @@ struct SourcePlace {
   int line = 0;
 };
 
+// The line of the program `programFile` that `place` names, 0 for a place in another file (a
+// header) or on no line.
+int programLine(const SourcePlace& place, const std::string& programFile);
+
 struct LineCounters {
   int line = 0;  // 0: instructions of no line of the program (headers, the compiler's own)
   std::uint64_t values[int(SassMetric::Count)] = {};

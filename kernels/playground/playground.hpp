@@ -34,6 +34,7 @@
 
 #include "common/params.hpp"
 #include "common/status.hpp"
+#include "counters/pc_sampling.hpp"
 #include "counters/source_lines.hpp"
 #include "models/occupancy.hpp"
 
@@ -230,6 +231,10 @@ struct RunParams {
   // Also read the GPU's counters per source line (CUPTI's SASS metrics) on the first, untimed
   // launch of each of the learner's kernels.
   bool lineCounters = false;
+  // Where the kernel waits: CUPTI's PC sampling on the first launch of each of the learner's
+  // kernels (counters/pc_sampling.hpp), the samples per instruction and stall reason. With
+  // lineCounters as well, WorkerClient::run samples in a second run of its own.
+  bool stalls = false;
 };
 
 RunParams defaultRunParams(const Exercise& e);
@@ -413,6 +418,12 @@ struct RunReport {
   // instruction seen in several launches summed.
   std::vector<counters::SassRecord> instructions;
   std::string linesProblem;
+  // With RunParams::stalls: the stall reasons' names and, per instruction sampled, its samples
+  // per reason (indices into stallReasons), or why none could be taken.
+  std::vector<std::string> stallReasons;
+  std::vector<counters::StallRecord> stalls;
+  std::uint64_t stallSamples = 0, stallSamplesDropped = 0;
+  std::string stallsProblem;
   double loadMs = 0;   // loading the compiled image in the worker
   std::string output;  // what the kernel printed (printf), at most 16 KiB
   std::string device;

@@ -97,6 +97,9 @@ class WorkerClient {
   // launches, then kCheckSeconds for the check and comparisons. A worker that passes a limit,
   // dies, or answers nonsense is stopped, and the Status says which; the next call starts a
   // fresh one.
+  // With both p.lineCounters and p.stalls it runs twice, each in a fresh worker: the line
+  // counters with the timed runs, then one untimed run under PC sampling, whose samples join the
+  // first report (CUPTI gave no samples after the SASS metrics in one process).
   Result<RunReport> run(const CompileResult& compiled, const Exercise& e, const RunParams& p,
                         const std::atomic<bool>* cancel = nullptr);
   // One request and its final reply: `setupSeconds` until the worker says "launching", then
@@ -115,6 +118,8 @@ class WorkerClient {
   int restarts() const { return starts_ > 0 ? starts_ - 1 : 0; }
 
  private:
+  Result<RunReport> runOnce(const CompileResult& compiled, const Exercise& e, const RunParams& p,
+                            const std::atomic<bool>* cancel);
   Status start();
   void drainOutput();
   void waitForExit(double seconds);  // reaps a worker that is exiting by itself

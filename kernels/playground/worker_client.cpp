@@ -348,6 +348,30 @@ Result<WorkerHello> WorkerClient::hello(const std::atomic<bool>* cancel) {
 
 Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercise& e,
                                     const RunParams& p, const std::atomic<bool>* cancel) {
+  if (!p.lineCounters || !p.stalls) return runOnce(compiled, e, p, cancel);
+  RunParams lines = p;
+  lines.stalls = false;
+  Result<RunReport> r = runOnce(compiled, e, lines, cancel);
+  if (!r) return r;
+  RunParams sampled = p;
+  sampled.lineCounters = false;
+  sampled.compare = false;
+  sampled.runs = 1;
+  Result<RunReport> s = runOnce(compiled, e, sampled, cancel);
+  if (!s) {
+    r->stallsProblem = s.status().sentence();
+    return r;
+  }
+  r->stallReasons = std::move(s->stallReasons);
+  r->stalls = std::move(s->stalls);
+  r->stallSamples = s->stallSamples;
+  r->stallSamplesDropped = s->stallSamplesDropped;
+  r->stallsProblem = std::move(s->stallsProblem);
+  return r;
+}
+
+Result<RunReport> WorkerClient::runOnce(const CompileResult& compiled, const Exercise& e,
+                                        const RunParams& p, const std::atomic<bool>* cancel) {
   if (!compiled.ok) return Status::error(N_("Compile the kernel without errors first."));
   Result<WorkerHello> h = hello(cancel);
   if (!h) return h.status();
@@ -404,7 +428,7 @@ Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercis
   if (m->blobs.size() >= 1) r->cells = cells(m->blobs[0]);
   if (m->blobs.size() >= 2) r->guardCells = cells(m->blobs[1]);
   r->output = output_;
-  if (p.lineCounters) {
+  if (p.lineCounters || p.stalls) {
     // The worker ends after a run with counters per line (worker_server.cpp): reap it; the next
     // run starts a fresh one.
     waitForExit(10.0);

@@ -163,7 +163,8 @@ nlohmann::json toJson(const RunParams& p) {
           {"timeout_s", p.timeoutSeconds},
           {"seed", p.seed},
           {"compare", p.compare},
-          {"line_counters", p.lineCounters}};
+          {"line_counters", p.lineCounters},
+          {"stalls", p.stalls}};
 }
 
 Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
@@ -180,6 +181,7 @@ Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
     p.seed = j.at("seed").get<std::uint64_t>();
     p.compare = j.at("compare").get<bool>();
     p.lineCounters = j.value("line_counters", false);
+    p.stalls = j.value("stalls", false);
     return p;
   } catch (const std::exception& e) {
     return Status::error(std::string("bad run request: ") + e.what());
@@ -245,6 +247,16 @@ nlohmann::json toJson(const RunReport& r) {
     j["instructions"].push_back(ins);
   }
   j["lines_problem"] = r.linesProblem;
+  j["stall_reasons"] = r.stallReasons;
+  j["stalls"] = nlohmann::json::array();
+  for (const counters::StallRecord& rec : r.stalls) {
+    nlohmann::json samples = nlohmann::json::array();
+    for (const auto& [reason, n] : rec.samples)
+      samples.push_back({reason, n});
+    j["stalls"].push_back({rec.function, rec.pcOffset, samples, rec.line});
+  }
+  j["stall_samples"] = {r.stallSamples, r.stallSamplesDropped};
+  j["stalls_problem"] = r.stallsProblem;
   return j;
 }
 
@@ -309,6 +321,25 @@ Result<RunReport> runReportFromJson(const nlohmann::json& j) {
       r.instructions.push_back(std::move(rec));
     }
     r.linesProblem = j.value("lines_problem", "");
+    r.stallReasons = j.value("stall_reasons", std::vector<std::string>{});
+    for (const auto& s : j.value("stalls", nlohmann::json::array())) {
+      counters::StallRecord rec;
+      rec.function = s.at(0).get<std::string>();
+      rec.pcOffset = s.at(1).get<std::uint64_t>();
+      rec.line = s.at(3).get<int>();
+      for (const auto& x : s.at(2)) {
+        const int reason = x.at(0).get<int>();
+        if (reason < 0 || reason >= static_cast<int>(r.stallReasons.size()))
+          return Status::error("bad report from the worker: a stall reason out of range");
+        rec.samples.push_back({reason, x.at(1).get<std::uint32_t>()});
+      }
+      r.stalls.push_back(std::move(rec));
+    }
+    if (const auto it = j.find("stall_samples"); it != j.end() && it->size() == 2) {
+      r.stallSamples = it->at(0).get<std::uint64_t>();
+      r.stallSamplesDropped = it->at(1).get<std::uint64_t>();
+    }
+    r.stallsProblem = j.value("stalls_problem", "");
     return r;
   } catch (const std::exception& e) {
     return Status::error(std::string("bad report from the worker: ") + e.what());

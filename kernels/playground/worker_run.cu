@@ -227,9 +227,14 @@ Status Run::launch(cudaKernel_t k, void** args) {
   // The learner's time limit starts with the first launch.
   if (!launched_) phase_("launching");
   launched_ = true;
-  if (!p_.lineCounters || r_.linesProblem.size() ||
-      std::find(probed_.begin(), probed_.end(), k) != probed_.end())
-    return plainLaunch(k, args);
+  // PC sampling on each kernel's first launch, in a run without the line counters: after CUPTI's
+  // SASS metrics in the same process no sample came back (an H200, CUDA 13.0), so the client
+  // asks for the two in runs of their own (WorkerClient::run).
+  if (p_.stalls && !p_.lineCounters && r_.stallsProblem.empty() &&
+      std::find(sampled_.begin(), sampled_.end(), k) == sampled_.end())
+    return sampledLaunch(k, args);
+  const bool probed = std::find(probed_.begin(), probed_.end(), k) != probed_.end();
+  if (!p_.lineCounters || r_.linesProblem.size() || probed) return plainLaunch(k, args);
   probed_.push_back(k);
   Status launchStatus;
   Result<std::vector<counters::SassRecord>> recs = counters::profileSass([&] {
@@ -244,6 +249,34 @@ Status Run::launch(cudaKernel_t k, void** args) {
   // A fault of the kernel itself is the run's failure; anything else only the lines'.
   if (recs.status().cudaCode() != 0) return recs.status();
   r_.linesProblem = recs.status().sentence();
+  return {};
+}
+
+Status Run::sampledLaunch(cudaKernel_t k, void** args) {
+  sampled_.push_back(k);
+  Status launchStatus;
+  Result<counters::StallSamples> s = counters::samplePcs([&] {
+    launchStatus = plainLaunch(k, args);
+    return launchStatus;
+  });
+  if (!launchStatus) return launchStatus;
+  if (!s) {
+    if (s.status().cudaCode() != 0) return s.status();
+    r_.stallsProblem = s.status().sentence();
+    return {};
+  }
+  // The reasons' names are the same for every kernel of the GPU: the first sample's stand.
+  if (r_.stallReasons.empty()) r_.stallReasons = s->reasons;
+  if (r_.stallReasons != s->reasons) return {};
+  // Each instruction's line as the line counters find it (CUPTI's own correlation).
+  for (counters::StallRecord& rec : s->records) {
+    Result<counters::SourcePlace> place =
+        counters::sourcePlace(*image_, rec.function, rec.pcOffset);
+    rec.line = place ? counters::programLine(*place, kProgramName) : 0;
+  }
+  r_.stalls.insert(r_.stalls.end(), s->records.begin(), s->records.end());
+  r_.stallSamples += s->totalSamples;
+  r_.stallSamplesDropped += s->droppedSamples;
   return {};
 }
 

@@ -185,6 +185,8 @@ class Run {
   // launch
   Status plainLaunch(cudaKernel_t k, void** args);
   Status launch(cudaKernel_t k, void** args);
+  // A launch under PC sampling (RunParams::stalls), once per kernel.
+  Status sampledLaunch(cudaKernel_t k, void** args);
   // A failure before the learner's launches (false, out_.error set).
   bool fail(const Status& s);
   // A failure of the learner's launches or of reading their output: the launch's sentence.
@@ -234,6 +236,7 @@ class Run {
   // under CUPTI's SASS metrics.
   std::vector<counters::SassRecord> sassRecords_;
   std::vector<cudaKernel_t> probed_;
+  std::vector<cudaKernel_t> sampled_;  // launched once under PC sampling
 };
 
 }  // namespace cudalab::playground::detail

@@ -121,7 +121,7 @@ int runWorker(int inFd, int outFd) {
       reply.blobs = {blob(o.report.cells), blob(o.report.guardCells)};
       // CUPTI's SASS metrics give records once per process (a second run here got none): after
       // a run with counters per line the worker ends, and the app starts a fresh one.
-      if (p->lineCounters) return writeMessage(outFd, reply) ? 0 : 2;
+      if (p->lineCounters || p->stalls) return writeMessage(outFd, reply) ? 0 : 2;
     }
     if (!writeMessage(outFd, reply)) return 2;
   }

@@ -273,8 +273,9 @@ class PlaygroundLesson final : public Lesson {
     helpTooltip(
         "Also read the GPU's counters for every line of your kernel (CUPTI's SASS metrics, what "
         "Nsight Compute's source view shows): how often each line ran, with how many threads, "
-        "and the sectors and shared-memory passes its loads and stores needed. Measured on the "
-        "first, untimed launch; the timed runs are not affected. Not with Check accesses.");
+        "and the sectors and shared-memory passes its loads and stores needed; then, in a second "
+        "run, where its warps waited and why (PC sampling). Measured on untimed launches; the "
+        "timed runs are not affected. Not with Check accesses.");
     valid_ = validate(*ex_, params_, limits());
     errorText(ctx.theme, valid_);
     ImGui::Separator();
@@ -565,6 +566,8 @@ class PlaygroundLesson final : public Lesson {
     const std::string text = editor_.text();
     RunParams p = params_;
     p.seed = ++seed_ * 7919 + static_cast<std::uint64_t>(std::time(nullptr));
+    // The counters per line come with the stall samples (a second run: WorkerClient::run).
+    p.stalls = p.lineCounters;
     CompileOptions o;
     o.arch = hello_ && hello_->hasDevice ? hello_->arch : 0;
     const bool doRun = run && gpu_ && validate(*e, p, limits()).ok();
@@ -573,6 +576,7 @@ class PlaygroundLesson final : public Lesson {
       // Every access is checked: one timed run, and a longer limit. The sanitizer and the
       // profiler cannot both attach to the worker.
       p.lineCounters = false;
+      p.stalls = false;
       p.runs = 1;
       p.timeoutSeconds = std::min(kTimeoutSpec.max, std::max(30.0, p.timeoutSeconds * 20));
     }
@@ -653,6 +657,10 @@ class PlaygroundLesson final : public Lesson {
       machine_.setSource(*ex_, last_->text);
       machine_.setCounts(last_->report ? last_->report->instructions
                                        : std::vector<counters::SassRecord>{});
+      if (last_->report)
+        machine_.setStalls(last_->report->stallReasons, last_->report->stalls);
+      else
+        machine_.setStalls({}, {});
       lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
       // A failed compile has no registers: the launch numbers keep the last compiled kernel's.
       if (last_->compiled.ok) {

@@ -41,10 +41,15 @@ std::string compact(std::uint64_t v) {
   return buf;
 }
 
+using InstructionKey = std::pair<std::string, std::uint64_t>;  // (kernel, offset)
+
 // What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset (and,
-// with counts, after how many times warps executed it: `executed` is nullptr without them).
+// with counts, after how many times warps executed it: `executed` is nullptr without them; with
+// PC samples, after its share of them: `stalls` is nullptr without, `total` all the samples).
 std::string shown(const AsmLine& a, bool sass,
-                  const std::map<std::pair<std::string, std::uint64_t>, std::uint64_t>* executed) {
+                  const std::map<InstructionKey, std::uint64_t>* executed,
+                  const std::map<InstructionKey, counters::StallRecord>* stalls,
+                  std::uint64_t total) {
   if (a.kind == AsmKind::Function) return sass ? demangled(a.text) + ":" : a.text;
   if (a.kind == AsmKind::Instruction && sass) {
     char pc[48];
@@ -56,6 +61,16 @@ std::string shown(const AsmLine& a, bool sass,
       std::snprintf(count, sizeof count, "%6s  ",
                     it == executed->end() ? "-" : compact(it->second).c_str());
       out += count;
+    }
+    if (stalls) {
+      const auto it = stalls->find({a.function, a.pc});
+      char share[16];
+      if (it == stalls->end() || total == 0)
+        std::snprintf(share, sizeof share, "%6s  ", "-");
+      else
+        std::snprintf(share, sizeof share, "%5.1f%%  ",
+                      100.0 * double(it->second.total()) / double(total));
+      out += share;
     }
     return out + a.text;
   }
@@ -104,6 +119,38 @@ void MachineCodePanel::setCounts(const std::vector<counters::SassRecord>& instru
   executed_.clear();
   for (const counters::SassRecord& rec : instructions)
     executed_[{rec.function, rec.pcOffset}] = rec.values[int(counters::SassMetric::Instructions)];
+}
+
+void MachineCodePanel::setStalls(const std::vector<std::string>& reasons,
+                                 const std::vector<counters::StallRecord>& records) {
+  stalls_.clear();
+  stallReasons_ = reasons;
+  stallTotal_ = stallMost_ = 0;
+  for (const counters::StallRecord& rec : records) {
+    stalls_[{rec.function, rec.pcOffset}] = rec;
+    stallTotal_ += rec.total();
+    stallMost_ = std::max(stallMost_, rec.total());
+  }
+}
+
+std::string MachineCodePanel::instructionTip(const AsmLine& a) const {
+  std::string tip = trf("Line %d of your kernel: click to find it.", a.sourceLine);
+  const auto it = stalls_.find({a.function, a.pc});
+  if (it == stalls_.end() || stallTotal_ == 0) return tip;
+  const counters::StallRecord& rec = it->second;
+  tip += "\n\n" + trf("%.1f%% of the samples: its warps were here, and why:",
+                      100.0 * double(rec.total()) / double(stallTotal_));
+  std::vector<std::pair<std::uint32_t, int>> order;
+  for (const auto& [reason, n] : rec.samples)
+    order.push_back({n, reason});
+  std::sort(order.rbegin(), order.rend());
+  for (const auto& [n, reason] : order) {
+    const std::string& name = stallReasons_[std::size_t(reason)];
+    const counters::StallText* t = counters::stallText(name);
+    tip += trf("\n  %.0f%%  %s", 100.0 * double(n) / double(rec.total()),
+               t ? tr(t->meaning) : name.c_str());
+  }
+  return tip;
 }
 
 void MachineCodePanel::setSource(const Exercise& e, std::string text) {
@@ -233,12 +280,24 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
         dl->AddRectFilled(p, ImVec2(p.x + charW * 0.7f, p.y + lineH), paletteColour(c));
         if (ImGui::IsItemHovered()) {
           ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-          ImGui::SetTooltip("%s",
-                            trf("Line %d of your kernel: click to find it.", a.sourceLine).c_str());
+          ImGui::SetTooltip("%s", instructionTip(a).c_str());
         }
         if (ImGui::IsItemClicked()) clicked = a.sourceLine;
       }
-      const std::string s = shown(a, sass, sass && !executed_.empty() ? &executed_ : nullptr);
+      const std::string s = shown(a, sass, sass && !executed_.empty() ? &executed_ : nullptr,
+                                  sass && !stalls_.empty() ? &stalls_ : nullptr, stallTotal_);
+      // Behind the share of the samples, a bar against the instruction with the most: where the
+      // warps wait stands out while scrolling.
+      if (sass && instruction && stallMost_ > 0)
+        if (const auto it = stalls_.find({a.function, a.pc}); it != stalls_.end()) {
+          const float column = 1.3f + 12.0f + (executed_.empty() ? 0.0f : 8.0f);
+          const float x0 = p.x + charW * column;
+          const float w = charW * 6 * float(it->second.total()) / float(stallMost_);
+          ImVec4 bar = ctx.theme.warningColour();
+          bar.w = 0.35f;
+          dl->AddRectFilled(ImVec2(x0, p.y + 1), ImVec2(x0 + w, p.y + lineH - 1),
+                            ImGui::ColorConvertFloat4ToU32(bar));
+        }
       dl->AddText(ImVec2(p.x + charW * 1.3f, p.y), instruction ? text : muted, s.c_str());
     }
   clipper.End();
@@ -305,10 +364,18 @@ void MachineCodePanel::draw(LessonContext& ctx, CodeEditor& editor) {
     if (sass_) {
       ImGui::TextUnformatted(
           trf("SASS for sm_%d: %d instructions", arch_, instructionCount(*sass_)).c_str());
-      if (!executed_.empty()) {
+      // Which columns follow the offset, as the last run measured them.
+      const char* columns =
+          !executed_.empty() && !stalls_.empty()
+              ? N_("(after the offset: times warps executed it, and its share "
+                   "of the stall samples; last run)")
+          : !executed_.empty() ? N_("(after the offset: times warps executed it, last run)")
+          : !stalls_.empty()   ? N_("(after the offset: its share of the stall samples, last run)")
+                               : nullptr;
+      if (columns) {
         ImGui::SameLine();
         ImGui::PushStyleColor(ImGuiCol_Text, ctx.theme.mutedColour());
-        ImGui::TextUnformatted(tr("(after the offset: times warps executed it, last run)"));
+        ImGui::TextUnformatted(tr(columns));
         ImGui::PopStyleColor();
       }
       clicked = std::max(clicked, drawPane(ctx, "##sass", *sass_, selected_, scrollTo_, height));

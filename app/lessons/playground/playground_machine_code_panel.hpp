@@ -36,6 +36,11 @@ class MachineCodePanel {
   // The last run's counts per instruction (RunParams::lineCounters), for the binary shown: the
   // SASS pane puts how many times warps executed each instruction beside it. Empty: none.
   void setCounts(const std::vector<counters::SassRecord>& instructions);
+  // The last run's PC samples (RunParams::stalls), for the binary shown: the SASS pane puts each
+  // instruction's share of all samples beside it, and its tooltip says what the warps there
+  // waited for. Empty: none.
+  void setStalls(const std::vector<std::string>& reasons,
+                 const std::vector<counters::StallRecord>& records);
   void draw(LessonContext& ctx, CodeEditor& editor);
   // The colour of each source line with instructions (index line - 1; 0 for none; up to the last
   // line with any), for the editor's margin. Made when a listing arrives, not every frame.
@@ -76,6 +81,12 @@ class MachineCodePanel {
 
   // Warp instructions executed, by (kernel, offset).
   std::map<std::pair<std::string, std::uint64_t>, std::uint64_t> executed_;
+  // PC samples by (kernel, offset), their reasons' names and the samples of the whole run.
+  std::map<std::pair<std::string, std::uint64_t>, counters::StallRecord> stalls_;
+  std::vector<std::string> stallReasons_;
+  std::uint64_t stallTotal_ = 0, stallMost_ = 0;  // all samples; the most at one instruction
+  // The hovered instruction's tooltip: its line, and with samples what its warps waited for.
+  std::string instructionTip(const playground::AsmLine& a) const;
   int arch_ = 0;
   const playground::Exercise* exercise_ = nullptr;
   std::string text_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "common/format.hpp"
 #include "ui/data_table.hpp"
@@ -360,6 +361,36 @@ void drawLaunchNumbers(LessonContext& ctx, const LaunchNumbers& n, bool fromDevi
                        : tr("Model of an H100 (132 SMs): no GPU to ask."));
 }
 
+namespace {
+
+// A line's stall cells: its share of all the samples, the reason most of its samples give, and a
+// tooltip with every reason; marked from a fifth of the samples on.
+void stallCells(LineRow& row, const counters::StallTotals& line, std::uint64_t all,
+                const std::vector<std::string>& reasons) {
+  const double share = double(line.total) / double(all);
+  row.stalls = trimmedFixed(100 * share, 1) + "%";
+  row.hot = share >= 0.2;
+  const int top = line.top();
+  if (top < 0) return;
+  auto labelOf = [&](std::size_t i, bool meaning) -> std::string {
+    const counters::StallText* t = counters::stallText(reasons[i]);
+    return t ? tr(meaning ? t->meaning : t->label) : reasons[i];
+  };
+  row.waitingFor = labelOf(std::size_t(top), false);
+  row.stallsTip = trf("%s of the %s samples were taken with a warp at this line:",
+                      thousands(static_cast<long long>(line.total)).c_str(),
+                      thousands(static_cast<long long>(all)).c_str());
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;
+  for (std::size_t i = 0; i < line.byReason.size(); ++i)
+    if (line.byReason[i] > 0) order.push_back({line.byReason[i], i});
+  std::sort(order.rbegin(), order.rend());
+  for (const auto& [n, i] : order)
+    row.stallsTip +=
+        trf("\n  %.0f%%  %s", 100.0 * double(n) / double(line.total), labelOf(i, true).c_str());
+}
+
+}  // namespace
+
 std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
   using counters::SassMetric;
   std::vector<std::string> lines;
@@ -370,6 +401,11 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
     start = nl + 1;
   }
   auto count = [](std::uint64_t v) { return thousands(static_cast<long long>(v)); };
+  // The PC samples by line, each line's reasons summed.
+  std::map<int, std::vector<counters::StallRecord>> stallsByLine;
+  for (const counters::StallRecord& s : r.stalls)
+    stallsByLine[s.line].push_back(s);
+  const std::uint64_t allSamples = counters::stallTotals(r.stalls, r.stallReasons.size()).total;
   std::vector<LineRow> rows;
   for (const counters::LineCounters& l : r.lines) {
     if (l.value(SassMetric::Instructions) == 0) continue;
@@ -400,6 +436,9 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
       row.passes = trimmedFixed(l.wavefrontsPerRequest(), 1);
       row.conflicts = l.wavefrontsPerRequest() >= 2;
     }
+    if (const auto it = stallsByLine.find(l.line); it != stallsByLine.end() && allSamples > 0)
+      stallCells(row, counters::stallTotals(it->second, r.stallReasons.size()), allSamples,
+                 r.stallReasons);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -418,6 +457,8 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
   static const TableColumn kLineColumns[] = {
       {"line"},
       {"source"},
+      {"stall samples"},
+      {"waiting most for"},
       {"warp instructions"},
       {"threads / instruction"},
       {"sectors / global access"},
@@ -439,6 +480,11 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
       ImGui::TextUnformatted(row.source.c_str());
       ImGui::PopFont();
       helpTooltip(row.sourceTip.c_str());
+      // Where the time goes first, beside the line; then what each execution did.
+      cell(row.stalls, row.hot);
+      if (!row.stallsTip.empty()) helpTooltip(row.stallsTip.c_str());
+      cell(row.waitingFor, false);
+      if (!row.stallsTip.empty()) helpTooltip(row.stallsTip.c_str());
       cell(row.instructions, false);
       cell(row.threads, row.idleThreads);
       cell(row.sectors, row.spread);
@@ -457,6 +503,16 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
             "warps run with idle threads (a branch or a guard), whose global accesses spread "
             "over 8 or more sectors (lanes far apart), or whose shared accesses need 2 or more "
             "passes (bank conflicts).");
+  // The samples come from a second, untimed run (WorkerClient::run).
+  if (!r.stallsProblem.empty())
+    errorText(ctx.theme, Status::error(r.stallsProblem));
+  else if (!r.stalls.empty())
+    mutedText(ctx.theme,
+              "Stall samples: while your kernel ran again, each SM's scheduler noted every few "
+              "hundred cycles which instruction a warp was at and why it was not issuing (CUPTI's "
+              "PC sampling, as in Nsight Compute's source view). A line's share of the samples is "
+              "about its share of the time warps spent there; marked from a fifth on. Hover for "
+              "every reason.");
   endPanel(ctx);
 }
 

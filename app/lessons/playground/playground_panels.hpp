@@ -44,12 +44,15 @@ void drawLaunchNumbers(LessonContext& ctx, const playground::LaunchNumbers& n, b
                        int gpuBlocksPerSM, int kernelMaxThreads, const std::string& smName);
 // The GPU's counters per line of the learner's kernel (RunParams::lineCounters): how often each
 // line ran, with how many threads, sectors per global request and passes per shared request,
-// with the lines that waste the most marked; or why they could not be read.
+// with the lines that waste the most marked; and where PC sampling ran (RunParams::stalls), the
+// line's share of the samples and what its warps waited for most; or why they could not be read.
 // The rows are made once per run (lineRows), not every frame.
 struct LineRow {
   std::string line, source, sourceTip;
   std::string instructions, threads, sectors, sectorsTip, passes;  // "": no such access
   bool idleThreads = false, spread = false, conflicts = false;     // marked as waste
+  std::string stalls, waitingFor, stallsTip;                       // "": no sample on the line
+  bool hot = false;  // a large share of the samples: marked
 };
 std::vector<LineRow> lineRows(const std::string& text, const playground::RunReport& r);
 void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows,

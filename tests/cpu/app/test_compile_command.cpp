@@ -145,6 +145,9 @@ TEST(CheckCommand, BadInputAndNoGpuAreRefusedWithExitTwo) {
       {{.paths = {good}, .exercise = "double", .lines = true}, "--lines goes with --json"},
       {{.paths = {good}, .exercise = "double", .allSizes = true, .json = true, .lines = true},
        "not with --sizes all"},
+      {{.paths = {good}, .exercise = "double", .stalls = true}, "--stalls goes with --json"},
+      {{.paths = {good}, .exercise = "double", .allSizes = true, .json = true, .stalls = true},
+       "not with --sizes all"},
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.says);

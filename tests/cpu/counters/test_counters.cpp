@@ -8,6 +8,7 @@
 
 #include "common/runtime_info.hpp"
 #include "counters/counters.hpp"
+#include "counters/pc_sampling.hpp"
 #include "counters/source_lines.hpp"
 
 using namespace cudalab;
@@ -177,4 +178,42 @@ TEST(Counters, SassWithoutAGpuIsASentence) {
   ASSERT_FALSE(r);
   EXPECT_FALSE(r.status().sentence().empty());
   EXPECT_FALSE(sourcePlace("not a cubin", "k", 0));
+}
+
+// PC samples summed per reason and in all; the reason with the most samples; every reason Hopper
+// samples has words for the learner, and an unknown one has none (shown by its CUPTI name).
+TEST(Counters, StallTotalsAndTexts) {
+  const std::vector<StallRecord> records = {{"k", 0x10, 3, {{0, 5}, {2, 40}}},
+                                            {"k", 0x20, 3, {{2, 1}}},
+                                            {"k", 0x30, 0, {{1, 7}, {9, 100}}}};
+  const StallTotals t = stallTotals(records, 3);  // reason 9 is past the names: not counted
+  EXPECT_EQ(t.byReason, (std::vector<std::uint64_t>{5, 7, 41}));
+  EXPECT_EQ(t.total, 53u);
+  EXPECT_EQ(t.top(), 2);
+  EXPECT_EQ(StallTotals{}.top(), -1);
+  EXPECT_EQ(records[0].total(), 45u);
+  for (const char* reason :
+       {"long_scoreboard", "barrier", "short_scoreboard", "mio_throttle", "lg_throttle",
+        "math_pipe_throttle", "wait", "not_selected", "selected", "branch_resolving",
+        "dispatch_stall", "no_instructions", "membar", "drain", "sleeping", "tex_throttle",
+        "imc_miss", "warpgroup_arrive", "misc"}) {
+    const StallText* text = stallText(reason);
+    ASSERT_TRUE(text) << reason;
+    EXPECT_GT(std::string(text->label).size(), 2u);
+    EXPECT_GT(std::string(text->meaning).size(), std::string(text->label).size());
+  }
+  EXPECT_EQ(stallText("warp_was_bored"), nullptr);
+}
+
+// Samples without a GPU: a sentence, never a crash.
+TEST(Counters, PcSamplingWithoutAGpuIsASentence) {
+  if (queryRuntime().hasDevice()) GTEST_SKIP() << "checks the machine without a GPU";
+  bool ran = false;
+  const auto r = samplePcs([&] {
+    ran = true;
+    return Status{};
+  });
+  ASSERT_FALSE(r);
+  EXPECT_FALSE(ran);
+  EXPECT_FALSE(r.status().sentence().empty());
 }

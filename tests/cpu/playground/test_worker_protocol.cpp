@@ -108,6 +108,11 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   rec.pcOffset = 0x1f0;
   rec.values[int(counters::SassMetric::Instructions)] = 1ull << 33;
   r.instructions = {rec};
+  r.stallReasons = {"long_scoreboard", "barrier", "selected"};
+  r.stalls = {{"_Z1kPfi", 0x1f0, 7, {{0, 4'000'000'000u}, {2, 3}}},
+              {"_Z1kPfi", 0x200, 0, {{1, 12}}}};
+  r.stallSamples = 1ull << 35;
+  r.stallSamplesDropped = 9;
   Result<RunReport> back = runReportFromJson(toJson(r));
   ASSERT_TRUE(back) << back.status().sentence();
   EXPECT_EQ(back->wrong, 2);
@@ -146,6 +151,19 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   EXPECT_EQ(back->instructions[0].function, "_Z1kPfi");
   EXPECT_EQ(back->instructions[0].pcOffset, 0x1f0u);
   EXPECT_EQ(back->instructions[0].values[int(counters::SassMetric::Instructions)], 1ull << 33);
+  EXPECT_EQ(back->stallReasons, r.stallReasons);
+  ASSERT_EQ(back->stalls.size(), 2u);
+  EXPECT_EQ(back->stalls[0].function, "_Z1kPfi");
+  EXPECT_EQ(back->stalls[0].pcOffset, 0x1f0u);
+  EXPECT_EQ(back->stalls[0].line, 7);
+  EXPECT_EQ(back->stalls[0].samples, r.stalls[0].samples);
+  EXPECT_EQ(back->stalls[1].line, 0);
+  EXPECT_EQ(back->stalls[1].total(), 12u);
+  EXPECT_EQ(back->stallSamples, 1ull << 35);
+  EXPECT_EQ(back->stallSamplesDropped, 9u);
+  nlohmann::json badReason = toJson(r);
+  badReason["stalls"][1][2][0][0] = 3;
+  EXPECT_FALSE(runReportFromJson(badReason)) << "a stall reason past the names";
   EXPECT_FALSE(runReportFromJson(nlohmann::json{{"ok", true}}));
   RunParams p;
   p.n = 77;
@@ -154,6 +172,9 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   Result<RunParams> pb = runParamsFromJson(toJson(p));
   ASSERT_TRUE(pb);
   EXPECT_TRUE(pb->lineCounters);
+  EXPECT_FALSE(pb->stalls);
+  p.stalls = true;
+  EXPECT_TRUE(runParamsFromJson(toJson(p))->stalls);
   EXPECT_EQ(pb->n, 77);
   EXPECT_EQ(pb->launch, p.launch);
   EXPECT_FALSE(runParamsFromJson(nlohmann::json{{"n", "x"}}));

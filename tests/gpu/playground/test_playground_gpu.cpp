@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "playground/compile.hpp"
 #include "playground/playground.hpp"
@@ -460,6 +461,77 @@ TEST_F(PlaygroundGpu, CountersPerLine) {
   for (const counters::SassRecord& rec : r->instructions)
     byInstruction += rec.values[int(counters::SassMetric::Instructions)];
   EXPECT_EQ(byInstruction, byLine);
+}
+
+// Where the kernel waits: the line counters and PC sampling asked for together (the client runs
+// the sampling in a second worker of its own). The tiled product waits at its barriers and on
+// its global loads; nearly every sample is at an instruction the line counters saw execute (a
+// warp that has passed its EXIT and drains its writes is sampled just past it: 160 of 130,481
+// samples on an H200), each with a reason the GPU named, and the samples add up.
+TEST_F(PlaygroundGpu, StallReasonsPerInstruction) {
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot sample under a sanitizer";
+  const Exercise& e = *findExercise("tiled-matmul");
+  RunParams p = defaultRunParams(e);
+  p.n = 1024;
+  p.seed = freshSeed();
+  p.runs = 2;
+  p.compare = false;
+  p.lineCounters = true;
+  p.stalls = true;
+  Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->summary;
+  if (!r->stallsProblem.empty()) GTEST_SKIP() << r->stallsProblem;
+  EXPECT_TRUE(r->linesProblem.empty()) << r->linesProblem;
+  ASSERT_FALSE(r->stallReasons.empty());
+  ASSERT_FALSE(r->stalls.empty());
+  std::set<std::pair<std::string, std::uint64_t>> executed;
+  for (const counters::SassRecord& rec : r->instructions)
+    executed.insert({rec.function, rec.pcOffset});
+  std::uint64_t sum = 0, barrier = 0, elsewhere = 0;
+  for (const counters::StallRecord& s : r->stalls) {
+    if (!executed.count({s.function, s.pcOffset})) elsewhere += s.total();
+    EXPECT_GT(s.line, 0) << "every line of the tiled product is the learner's";
+    for (const auto& [reason, n] : s.samples) {
+      ASSERT_GE(reason, 0);
+      ASSERT_LT(reason, static_cast<int>(r->stallReasons.size()));
+      sum += n;
+      if (r->stallReasons[static_cast<std::size_t>(reason)] == "barrier") barrier += n;
+    }
+  }
+  EXPECT_GT(sum, 100u);
+  EXPECT_LE(sum, r->stallSamples);
+  EXPECT_LE(elsewhere * 100, sum) << "more than 1% of the samples at instructions never executed";
+  EXPECT_GT(barrier, 0u) << "two __syncthreads() per tile, and no warp ever waited at one";
+}
+
+// PC sampling alone, twice in a row (the worker ends after each such run, and the next starts
+// afresh): every sample belongs to the softmax's kernel, and the second run samples as the
+// first did.
+TEST_F(PlaygroundGpu, StallReasonsAloneTwice) {
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot sample under a sanitizer";
+  const Exercise& e = *findExercise("softmax");
+  const CompileResult c = compiled(e, solutionSource(e));
+  for (int round = 0; round < 2; ++round) {
+    RunParams p = defaultRunParams(e);
+    p.seed = freshSeed();
+    p.runs = 1;
+    p.compare = false;
+    p.stalls = true;
+    Result<RunReport> r = worker.run(c, e, p);
+    ASSERT_TRUE(r) << r.status().sentence();
+    EXPECT_TRUE(r->ok) << r->summary;
+    if (!r->stallsProblem.empty()) GTEST_SKIP() << r->stallsProblem;
+    EXPECT_TRUE(r->instructions.empty()) << "no line counters were asked for";
+    ASSERT_FALSE(r->stalls.empty()) << "round " << round;
+    std::uint64_t sum = 0;
+    for (const counters::StallRecord& s : r->stalls) {
+      EXPECT_EQ(s.function, "softmax_rows");
+      sum += s.total();
+    }
+    EXPECT_GT(sum, 0u);
+    EXPECT_LE(sum, r->stallSamples);
+  }
 }
 
 // Runs with counters per line one after another: an exercise with two kernels (element-wise:
