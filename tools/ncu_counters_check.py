@@ -113,6 +113,8 @@ def playground(a):
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".solution.cu"):
             continue
+        if a.exercises and name[: -len(".solution.cu")] not in a.exercises.split(","):
+            continue
         ex = name[: -len(".solution.cu")]
         path = os.path.join(folder, name)
         with open(path) as f:
@@ -158,9 +160,8 @@ def playground(a):
         ncu_line = {}     # learner's line -> ncu's count of that line of the learner's file
         # Lines past the learner's text are the app's own (the element-wise wrappers).
         last = source.count("\n") + 1
-        # Only the kernels the app read: CUPTI's SASS metrics give records once per process, so
-        # the app's margin counts the first kernel the exercise launches (the element-wise
-        # exercise's float one; its double one has no counts there).
+        # Only the kernels the app read (each in a worker run of its own: CUPTI's SASS metrics
+        # give records once per process); both of the element-wise exercise's.
         app_functions = {i["function"] for i in counters["instructions"]}
         for (fn, pc), (p, line, n) in by_pc.items():
             if p in program and fn in app_functions:
@@ -208,6 +209,7 @@ def playground(a):
             app_line, ncu_by_line, app_reason, ncu_by_reason = {}, {}, {}, {}
             for i in stalls["instructions"]:
                 line = i.get("line", 0)
+                line = line if line <= last else 0  # the app's own wrapper lines, as below
                 for reason, n in i["samples"].items():
                     app_line[line] = app_line.get(line, 0) + n
                     app_reason[ncu_reason(reason)] = app_reason.get(ncu_reason(reason), 0) + n
@@ -246,6 +248,8 @@ def main():
     ap.add_argument("--in-app", help="an existing bench-counters.json (skips step 1)")
     ap.add_argument("--playground", action="store_true",
                     help="the playground's per-instruction and per-line counts, every solution")
+    ap.add_argument("--exercises", default="",
+                    help="with --playground: only these exercises (comma-separated ids)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     a.cudalab = os.path.abspath(a.cudalab)

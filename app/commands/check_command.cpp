@@ -97,7 +97,7 @@ std::string firstError(const CompileResult& c) {
 }
 
 // The PC samples: the reasons' names, and per instruction (with its line as the editor's margin
-// gives it, 0: none of the learner's) its samples per reason by name, for
+// gives it: a line of the program, 0 for header code) its samples per reason by name, for
 // tools/ncu_counters_check.py --playground.
 nlohmann::json stallsJson(const RunReport& r) {
   nlohmann::json j = {{"problem", r.stallsProblem},

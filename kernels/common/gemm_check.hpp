@@ -41,8 +41,6 @@ GemmReference referenceProduct(const T* A, const T* B, int M, int N, int K, std:
 template <class T>
 Correctness compareProduct(const T* c, std::size_t ldc, const GemmReference& ref, double bound);
 
-// A product step's row for the exports (CSV, JSON): the sizes, the step's rate under `rateName`
-// ("gflops", "tflops"), its share of cuBLAS, its check against the reference, and its times.
 // A product's parameters (M, N, K) with each at most `cap`: the counters' readings cap the sizes,
 // since every kernel runs once per profiler pass.
 template <class P>
@@ -53,6 +51,8 @@ P cappedProduct(P p, int cap) {
   return p;
 }
 
+// A product step's row for the exports (CSV, JSON): the sizes, the step's rate under `rateName`
+// ("gflops", "tflops"), its share of cuBLAS, its check against the reference, and its times.
 MeasuredRow productRow(const char* key, int M, int N, int K, const char* rateName, double rate,
                        double ofLibrary, const Correctness& e, const Measurement& m);
 

@@ -75,14 +75,13 @@ const Cupti& cupti() {
     CUDALAB_CUPTI_PC(cuptiPCSamplingEnable)
     CUDALAB_CUPTI_PC(cuptiPCSamplingDisable)
     CUDALAB_CUPTI_PC(cuptiPCSamplingGetData)
-    CUDALAB_CUPTI_PC(cuptiPCSamplingStart)
-    CUDALAB_CUPTI_PC(cuptiPCSamplingStop)
 #undef CUDALAB_CUPTI_PC
 #undef CUDALAB_CUPTI_SASS
 #undef CUDALAB_CUPTI_RANGE
 #undef CUDALAB_CUPTI_LOAD
     if (!c.problem.empty() && c.sassProblem.empty()) c.sassProblem = c.problem;
-    if (!c.problem.empty() && c.pcProblem.empty()) c.pcProblem = c.problem;
+    // PC sampling needs none of the Range Profiler's entry points: a CUPTI too old for those can
+    // still sample.
     return c;
   }();
   return loaded;

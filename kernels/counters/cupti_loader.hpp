@@ -58,8 +58,6 @@ struct Cupti {
   CUDALAB_CUPTI_FN(cuptiPCSamplingEnable);
   CUDALAB_CUPTI_FN(cuptiPCSamplingDisable);
   CUDALAB_CUPTI_FN(cuptiPCSamplingGetData);
-  CUDALAB_CUPTI_FN(cuptiPCSamplingStart);
-  CUDALAB_CUPTI_FN(cuptiPCSamplingStop);
 #undef CUDALAB_CUPTI_FN
   std::string problem;
   std::string sassProblem;

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -103,7 +104,7 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
     out.reasons.push_back(shortName(name));
     chosen.push_back(index[i]);
   }
-  if (chosen.empty()) return Status::error("This GPU reports no stall reasons to sample.");
+  if (chosen.empty()) return Status::error(N_("This GPU reports no stall reasons to sample."));
 
   // The buffer CUPTI fills: one entry per instruction sampled, each with room for every reason.
   std::vector<CUpti_PCSamplingStallReason> reasonSlots(kMaxPcs * chosen.size());
@@ -176,7 +177,9 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
       std::string function;
       // CUPTI keeps the name (freeing it aborted the worker with glibc's "invalid pointer").
       if (pc.functionName) function = pc.functionName;
-      for (size_t s = 0; s < pc.stallReasonCount; ++s) {
+      // Each instruction has room for the reasons asked for, whatever CUPTI's count says.
+      const size_t reasons = std::min<size_t>(pc.stallReasonCount, chosen.size());
+      for (size_t s = 0; s < reasons; ++s) {
         const auto slot = slotOf.find(pc.stallReason[s].pcSamplingStallReasonIndex);
         const std::uint32_t taken = pc.stallReason[s].samples;  // a copy: the struct is packed
         if (slot != slotOf.end() && taken > 0) byPc[{function, offset}][slot->second] += taken;

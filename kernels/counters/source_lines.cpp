@@ -82,6 +82,23 @@ int programLine(const SourcePlace& place, const std::string& programFile) {
   return ours ? place.line : 0;
 }
 
+std::vector<LineCounters> joinLines(std::span<const LineCounters> a,
+                                    std::span<const LineCounters> b) {
+  std::map<int, LineCounters> byLine;
+  for (std::span<const LineCounters> part : {a, b})
+    for (const LineCounters& l : part) {
+      LineCounters& sum = byLine[l.line];
+      sum.line = l.line;
+      sum.instructionsOnLine += l.instructionsOnLine;
+      for (int m = 0; m < int(SassMetric::Count); ++m)
+        sum.values[m] += l.values[m];
+    }
+  std::vector<LineCounters> out;
+  for (auto& [line, l] : byLine)
+    out.push_back(l);
+  return out;
+}
+
 std::vector<LineCounters> countersByLine(
     std::span<const SassRecord> records, const std::string& programFile,
     const std::function<SourcePlace(const SassRecord&)>& placeOf) {

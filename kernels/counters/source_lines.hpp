@@ -87,6 +87,9 @@ struct LineCounters {
 std::vector<LineCounters> countersByLine(
     std::span<const SassRecord> records, const std::string& programFile,
     const std::function<SourcePlace(const SassRecord&)>& placeOf);
+// Two kernels' LineCounters joined: each line's counts and instructions added, lines ascending.
+std::vector<LineCounters> joinLines(std::span<const LineCounters> a,
+                                    std::span<const LineCounters> b);
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Profiling

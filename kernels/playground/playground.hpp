@@ -229,12 +229,17 @@ struct RunParams {
   std::uint64_t seed = 1;
   bool compare = true;  // also time the built-in kernel and the library
   // Also read the GPU's counters per source line (CUPTI's SASS metrics) on the first, untimed
-  // launch of each of the learner's kernels.
+  // launch of the learner's kernels (WorkerClient::run: each kernel in a run of its own).
   bool lineCounters = false;
-  // Where the kernel waits: CUPTI's PC sampling on the first launch of each of the learner's
+  // Where the kernel waits: CUPTI's PC sampling on the first, untimed launch of the learner's
   // kernels (counters/pc_sampling.hpp), the samples per instruction and stall reason. With
-  // lineCounters as well, WorkerClient::run samples in a second run of its own.
+  // lineCounters as well, WorkerClient::run samples in runs of their own after the counters'.
   bool stalls = false;
+  // For one worker run: which kernel the line counters or PC sampling read, an index into
+  // entryPoints(). A worker reads one kernel, and never both (CUPTI's SASS metrics give records
+  // once per process, and no PC sample came back after them): WorkerClient::run asks for each
+  // kernel and each reading in a run of its own and joins them.
+  int lineKernel = 0;
 };
 
 RunParams defaultRunParams(const Exercise& e);

@@ -97,9 +97,11 @@ class WorkerClient {
   // launches, then kCheckSeconds for the check and comparisons. A worker that passes a limit,
   // dies, or answers nonsense is stopped, and the Status says which; the next call starts a
   // fresh one.
-  // With both p.lineCounters and p.stalls it runs twice, each in a fresh worker: the line
-  // counters with the timed runs, then one untimed run under PC sampling, whose samples join the
-  // first report (CUPTI gave no samples after the SASS metrics in one process).
+  // With p.lineCounters it may run several times, each in a fresh worker (CUPTI's SASS metrics
+  // give records once per process, and no PC sample after them): the line counters of the first
+  // kernel with the timed runs, an untimed run for each other kernel of the exercise (the
+  // element-wise exercise's double one), and with p.stalls an untimed run under PC sampling; their
+  // counts and samples join the first report.
   Result<RunReport> run(const CompileResult& compiled, const Exercise& e, const RunParams& p,
                         const std::atomic<bool>* cancel = nullptr);
   // One request and its final reply: `setupSeconds` until the worker says "launching", then

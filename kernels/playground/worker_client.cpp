@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -346,27 +347,71 @@ Result<WorkerHello> WorkerClient::hello(const std::atomic<bool>* cancel) {
   return h;
 }
 
+namespace {
+
+// Joins `more`'s PC samples to `r`'s, each record's reasons looked up by name (one GPU names them
+// alike for every kernel, but nothing promises the order).
+void joinStalls(RunReport& r, RunReport&& more) {
+  for (counters::StallRecord& rec : more.stalls) {
+    for (auto& [reason, n] : rec.samples) {
+      const std::string& name = more.stallReasons[static_cast<std::size_t>(reason)];
+      auto it = std::find(r.stallReasons.begin(), r.stallReasons.end(), name);
+      if (it == r.stallReasons.end()) it = r.stallReasons.insert(r.stallReasons.end(), name);
+      reason = static_cast<int>(it - r.stallReasons.begin());
+    }
+    r.stalls.push_back(std::move(rec));
+  }
+  r.stallSamples += more.stallSamples;
+  r.stallSamplesDropped += more.stallSamplesDropped;
+}
+
+}  // namespace
+
 Result<RunReport> WorkerClient::run(const CompileResult& compiled, const Exercise& e,
                                     const RunParams& p, const std::atomic<bool>* cancel) {
-  if (!p.lineCounters || !p.stalls) return runOnce(compiled, e, p, cancel);
-  RunParams lines = p;
-  lines.stalls = false;
-  Result<RunReport> r = runOnce(compiled, e, lines, cancel);
+  if (!p.lineCounters && !p.stalls) return runOnce(compiled, e, p, cancel);
+  // The timed run reads the first kernel: its line counters, or without them its samples.
+  RunParams first = p;
+  first.lineKernel = 0;
+  first.stalls = p.stalls && !p.lineCounters;
+  Result<RunReport> r = runOnce(compiled, e, first, cancel);
   if (!r) return r;
-  RunParams sampled = p;
-  sampled.lineCounters = false;
-  sampled.compare = false;
-  sampled.runs = 1;
-  Result<RunReport> s = runOnce(compiled, e, sampled, cancel);
-  if (!s) {
-    r->stallsProblem = s.status().sentence();
-    return r;
+  // Then every other reading, each in an untimed run of its own.
+  auto untimed = [&](bool lines, std::size_t kernel) {
+    RunParams q = p;
+    q.lineCounters = lines;
+    q.stalls = !lines;
+    q.lineKernel = static_cast<int>(kernel);
+    q.compare = false;
+    q.runs = 1;
+    return runOnce(compiled, e, q, cancel);
+  };
+  const std::size_t kernels = entryPoints(e).size();
+  for (std::size_t k = 1; p.lineCounters && k < kernels && r->linesProblem.empty(); ++k) {
+    Result<RunReport> m = untimed(true, k);
+    if (cancel && cancel->load())
+      return Status::error(N_("Cancelled: the worker process was stopped."));
+    if (!m) {
+      r->linesProblem = m.status().sentence();
+    } else if (!m->linesProblem.empty()) {
+      r->linesProblem = m->linesProblem;
+    } else {
+      r->instructions.insert(r->instructions.end(), m->instructions.begin(), m->instructions.end());
+      r->lines = counters::joinLines(r->lines, m->lines);
+    }
   }
-  r->stallReasons = std::move(s->stallReasons);
-  r->stalls = std::move(s->stalls);
-  r->stallSamples = s->stallSamples;
-  r->stallSamplesDropped = s->stallSamplesDropped;
-  r->stallsProblem = std::move(s->stallsProblem);
+  for (std::size_t k = p.lineCounters ? 0 : 1; p.stalls && k < kernels && r->stallsProblem.empty();
+       ++k) {
+    Result<RunReport> s = untimed(false, k);
+    if (cancel && cancel->load())
+      return Status::error(N_("Cancelled: the worker process was stopped."));
+    if (!s)
+      r->stallsProblem = s.status().sentence();
+    else if (!s->stallsProblem.empty())
+      r->stallsProblem = s->stallsProblem;
+    else
+      joinStalls(*r, std::move(*s));
+  }
   return r;
 }
 
@@ -414,6 +459,11 @@ Result<RunReport> WorkerClient::runOnce(const CompileResult& compiled, const Exe
       return Status::errorf(N_("%s The worker process was restarted: the next run starts clean."),
                             {s});
     }
+    // A run that used CUPTI ends its worker either way (worker_server.cpp): reap it.
+    if (p.lineCounters || p.stalls) {
+      waitForExit(10.0);
+      stop();
+    }
     return Status::error(s);
   }
   if (type != "report") return Status::error("The worker answered a run with \"" + type + "\".");
@@ -429,8 +479,8 @@ Result<RunReport> WorkerClient::runOnce(const CompileResult& compiled, const Exe
   if (m->blobs.size() >= 2) r->guardCells = cells(m->blobs[1]);
   r->output = output_;
   if (p.lineCounters || p.stalls) {
-    // The worker ends after a run with counters per line (worker_server.cpp): reap it; the next
-    // run starts a fresh one.
+    // The worker ends after a run with counters per line or PC sampling (worker_server.cpp): reap
+    // it; the next run starts a fresh one.
     waitForExit(10.0);
     stop();
   }

@@ -164,6 +164,7 @@ nlohmann::json toJson(const RunParams& p) {
           {"seed", p.seed},
           {"compare", p.compare},
           {"line_counters", p.lineCounters},
+          {"line_kernel", p.lineKernel},
           {"stalls", p.stalls}};
 }
 
@@ -181,6 +182,7 @@ Result<RunParams> runParamsFromJson(const nlohmann::json& j) {
     p.seed = j.at("seed").get<std::uint64_t>();
     p.compare = j.at("compare").get<bool>();
     p.lineCounters = j.value("line_counters", false);
+    p.lineKernel = j.value("line_kernel", 0);
     p.stalls = j.value("stalls", false);
     return p;
   } catch (const std::exception& e) {

@@ -227,14 +227,15 @@ Status Run::launch(cudaKernel_t k, void** args) {
   // The learner's time limit starts with the first launch.
   if (!launched_) phase_("launching");
   launched_ = true;
-  // PC sampling on each kernel's first launch, in a run without the line counters: after CUPTI's
-  // SASS metrics in the same process no sample came back (an H200, CUDA 13.0), so the client
-  // asks for the two in runs of their own (WorkerClient::run).
-  if (p_.stalls && !p_.lineCounters && r_.stallsProblem.empty() &&
-      std::find(sampled_.begin(), sampled_.end(), k) == sampled_.end())
-    return sampledLaunch(k, args);
+  // The line counters and PC sampling each read one kernel's first launch (p_.lineKernel), and
+  // never both in one process: CUPTI's SASS metrics give records once per process, and no PC
+  // sample came back after them (an H200, CUDA 13.0). The client asks for each kernel and each
+  // reading in a run of its own (WorkerClient::run).
+  const bool chosen = p_.lineKernel >= 0 && std::size_t(p_.lineKernel) < kernels_.size() &&
+                      kernels_[std::size_t(p_.lineKernel)] == k;
+  if (chosen && p_.stalls && !p_.lineCounters && !sampled_) return sampledLaunch(k, args);
   const bool probed = std::find(probed_.begin(), probed_.end(), k) != probed_.end();
-  if (!p_.lineCounters || r_.linesProblem.size() || probed) return plainLaunch(k, args);
+  if (!p_.lineCounters || r_.linesProblem.size() || probed || !chosen) return plainLaunch(k, args);
   probed_.push_back(k);
   Status launchStatus;
   Result<std::vector<counters::SassRecord>> recs = counters::profileSass([&] {
@@ -253,21 +254,31 @@ Status Run::launch(cudaKernel_t k, void** args) {
 }
 
 Status Run::sampledLaunch(cudaKernel_t k, void** args) {
-  sampled_.push_back(k);
+  sampled_ = true;
   Status launchStatus;
+  bool ran = false;
   Result<counters::StallSamples> s = counters::samplePcs([&] {
+    ran = true;
     launchStatus = plainLaunch(k, args);
     return launchStatus;
   });
+  // Sampling that could not start still launches: the run goes on without samples.
+  if (!ran) launchStatus = plainLaunch(k, args);
   if (!launchStatus) return launchStatus;
   if (!s) {
     if (s.status().cudaCode() != 0) return s.status();
     r_.stallsProblem = s.status().sentence();
     return {};
   }
-  // The reasons' names are the same for every kernel of the GPU: the first sample's stand.
-  if (r_.stallReasons.empty()) r_.stallReasons = s->reasons;
-  if (r_.stallReasons != s->reasons) return {};
+  if (s->records.empty()) {
+    r_.stallsProblem =
+        s->bufferFull
+            ? N_("PC sampling took no sample of your kernel: the GPU's sample buffer filled up.")
+            : N_("PC sampling took no sample of your kernel: it may end before the first sample "
+                 "(every 512 cycles per scheduler); a larger N runs it longer.");
+    return {};
+  }
+  r_.stallReasons = s->reasons;
   // Each instruction's line as the line counters find it (CUPTI's own correlation).
   for (counters::StallRecord& rec : s->records) {
     Result<counters::SourcePlace> place =

@@ -236,7 +236,7 @@ class Run {
   // under CUPTI's SASS metrics.
   std::vector<counters::SassRecord> sassRecords_;
   std::vector<cudaKernel_t> probed_;
-  std::vector<cudaKernel_t> sampled_;  // launched once under PC sampling
+  bool sampled_ = false;  // the chosen kernel was launched once under PC sampling
 };
 
 }  // namespace cudalab::playground::detail

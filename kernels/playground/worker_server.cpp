@@ -112,6 +112,8 @@ int runWorker(int inFd, int outFd) {
           (void)cudaDeviceReset();
           return 3;
         }
+        // A run that used CUPTI ends this worker even when it failed (below).
+        if (p->lineCounters || p->stalls) return 0;
         continue;
       }
       reply.head = {{"type", "report"}, {"report", toJson(o.report)}};
@@ -119,8 +121,9 @@ int runWorker(int inFd, int outFd) {
         return std::string(reinterpret_cast<const char*>(c.data()), c.size());
       };
       reply.blobs = {blob(o.report.cells), blob(o.report.guardCells)};
-      // CUPTI's SASS metrics give records once per process (a second run here got none): after
-      // a run with counters per line the worker ends, and the app starts a fresh one.
+      // CUPTI's SASS metrics give records once per process (a second run here got none), and no
+      // PC sample came back after them: after a run with either the worker ends, and the app
+      // starts a fresh one.
       if (p->lineCounters || p->stalls) return writeMessage(outFd, reply) ? 0 : 2;
     }
     if (!writeMessage(outFd, reply)) return 2;

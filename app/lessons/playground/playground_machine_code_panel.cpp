@@ -43,6 +43,15 @@ std::string compact(std::uint64_t v) {
 
 using InstructionKey = std::pair<std::string, std::uint64_t>;  // (kernel, offset)
 
+// A SASS line's offset as the pane writes it ("/*01b0*/  "), and the width of each column after
+// it (the executions' count, the share of the samples).
+std::string offsetText(std::uint64_t pc) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "/*%04llx*/  ", static_cast<unsigned long long>(pc));
+  return buf;
+}
+constexpr std::size_t kCountWidth = 8;
+
 // What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset (and,
 // with counts, after how many times warps executed it: `executed` is nullptr without them; with
 // PC samples, after its share of them: `stalls` is nullptr without, `total` all the samples).
@@ -52,9 +61,7 @@ std::string shown(const AsmLine& a, bool sass,
                   std::uint64_t total) {
   if (a.kind == AsmKind::Function) return sass ? demangled(a.text) + ":" : a.text;
   if (a.kind == AsmKind::Instruction && sass) {
-    char pc[48];
-    std::snprintf(pc, sizeof pc, "/*%04llx*/  ", static_cast<unsigned long long>(a.pc));
-    std::string out = pc;
+    std::string out = offsetText(a.pc);
     if (executed) {
       const auto it = executed->find({a.function, a.pc});
       char count[16];
@@ -127,6 +134,11 @@ void MachineCodePanel::setStalls(const std::vector<std::string>& reasons,
   stallReasons_ = reasons;
   stallTotal_ = stallMost_ = 0;
   for (const counters::StallRecord& rec : records) {
+    // Only reasons the names cover (the report from the worker was checked; this holds anyway).
+    if (std::any_of(rec.samples.begin(), rec.samples.end(), [&](const auto& s) {
+          return s.first < 0 || std::size_t(s.first) >= reasons.size();
+        }))
+      continue;
     stalls_[{rec.function, rec.pcOffset}] = rec;
     stallTotal_ += rec.total();
     stallMost_ = std::max(stallMost_, rec.total());
@@ -235,7 +247,8 @@ void MachineCodePanel::listingsChanged() {
     return n;
   };
   ptxLongest_ = longest(ptx_);
-  sassLongest_ = sass_ ? longest(*sass_) + 20 : 0;  // the offset and count columns
+  // Before the instruction: the offset (up to 12 characters), the count and the share.
+  sassLongest_ = sass_ ? longest(*sass_) + 12 + 2 * kCountWidth : 0;
 }
 
 int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
@@ -290,7 +303,9 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
       // warps wait stands out while scrolling.
       if (sass && instruction && stallMost_ > 0)
         if (const auto it = stalls_.find({a.function, a.pc}); it != stalls_.end()) {
-          const float column = 1.3f + 12.0f + (executed_.empty() ? 0.0f : 8.0f);
+          const std::size_t before =
+              offsetText(a.pc).size() + (executed_.empty() ? 0 : kCountWidth);
+          const float column = 1.3f + static_cast<float>(before);
           const float x0 = p.x + charW * column;
           const float w = charW * 6 * float(it->second.total()) / float(stallMost_);
           ImVec4 bar = ctx.theme.warningColour();

@@ -503,7 +503,7 @@ void drawLineCounters(LessonContext& ctx, const std::vector<LineRow>& rows, cons
             "warps run with idle threads (a branch or a guard), whose global accesses spread "
             "over 8 or more sectors (lanes far apart), or whose shared accesses need 2 or more "
             "passes (bank conflicts).");
-  // The samples come from a second, untimed run (WorkerClient::run).
+  // The samples come from untimed runs of their own (WorkerClient::run).
   if (!r.stallsProblem.empty())
     errorText(ctx.theme, Status::error(r.stallsProblem));
   else if (!r.stalls.empty())

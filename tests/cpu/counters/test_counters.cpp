@@ -217,3 +217,30 @@ TEST(Counters, PcSamplingWithoutAGpuIsASentence) {
   EXPECT_FALSE(ran);
   EXPECT_FALSE(r.status().sentence().empty());
 }
+
+// Two kernels' lines joined (the element-wise exercise's float and double kernels, each read in a
+// worker run of its own): a line both have adds its counts and instructions, the others stay,
+// in ascending order.
+TEST(Counters, LinesOfTwoKernelsJoin) {
+  LineCounters a3, a7, b3, b9;
+  a3.line = 3;
+  a3.instructionsOnLine = 2;
+  a3.values[int(SassMetric::Instructions)] = 100;
+  a7.line = 7;
+  a7.values[int(SassMetric::GlobalSectors)] = 5;
+  b3.line = 3;
+  b3.instructionsOnLine = 4;
+  b3.values[int(SassMetric::Instructions)] = 50;
+  b9.line = 9;
+  b9.instructionsOnLine = 1;
+  const std::vector<LineCounters> j =
+      joinLines(std::vector<LineCounters>{a3, a7}, std::vector<LineCounters>{b3, b9});
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[0].line, 3);
+  EXPECT_EQ(j[0].instructionsOnLine, 6);
+  EXPECT_EQ(j[0].value(SassMetric::Instructions), 150u);
+  EXPECT_EQ(j[1].line, 7);
+  EXPECT_EQ(j[1].value(SassMetric::GlobalSectors), 5u);
+  EXPECT_EQ(j[2].line, 9);
+  EXPECT_EQ(joinLines({}, {}).size(), 0u);
+}

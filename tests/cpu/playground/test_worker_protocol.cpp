@@ -173,6 +173,9 @@ TEST(PlaygroundProtocol, ReportsRoundTripWithNaN) {
   ASSERT_TRUE(pb);
   EXPECT_TRUE(pb->lineCounters);
   EXPECT_FALSE(pb->stalls);
+  EXPECT_EQ(pb->lineKernel, 0);
+  p.lineKernel = 1;
+  EXPECT_EQ(runParamsFromJson(toJson(p))->lineKernel, 1);
   p.stalls = true;
   EXPECT_TRUE(runParamsFromJson(toJson(p))->stalls);
   EXPECT_EQ(pb->n, 77);

@@ -534,9 +534,41 @@ TEST_F(PlaygroundGpu, StallReasonsAloneTwice) {
   }
 }
 
+// The element-wise exercise's two kernels each sampled, in a worker run of its own: both appear,
+// each instruction once, and the samples add up.
+TEST_F(PlaygroundGpu, StallReasonsOfBothKernels) {
+  if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot sample under a sanitizer";
+  const Exercise& e = *findExercise("elementwise");
+  RunParams p = defaultRunParams(e);
+  p.seed = freshSeed();
+  p.runs = 1;
+  p.compare = false;
+  p.stalls = true;
+  Result<RunReport> r = worker.run(compiled(e, solutionSource(e)), e, p);
+  ASSERT_TRUE(r) << r.status().sentence();
+  EXPECT_TRUE(r->ok) << r->summary;
+  if (!r->stallsProblem.empty()) GTEST_SKIP() << r->stallsProblem;
+  std::set<std::string> kernels;
+  std::set<std::pair<std::string, std::uint64_t>> seen;
+  std::uint64_t sum = 0;
+  for (const counters::StallRecord& s : r->stalls) {
+    kernels.insert(s.function);
+    EXPECT_TRUE(seen.insert({s.function, s.pcOffset}).second) << s.function << " +" << s.pcOffset;
+    for (const auto& [reason, n] : s.samples) {
+      ASSERT_GE(reason, 0);
+      ASSERT_LT(reason, static_cast<int>(r->stallReasons.size()));
+      sum += n;
+    }
+  }
+  EXPECT_EQ(kernels, (std::set<std::string>{"cudalab_apply_float", "cudalab_apply_double"}));
+  EXPECT_LE(sum, r->stallSamples);
+}
+
 // Runs with counters per line one after another: an exercise with two kernels (element-wise:
 // float and double), another, and the first again all get their lines (the worker reads them
-// once per process and is restarted after each such run).
+// once per process and is restarted after each such run), and both kernels of the element-wise
+// exercise are counted: every instruction of each that the worker saw, the lines adding up to
+// the instructions.
 TEST_F(PlaygroundGpu, CountersPerLineAgainAndWithTwoKernels) {
   if (underSanitizer()) GTEST_SKIP() << "CUPTI cannot read counters under a sanitizer";
   for (const char* id : {"elementwise", "double", "elementwise"}) {
@@ -555,5 +587,15 @@ TEST_F(PlaygroundGpu, CountersPerLineAgainAndWithTwoKernels) {
     if (r->linesProblem.find("restricted") != std::string::npos) GTEST_SKIP() << r->linesProblem;
     EXPECT_EQ(r->linesProblem, "");
     EXPECT_FALSE(r->lines.empty());
+    std::set<std::string> kernels;
+    std::uint64_t byInstruction = 0, byLine = 0;
+    for (const counters::SassRecord& rec : r->instructions) {
+      kernels.insert(rec.function);
+      byInstruction += rec.values[int(counters::SassMetric::Instructions)];
+    }
+    for (const counters::LineCounters& l : r->lines)
+      byLine += l.value(counters::SassMetric::Instructions);
+    EXPECT_EQ(kernels.size(), entryPoints(e).size());
+    EXPECT_EQ(byInstruction, byLine);
   }
 }
