@@ -82,39 +82,48 @@ int programLine(const SourcePlace& place, const std::string& programFile) {
   return ours ? place.line : 0;
 }
 
+namespace {
+
+// Lines being summed, by number: add() puts `instructions` instructions and their counts on a
+// line; lines() gives them in ascending order.
+class LineSums {
+ public:
+  void add(int line, int instructions, const std::uint64_t (&values)[int(SassMetric::Count)]) {
+    LineCounters& sum = byLine_[line];
+    sum.line = line;
+    sum.instructionsOnLine += instructions;
+    for (int m = 0; m < int(SassMetric::Count); ++m)
+      sum.values[m] += values[m];
+  }
+  std::vector<LineCounters> lines() const {
+    std::vector<LineCounters> out;
+    for (const auto& [line, l] : byLine_)
+      out.push_back(l);
+    return out;
+  }
+
+ private:
+  std::map<int, LineCounters> byLine_;
+};
+
+}  // namespace
+
 std::vector<LineCounters> joinLines(std::span<const LineCounters> a,
                                     std::span<const LineCounters> b) {
-  std::map<int, LineCounters> byLine;
+  LineSums sums;
   for (std::span<const LineCounters> part : {a, b})
-    for (const LineCounters& l : part) {
-      LineCounters& sum = byLine[l.line];
-      sum.line = l.line;
-      sum.instructionsOnLine += l.instructionsOnLine;
-      for (int m = 0; m < int(SassMetric::Count); ++m)
-        sum.values[m] += l.values[m];
-    }
-  std::vector<LineCounters> out;
-  for (auto& [line, l] : byLine)
-    out.push_back(l);
-  return out;
+    for (const LineCounters& l : part)
+      sums.add(l.line, l.instructionsOnLine, l.values);
+  return sums.lines();
 }
 
 std::vector<LineCounters> countersByLine(
     std::span<const SassRecord> records, const std::string& programFile,
     const std::function<SourcePlace(const SassRecord&)>& placeOf) {
-  std::map<int, LineCounters> byLine;
-  for (const SassRecord& r : records) {
-    const int line = programLine(placeOf(r), programFile);
-    LineCounters& l = byLine[line];
-    l.line = line;
-    ++l.instructionsOnLine;
-    for (int m = 0; m < int(SassMetric::Count); ++m)
-      l.values[m] += r.values[m];
-  }
-  std::vector<LineCounters> out;
-  for (auto& [line, l] : byLine)
-    out.push_back(l);
-  return out;
+  LineSums sums;
+  for (const SassRecord& r : records)
+    sums.add(programLine(placeOf(r), programFile), 1, r.values);
+  return sums.lines();
 }
 
 // ---------------------------------------------------------------------------------------------

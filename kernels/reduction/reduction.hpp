@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -324,6 +325,10 @@ struct StepResult {
   long long residentBlocks = 0;  // the grid-stride kernels' grid limit on this device
   bool ok = false;               // every run within the bound (int32: equal)
 };
+
+// A step's measured values by their export names ("ms", "gbps", "step_speedup", ..., "correct"
+// as 1 or 0), in one place for the lesson's CSV and JSON and the benchmark's JSON.
+std::vector<std::pair<std::string, double>> stepValues(const StepResult& s);
 
 struct LadderReport {
   ReduceParams p;

@@ -108,6 +108,18 @@ std::optional<DataType> typeByLabel(const std::string& label) {
 
 const KeyedTable<StepInfo> kStepTable{kSteps};
 
+std::vector<std::pair<std::string, double>> stepValues(const StepResult& s) {
+  return {{"ms", s.ms},
+          {"gbps", s.gbps},
+          {"step_speedup", s.stepSpeedup},
+          {"total_speedup", s.totalSpeedup},
+          {"of_peak", s.ofPeak},
+          {"of_cub", s.ofLibrary},
+          {"sum", s.value},
+          {"error", s.error},
+          {"correct", s.ok ? 1.0 : 0.0}};
+}
+
 nlohmann::json toJson(const SweepPoint& p) {
   return {{"n", p.n}, {"step", stepInfo(p.step).key}, {"gbps", p.gbps}, {"correct", p.ok}};
 }

@@ -599,19 +599,10 @@ class ReductionLesson final : public Lesson {
   LessonResults results() const override {
     const std::vector<MeasuredRow> rows =
         stepRows(ladder_.get(), [](const LadderReport& r, const StepResult& s) {
-          return MeasuredRow{stepInfo(s.step).key,
-                             {{"n", double(r.p.n)},
-                              {"block", r.p.block},
-                              {"ms", s.ms},
-                              {"gbps", s.gbps},
-                              {"step_speedup", s.stepSpeedup},
-                              {"total_speedup", s.totalSpeedup},
-                              {"of_peak", s.ofPeak},
-                              {"of_cub", s.ofLibrary},
-                              {"sum", s.value},
-                              {"error", s.error},
-                              {"correct", s.ok ? 1.0 : 0.0}},
-                             s.m};
+          MeasuredRow row{stepInfo(s.step).key, {{"n", double(r.p.n)}, {"block", r.p.block}}, s.m};
+          for (auto& value : stepValues(s))
+            row.params.push_back(std::move(value));
+          return row;
         });
     nlohmann::json j;
     if (ladder_) {
