@@ -655,12 +655,7 @@ class PlaygroundLesson final : public Lesson {
       last_ = std::move(**r);
       machine_.set(last_->compiled);
       machine_.setSource(*ex_, last_->text);
-      machine_.setCounts(last_->report ? last_->report->instructions
-                                       : std::vector<counters::SassRecord>{});
-      if (last_->report)
-        machine_.setStalls(last_->report->stallReasons, last_->report->stalls);
-      else
-        machine_.setStalls({}, {});
+      machine_.setRun(last_->report ? &*last_->report : nullptr);
       lineRows_ = last_->report ? lineRows(last_->text, *last_->report) : std::vector<LineRow>{};
       // A failed compile has no registers: the launch numbers keep the last compiled kernel's.
       if (last_->compiled.ok) {

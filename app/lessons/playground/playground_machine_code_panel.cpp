@@ -122,6 +122,12 @@ void MachineCodePanel::startSass() {
   });
 }
 
+void MachineCodePanel::setRun(const RunReport* r) {
+  setCounts(r ? r->instructions : std::vector<counters::SassRecord>{});
+  setStalls(r ? r->stallReasons : std::vector<std::string>{},
+            r ? r->stalls : std::vector<counters::StallRecord>{});
+}
+
 void MachineCodePanel::setCounts(const std::vector<counters::SassRecord>& instructions) {
   executed_.clear();
   for (const counters::SassRecord& rec : instructions)

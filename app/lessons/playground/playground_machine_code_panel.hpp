@@ -33,14 +33,11 @@ class MachineCodePanel {
   // The text that compile was made from, as exercise e's program: "Compare" compiles it again
   // with one thing changed.
   void setSource(const playground::Exercise& e, std::string text);
-  // The last run's counts per instruction (RunParams::lineCounters), for the binary shown: the
-  // SASS pane puts how many times warps executed each instruction beside it. Empty: none.
-  void setCounts(const std::vector<counters::SassRecord>& instructions);
-  // The last run's PC samples (RunParams::stalls), for the binary shown: the SASS pane puts each
-  // instruction's share of all samples beside it, and its tooltip says what the warps there
-  // waited for. Empty: none.
-  void setStalls(const std::vector<std::string>& reasons,
-                 const std::vector<counters::StallRecord>& records);
+  // The last run's readings for the binary shown (nullptr: no run): its counts per instruction
+  // (RunParams::lineCounters), which the SASS pane puts beside each instruction, and its PC
+  // samples (RunParams::stalls): each instruction's share of all samples, and in its tooltip
+  // what the warps there waited for.
+  void setRun(const playground::RunReport* r);
   void draw(LessonContext& ctx, CodeEditor& editor);
   // The colour of each source line with instructions (index line - 1; 0 for none; up to the last
   // line with any), for the editor's margin. Made when a listing arrives, not every frame.
@@ -59,6 +56,9 @@ class MachineCodePanel {
   }
 
  private:
+  void setCounts(const std::vector<counters::SassRecord>& instructions);
+  void setStalls(const std::vector<std::string>& reasons,
+                 const std::vector<counters::StallRecord>& records);
   void poll();
   // What the listings give the draws: the editor's colours, the panes' widths in characters.
   void listingsChanged();
