@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <string_view>
+#include <vector>
 
 #include "common/cuda_check.hpp"
 #include "common/translatable.hpp"
@@ -42,6 +43,25 @@ std::string shortName(std::string_view name) {
 
 // Enough for every instruction of a learner's kernel (the largest solution has a few hundred).
 constexpr size_t kMaxPcs = 16384;
+
+// A buffer CUPTI fills with parsed samples: one entry per instruction sampled, each with room
+// for every reason asked for. Not to be copied: `data` points into its own vectors.
+struct SampleBuffer {
+  explicit SampleBuffer(size_t reasons) : slots(kMaxPcs * reasons), pcs(kMaxPcs) {
+    for (size_t k = 0; k < kMaxPcs; ++k) {
+      pcs[k].size = sizeof(CUpti_PCSamplingPCData);
+      pcs[k].stallReason = &slots[k * reasons];
+    }
+    data.size = sizeof(CUpti_PCSamplingData);
+    data.collectNumPcs = kMaxPcs;
+    data.pPcData = pcs.data();
+  }
+  SampleBuffer(const SampleBuffer&) = delete;
+  SampleBuffer& operator=(const SampleBuffer&) = delete;
+  std::vector<CUpti_PCSamplingStallReason> slots;
+  std::vector<CUpti_PCSamplingPCData> pcs;
+  CUpti_PCSamplingData data{};
+};
 
 }  // namespace
 
@@ -106,34 +126,16 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
   }
   if (chosen.empty()) return Status::error(N_("This GPU reports no stall reasons to sample."));
 
-  // The buffer CUPTI fills: one entry per instruction sampled, each with room for every reason.
-  std::vector<CUpti_PCSamplingStallReason> reasonSlots(kMaxPcs * chosen.size());
-  std::vector<CUpti_PCSamplingPCData> pcs(kMaxPcs);
-  for (size_t k = 0; k < kMaxPcs; ++k) {
-    pcs[k].size = sizeof(CUpti_PCSamplingPCData);
-    pcs[k].stallReason = &reasonSlots[k * chosen.size()];
-  }
-  CUpti_PCSamplingData data{};
-  data.size = sizeof(CUpti_PCSamplingData);
-  data.collectNumPcs = kMaxPcs;
-  data.pPcData = pcs.data();
-  // A second buffer of the same shape for cuptiPCSamplingGetData, which flushes what the kernels
-  // left after they end; what is left at the end goes into `data` when sampling is disabled.
-  std::vector<CUpti_PCSamplingStallReason> reasonSlots2(kMaxPcs * chosen.size());
-  std::vector<CUpti_PCSamplingPCData> pcs2(kMaxPcs);
-  for (size_t k = 0; k < kMaxPcs; ++k) {
-    pcs2[k].size = sizeof(CUpti_PCSamplingPCData);
-    pcs2[k].stallReason = &reasonSlots2[k * chosen.size()];
-  }
-  CUpti_PCSamplingData flushed = data;
-  flushed.pPcData = pcs2.data();
+  // Two buffers CUPTI fills: `flushed` for cuptiPCSamplingGetData, which flushes what the kernels
+  // left after they end, and `data`, where disabling sampling puts what is left.
+  SampleBuffer data(chosen.size()), flushed(chosen.size());
 
   std::vector<CUpti_PCSamplingConfigurationInfo> info(5);
   info[0].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON;
   info[0].attributeData.stallReasonData.stallReasonCount = chosen.size();
   info[0].attributeData.stallReasonData.pStallReasonIndex = chosen.data();
   info[1].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER;
-  info[1].attributeData.samplingDataBufferData.samplingDataBuffer = &data;
+  info[1].attributeData.samplingDataBufferData.samplingDataBuffer = &data.data;
   info[2].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT;
   info[2].attributeData.outputDataFormatData.outputDataFormat =
       CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED;
@@ -160,12 +162,12 @@ Result<StallSamples> samplePcs(const std::function<Status()>& work) {
   // is left into `data`. Both are parsed, the same instruction's samples added.
   auto flush = sized<CUpti_PCSamplingGetDataParams>(CUpti_PCSamplingGetDataParamsSize);
   flush.ctx = *ctx;
-  flush.pcSamplingData = &flushed;
+  flush.pcSamplingData = &flushed.data;
   CUDALAB_CUPTI_TRY(cuptiPCSamplingGetData, flush);
   if (const CUptiResult r = disable.now(); r != CUPTI_SUCCESS)
     return Status::error(failureSentence(r, "cuptiPCSamplingDisable"));
   std::map<std::pair<std::string, std::uint64_t>, std::map<int, std::uint64_t>> byPc;
-  for (CUpti_PCSamplingData* d : {&flushed, &data}) {
+  for (CUpti_PCSamplingData* d : {&flushed.data, &data.data}) {
     out.nonUserSamples += d->nonUsrKernelsTotalSamples;
     out.bufferFull = out.bufferFull || d->hardwareBufferFull;
     out.pcs += d->totalNumPcs;
@@ -244,15 +246,18 @@ int StallTotals::top() const {
   return best;
 }
 
+void StallTotals::add(const StallRecord& r) {
+  for (const auto& [reason, n] : r.samples)
+    if (reason >= 0 && std::size_t(reason) < byReason.size()) {
+      byReason[std::size_t(reason)] += n;
+      total += n;
+    }
+}
+
 StallTotals stallTotals(std::span<const StallRecord> records, std::size_t reasons) {
-  StallTotals t;
-  t.byReason.assign(reasons, 0);
+  StallTotals t(reasons);
   for (const StallRecord& r : records)
-    for (const auto& [reason, n] : r.samples)
-      if (reason >= 0 && std::size_t(reason) < reasons) {
-        t.byReason[std::size_t(reason)] += n;
-        t.total += n;
-      }
+    t.add(r);
   return t;
 }
 

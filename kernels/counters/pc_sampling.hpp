@@ -55,11 +55,13 @@ struct StallText {
 };
 const StallText* stallText(const std::string& reason);
 
-// Samples summed per reason over `records` (indexed like StallSamples::reasons), and in all.
+// Samples summed per reason (indexed like StallSamples::reasons, `reasons` of them), and in all.
 struct StallTotals {
+  explicit StallTotals(std::size_t reasons = 0) : byReason(reasons, 0) {}
+  void add(const StallRecord& r);  // a reason past the names is not counted
+  int top() const;                 // the reason with the most samples, -1 when none
   std::vector<std::uint64_t> byReason;
   std::uint64_t total = 0;
-  int top() const;  // the reason with the most samples, -1 when none
 };
 StallTotals stallTotals(std::span<const StallRecord> records, std::size_t reasons);
 

@@ -74,12 +74,7 @@ bool Run::runMap() {
         break;
     }
   }
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pc, c.total(), false, st); },
-      [&] { return launch(kernels_[0], args.data()); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = c.download(st))) return runFailed(s);
+  if (!timeInto(c, args.data())) return false;
   Cells cells;
   cells.init(p.n);
   for (long long i = 0; i < p.n; ++i) {
@@ -456,12 +451,7 @@ bool Run::runReduce() {
   float* px = x.ptr();
   float* pp = part.ptr();
   void* args[] = {&px, &pp, &n_};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pp, part.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = part.download(st))) return runFailed(s);
+  if (!timeInto(part, args)) return false;
   // The inputs are whole numbers: the exact sum is an integer, and so is every float32 partial
   // sum a correct kernel makes (far below 2^24 in size), so the total must be exact.
   long long exact = 0;

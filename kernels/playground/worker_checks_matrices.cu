@@ -103,12 +103,7 @@ bool Run::runMatmul() {
   float* pb = B.ptr();
   float* pc = C.ptr();
   void* args[] = {&pa, &pb, &pc, &n_};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pc, C.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = C.download(st))) return runFailed(s);
+  if (!timeInto(C, args)) return false;
   // The matmul lesson's float64 reference (every row, on all cores) and its bound: n
   // roundings times the sum of |A[i,k] B[k,j]| for each element.
   std::vector<int> rows(static_cast<size_t>(p.n));
@@ -177,12 +172,7 @@ bool Run::runWmma() {
   float* pc = C.ptr();
   int n = static_cast<int>(side);
   void* args[] = {&pa, &pb, &pc, &n};
-  s = timeRuns(
-      p.runs, st, [&] { return poison(pc, C.total(), false, st); },
-      [&] { return launch(kernels_[0], args); }, r.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = C.download(st))) return runFailed(s);
+  if (!timeInto(C, args)) return false;
   // The float64 product of the same numbers (exact in half); the tensor cores add in float32
   // and may truncate each addition: (2 n + 3) units of float32 times sum |A[i,k] B[k,j]|, the
   // bound the tensor-cores lesson checks its steps against.
@@ -229,13 +219,7 @@ bool Run::runMatrixMap(Buffer<float>& in, Buffer<float>& out) {
   float* pin = in.ptr();
   float* pout = out.ptr();
   void* args[] = {&pin, &pout, &n_};
-  s = timeRuns(
-      p_.runs, st_, [&] { return poison(pout, out.total(), false, st_); },
-      [&] { return launch(kernels_[0], args); }, r_.kernelMs);
-  if (!s) return runFailed(s);
-  phase_("checking");
-  if (!(s = out.download(st_))) return runFailed(s);
-  return true;
+  return timeInto(out, args);
 }
 
 // ---------------------------------------------------------------------------------------------

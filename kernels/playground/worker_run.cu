@@ -222,6 +222,17 @@ Status Run::plainLaunch(cudaKernel_t k, void** args) {
                       0, launchError_.sticky);
 }
 
+bool Run::timeInto(Buffer<float>& out, void** args) {
+  float* po = out.ptr();
+  const Status s = timeRuns(
+      p_.runs, st_, [&] { return poison(po, out.total(), false, st_); },
+      [&] { return launch(kernels_[0], args); }, r_.kernelMs);
+  if (!s) return runFailed(s);
+  phase_("checking");
+  if (Status d = out.download(st_); !d) return runFailed(d);
+  return true;
+}
+
 // Launches the learner's kernel; a failure becomes the teaching sentence.
 Status Run::launch(cudaKernel_t k, void** args) {
   // The learner's time limit starts with the first launch.

@@ -185,7 +185,10 @@ class Run {
   // launch
   Status plainLaunch(cudaKernel_t k, void** args);
   Status launch(cudaKernel_t k, void** args);
-  // A launch under PC sampling (RunParams::stalls), once per kernel.
+  // The learner's timed runs (p_.runs of kernels_[0] with `args`), `out` poisoned before each,
+  // then "checking" and `out` downloaded; false (runFailed) when a launch or the copy fails.
+  bool timeInto(Buffer<float>& out, void** args);
+  // A launch under PC sampling (RunParams::stalls), the chosen kernel's first.
   Status sampledLaunch(cudaKernel_t k, void** args);
   // A failure before the learner's launches (false, out_.error set).
   bool fail(const Status& s);

@@ -43,25 +43,28 @@ std::string compact(std::uint64_t v) {
 
 using InstructionKey = std::pair<std::string, std::uint64_t>;  // (kernel, offset)
 
-// A SASS line's offset as the pane writes it ("/*01b0*/  "), and the width of each column after
-// it (the executions' count, the share of the samples).
-std::string offsetText(std::uint64_t pc) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "/*%04llx*/  ", static_cast<unsigned long long>(pc));
-  return buf;
+// A SASS line's offset as the pane writes it ("/*01b0*/  "): its width in characters, and the
+// width of each column after it (the executions' count, the share of the samples).
+int offsetWidth(std::uint64_t pc) {
+  int digits = 4;
+  while (digits < 16 && (pc >> (4 * digits)) != 0)
+    ++digits;
+  return digits + 6;
 }
 constexpr std::size_t kCountWidth = 8;
 
 // What a line shows: a kernel's name as C++ writes it, a SASS instruction after its offset (and,
 // with counts, after how many times warps executed it: `executed` is nullptr without them; with
-// PC samples, after its share of them: `stalls` is nullptr without, `total` all the samples).
+// PC samples, after its share of them: `showStalls`, `stalled` its samples or nullptr for none,
+// `total` all the samples).
 std::string shown(const AsmLine& a, bool sass,
-                  const std::map<InstructionKey, std::uint64_t>* executed,
-                  const std::map<InstructionKey, counters::StallRecord>* stalls,
-                  std::uint64_t total) {
+                  const std::map<InstructionKey, std::uint64_t>* executed, bool showStalls,
+                  const counters::StallRecord* stalled, std::uint64_t total) {
   if (a.kind == AsmKind::Function) return sass ? demangled(a.text) + ":" : a.text;
   if (a.kind == AsmKind::Instruction && sass) {
-    std::string out = offsetText(a.pc);
+    char pc[48];
+    std::snprintf(pc, sizeof pc, "/*%04llx*/  ", static_cast<unsigned long long>(a.pc));
+    std::string out = pc;
     if (executed) {
       const auto it = executed->find({a.function, a.pc});
       char count[16];
@@ -69,14 +72,13 @@ std::string shown(const AsmLine& a, bool sass,
                     it == executed->end() ? "-" : compact(it->second).c_str());
       out += count;
     }
-    if (stalls) {
-      const auto it = stalls->find({a.function, a.pc});
+    if (showStalls) {
       char share[16];
-      if (it == stalls->end() || total == 0)
+      if (!stalled || total == 0)
         std::snprintf(share, sizeof share, "%6s  ", "-");
       else
         std::snprintf(share, sizeof share, "%5.1f%%  ",
-                      100.0 * double(it->second.total()) / double(total));
+                      100.0 * double(stalled->total()) / double(total));
       out += share;
     }
     return out + a.text;
@@ -303,22 +305,23 @@ int MachineCodePanel::drawPane(LessonContext& ctx, const char* id,
         }
         if (ImGui::IsItemClicked()) clicked = a.sourceLine;
       }
+      const bool showStalls = sass && !stalls_.empty();
+      const auto it = showStalls && instruction ? stalls_.find({a.function, a.pc}) : stalls_.end();
+      const counters::StallRecord* stalled = it == stalls_.end() ? nullptr : &it->second;
       const std::string s = shown(a, sass, sass && !executed_.empty() ? &executed_ : nullptr,
-                                  sass && !stalls_.empty() ? &stalls_ : nullptr, stallTotal_);
+                                  showStalls, stalled, stallTotal_);
       // Behind the share of the samples, a bar against the instruction with the most: where the
       // warps wait stands out while scrolling.
-      if (sass && instruction && stallMost_ > 0)
-        if (const auto it = stalls_.find({a.function, a.pc}); it != stalls_.end()) {
-          const std::size_t before =
-              offsetText(a.pc).size() + (executed_.empty() ? 0 : kCountWidth);
-          const float column = 1.3f + static_cast<float>(before);
-          const float x0 = p.x + charW * column;
-          const float w = charW * 6 * float(it->second.total()) / float(stallMost_);
-          ImVec4 bar = ctx.theme.warningColour();
-          bar.w = 0.35f;
-          dl->AddRectFilled(ImVec2(x0, p.y + 1), ImVec2(x0 + w, p.y + lineH - 1),
-                            ImGui::ColorConvertFloat4ToU32(bar));
-        }
+      if (stalled && stallMost_ > 0) {
+        const std::size_t before =
+            std::size_t(offsetWidth(a.pc)) + (executed_.empty() ? 0 : kCountWidth);
+        const float x0 = p.x + charW * (1.3f + static_cast<float>(before));
+        const float w = charW * 6 * float(stalled->total()) / float(stallMost_);
+        ImVec4 bar = ctx.theme.warningColour();
+        bar.w = 0.35f;
+        dl->AddRectFilled(ImVec2(x0, p.y + 1), ImVec2(x0 + w, p.y + lineH - 1),
+                          ImGui::ColorConvertFloat4ToU32(bar));
+      }
       dl->AddText(ImVec2(p.x + charW * 1.3f, p.y), instruction ? text : muted, s.c_str());
     }
   clipper.End();

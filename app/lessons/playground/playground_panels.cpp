@@ -401,11 +401,13 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
     start = nl + 1;
   }
   auto count = [](std::uint64_t v) { return thousands(static_cast<long long>(v)); };
-  // The PC samples by line, each line's reasons summed.
-  std::map<int, std::vector<counters::StallRecord>> stallsByLine;
-  for (const counters::StallRecord& s : r.stalls)
-    stallsByLine[s.line].push_back(s);
-  const std::uint64_t allSamples = counters::stallTotals(r.stalls, r.stallReasons.size()).total;
+  // The PC samples summed per line, and in all.
+  std::map<int, counters::StallTotals> stallsByLine;
+  counters::StallTotals allStalls(r.stallReasons.size());
+  for (const counters::StallRecord& s : r.stalls) {
+    stallsByLine.try_emplace(s.line, r.stallReasons.size()).first->second.add(s);
+    allStalls.add(s);
+  }
   std::vector<LineRow> rows;
   for (const counters::LineCounters& l : r.lines) {
     if (l.value(SassMetric::Instructions) == 0) continue;
@@ -436,9 +438,8 @@ std::vector<LineRow> lineRows(const std::string& text, const RunReport& r) {
       row.passes = trimmedFixed(l.wavefrontsPerRequest(), 1);
       row.conflicts = l.wavefrontsPerRequest() >= 2;
     }
-    if (const auto it = stallsByLine.find(l.line); it != stallsByLine.end() && allSamples > 0)
-      stallCells(row, counters::stallTotals(it->second, r.stallReasons.size()), allSamples,
-                 r.stallReasons);
+    if (const auto it = stallsByLine.find(l.line); it != stallsByLine.end() && allStalls.total > 0)
+      stallCells(row, it->second, allStalls.total, r.stallReasons);
     rows.push_back(std::move(row));
   }
   return rows;
